@@ -1,0 +1,1 @@
+"""Agents that drive the world: deterministic policies and LLM-backed agents over memory views."""

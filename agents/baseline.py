@@ -1,0 +1,104 @@
+"""The greedy driver over raw observations only: the memory-off baseline.
+
+It sees what a driver sees at one step (its last search's results and the outcome of its last
+action) and nothing older. That is exactly the write-up's stage one, and why it keeps trying
+cargo that already left and re-searching places that just gave nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.feasibility import (
+    Option,
+    errand_target,
+    evaluate,
+    feasible,
+    minutes_to_night_end,
+    night_now,
+    rest_today,
+    violates,
+    visit_target,
+)
+from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
+from sim.geo import Geography, Point, haversine_km
+from sim.scenario import Scenario
+
+
+class GreedyPolicy:
+    """Search near, take the best net order reachable in time, else reposition, else wait."""
+
+    def __init__(self, geo: Geography, scenario: Scenario, rng: np.random.Generator) -> None:
+        self.geo, self.sc, self.rng = geo, scenario, rng
+        self.cfg = scenario.policy
+        self.research_after = 30.0
+        self.refresh_after_failure = 10.0
+
+    # Hooks a memory-aware policy overrides ---------------------------------------------------
+    def candidates(self, obs: Observation) -> list[Option]:
+        last_failed = None
+        if obs.last_outcome.startswith("take_order ") and "failed" in obs.last_outcome:
+            last_failed = obs.last_outcome.split()[1]
+        return [evaluate(self.geo, c, obs.position, obs.now, obs.cost_per_km)
+                for c in obs.last_search if c.cargo_id != last_failed]
+
+    def should_search(self, obs: Observation) -> bool:
+        """Refresh the market view when it is missing, old, from elsewhere, or just failed us."""
+        if obs.query_budget_left <= 0:
+            return False
+        if obs.last_search_time is None:
+            return True
+        age = obs.now - obs.last_search_time
+        return (age >= self.research_after
+                or obs.last_outcome.startswith(("completed", "repositioned"))
+                or (" failed" in obs.last_outcome and age >= self.refresh_after_failure))
+
+    def search_action(self, obs: Observation) -> Search:
+        return Search()
+
+    def reposition_target(self, obs: Observation) -> Point | None:
+        """The county with most weight for its distance; None when that is where we stand."""
+        pos = obs.position
+        best, best_score, best_d = None, -1.0, 0.0
+        for i, c in enumerate(self.geo.counties):
+            d = haversine_km(pos.lat, pos.lng, c.lat, c.lng)
+            if d < 120.0:
+                score = float(self.geo.weights[i]) / (1.0 + (d / 15.0) ** 2)
+                if score > best_score:
+                    best, best_score, best_d = c.point, score, d
+        return best if best_d > 8.0 else None
+
+    # The decision ------------------------------------------------------------------------
+    def decide(self, obs: Observation) -> Decision:
+        prefs, prog = obs.preferences, obs.progress
+        night = night_now(prefs, obs.now)
+        if night is not None:
+            return Decision(Wait(minutes_to_night_end(night, obs.now)), reason="night window")
+        if rest_today(prefs, prog, obs.now):
+            return Decision(Wait(1440 - obs.minute_of_day), reason="rest day")
+        for target, why in ((errand_target(prefs, prog), "errand"),
+                            (visit_target(prefs, prog, obs.now), "visit")):
+            if target is not None and haversine_km(obs.position.lat, obs.position.lng,
+                                                   target.lat, target.lng) > 2.0:
+                return Decision(Reposition(target.lat, target.lng), reason=why)
+        if self.should_search(obs):
+            return Decision(self.search_action(obs), reason="look for cargo")
+        best = self.best_option(obs)
+        if best is not None:
+            return Decision(TakeOrder(best.cargo.cargo_id),
+                            reason=f"best net {best.net:.0f}")
+        target = self.reposition_target(obs)
+        if target is not None:
+            return Decision(Reposition(target.lat, target.lng), reason="toward denser market")
+        return Decision(Wait(self.cfg.wait_minutes), reason="nothing worth doing")
+
+    def best_option(self, obs: Observation) -> Option | None:
+        best = None
+        for o in self.candidates(obs):
+            if o.net < self.cfg.min_net_income or not feasible(o, obs.now, obs.horizon):
+                continue
+            if violates(o, obs.preferences, obs.progress, obs.now):
+                continue
+            if best is None or (o.net, o.cargo.cargo_id) > (best.net, best.cargo.cargo_id):
+                best = o
+        return best

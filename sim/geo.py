@@ -1,0 +1,138 @@
+"""Guangdong geography: shipped county table, point sampling, H3 cells, road distance and time.
+
+Distances are great-circle times a detour factor, the usual stand-in for a road network when
+only centroids are known; the competition format uses a factor of 1.0.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import h3
+import numpy as np
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+COUNTIES_CSV = DATA_DIR / "guangdong_counties.csv"
+
+# Guangdong's mainland extent (WGS84), with a small margin; Nan'ao and the Leizhou peninsula fit.
+LAT_MIN, LAT_MAX = 20.20, 25.55
+LNG_MIN, LNG_MAX = 109.65, 117.35
+EARTH_RADIUS_KM = 6371.0088
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    lat: float
+    lng: float
+
+
+@dataclass(frozen=True, slots=True)
+class County:
+    adcode: int
+    name_zh: str
+    name_en: str
+    city_en: str
+    lng: float
+    lat: float
+    population: int
+    radius_km: float
+
+    @property
+    def point(self) -> Point:
+        return Point(self.lat, self.lng)
+
+
+def in_guangdong(lat: float, lng: float) -> bool:
+    """Whether a point lies inside Guangdong's extent (the box the sampler and validator use)."""
+    return LAT_MIN <= lat <= LAT_MAX and LNG_MIN <= lng <= LNG_MAX
+
+
+def haversine_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lng2 - lng1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+def load_counties(path: Path = COUNTIES_CSV) -> list[County]:
+    with path.open(encoding="utf-8") as fh:
+        rows = csv.DictReader(line for line in fh if not line.startswith("#"))
+        return [
+            County(
+                adcode=int(r["adcode"]),
+                name_zh=r["name_zh"],
+                name_en=r["name_en"],
+                city_en=r["city_en"],
+                lng=float(r["lon"]),
+                lat=float(r["lat"]),
+                population=int(r["pop_2020"]),
+                radius_km=float(r["radius_km"]),
+            )
+            for r in rows
+        ]
+
+
+@dataclass(frozen=True)
+class Geography:
+    """Counties plus the distance/time model of one scenario."""
+
+    counties: tuple[County, ...]
+    detour_factor: float = 1.3
+    speed_kmh: float = 60.0
+    speed_profile: tuple[float, ...] = (1.0,) * 24
+    market_h3_res: int = 6
+
+    @classmethod
+    def guangdong(cls, **kwargs: object) -> Geography:
+        return cls(counties=tuple(load_counties()), **kwargs)  # type: ignore[arg-type]
+
+    @cached_property
+    def weights(self) -> np.ndarray:
+        w = np.array([c.population for c in self.counties], dtype=float)
+        return w / w.sum()
+
+    @cached_property
+    def centroid_distance_km(self) -> np.ndarray:
+        lat = np.radians([c.lat for c in self.counties])
+        lng = np.radians([c.lng for c in self.counties])
+        dlat = lat[:, None] - lat[None, :]
+        dlng = lng[:, None] - lng[None, :]
+        cos = np.cos(lat)
+        a = np.sin(dlat / 2) ** 2 + cos[:, None] * cos[None, :] * np.sin(dlng / 2) ** 2
+        return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+
+    def road_km(self, a: Point, b: Point) -> float:
+        return haversine_km(a.lat, a.lng, b.lat, b.lng) * self.detour_factor
+
+    def drive_minutes(self, km: float, depart_minute: float = 0.0) -> int:
+        """Competition rule: max(1, ceil(d / v * 60)), v scaled by the hour's speed factor."""
+        if km <= 0:
+            return 0
+        hour = int(depart_minute // 60) % 24
+        v = self.speed_kmh * self.speed_profile[hour]
+        return max(1, math.ceil(km / v * 60))
+
+    def sample_point(self, county_index: int, rng: np.random.Generator) -> Point:
+        """A point around a county centroid (Gaussian, sigma = radius/2), kept inside Guangdong."""
+        c = self.counties[county_index]
+        sigma_km = max(c.radius_km, 1.0) / 2
+        for _ in range(16):
+            dy, dx = rng.normal(0.0, sigma_km, size=2)
+            lat = c.lat + dy / 110.574
+            lng = c.lng + dx / (111.320 * math.cos(math.radians(c.lat)))
+            if in_guangdong(lat, lng):
+                return Point(round(lat, 6), round(lng, 6))
+        return c.point
+
+    def cell(self, p: Point, res: int | None = None) -> str:
+        return h3.latlng_to_cell(p.lat, p.lng, self.market_h3_res if res is None else res)
+
+    def nearest_county(self, p: Point) -> int:
+        lat = np.array([c.lat for c in self.counties])
+        lng = np.array([c.lng for c in self.counties])
+        d2 = (lat - p.lat) ** 2 + ((lng - p.lng) * math.cos(math.radians(p.lat))) ** 2
+        return int(np.argmin(d2))

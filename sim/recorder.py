@@ -1,0 +1,81 @@
+"""Writes events to Parquet in batches while the run goes.
+
+Each batch is its own Parquet file inside the `events.parquet/` dataset directory, written to a
+temporary name and renamed, so a run killed at any moment leaves every finished batch readable
+(`pyarrow.parquet.read_table("events.parquet")`, `pandas.read_parquet`, DuckDB, Polars).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.events import ROW_SCHEMA, Event, EventBus
+
+
+class BatchedParquetWriter:
+    """Column buffers flushed to numbered part files of one dataset directory."""
+
+    def __init__(self, directory: Path, schema: pa.Schema, batch_rows: int) -> None:
+        self.dir, self.schema, self.batch_rows = directory, schema, batch_rows
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.cols: dict[str, list] = {f.name: [] for f in schema}
+        self.n = 0
+        self.parts = 0
+        self.rows_written = 0
+
+    def append(self, row: dict) -> None:
+        for k, col in self.cols.items():
+            col.append(row.get(k))
+        self.n += 1
+        if self.n >= self.batch_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.n == 0:
+            return
+        table = pa.table(self.cols, schema=self.schema)
+        final = self.dir / f"part-{self.parts:05d}.parquet"
+        tmp = self.dir / f".part-{self.parts:05d}.tmp"
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, final)
+        self.parts += 1
+        self.rows_written += self.n
+        self.cols = {k: [] for k in self.cols}
+        self.n = 0
+
+
+class EventRecorder:
+    """Subscribes to the bus first, so it sees every event with its sequence number."""
+
+    def __init__(self, bus: EventBus, directory: Path, batch_rows: int) -> None:
+        self.bus = bus
+        self.writer = BatchedParquetWriter(directory, ROW_SCHEMA, batch_rows)
+        self.counts: dict[str, int] = {}
+        bus.subscribe(self.on_event)
+
+    def on_event(self, ev: Event) -> None:
+        row = ev.row()
+        row["seq"] = self.bus.seq
+        self.counts[row["kind"]] = self.counts.get(row["kind"], 0) + 1
+        self.writer.append(row)
+
+    def close(self) -> None:
+        self.writer.flush()
+
+
+def write_table(path: Path, rows: list[dict], schema: pa.Schema | None = None) -> None:
+    """A small table written in one go (drivers, steps), via a temporary file and rename."""
+    table = pa.Table.from_pylist(rows, schema=schema)
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def read_events(run_dir: str | Path) -> pa.Table:
+    """The events of a run as one table, in sequence order."""
+    t = pq.read_table(Path(run_dir) / "events.parquet", schema=ROW_SCHEMA)
+    return t.sort_by("seq")

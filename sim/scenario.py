@@ -1,0 +1,373 @@
+"""Scenario files: TOML validated at the boundary into frozen dataclasses.
+
+Every problem is reported as one `ScenarioError` naming the file, the line, the key, what was
+expected and what was found, so `freightsim validate` can print it without a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.geo import in_guangdong
+from sim.preferences import Preference, PrefKind, preference_from_dict
+
+
+class ScenarioError(ValueError):
+    """A scenario (or an imported data file) that cannot be used, with where and why."""
+
+    def __init__(self, path: str | Path, key: str, expected: str, found: object,
+                 line: int | None = None) -> None:
+        self.path, self.key, self.expected, self.found, self.line = (
+            str(path), key, expected, found, line)
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {key}: expected {expected}, found {found!r}")
+
+
+@dataclass(frozen=True)
+class Meta:
+    name: str = "scenario"
+    seed: int = 0
+    days: float = 1.0
+    start: str = "2026-03-02T00:00:00"
+
+
+@dataclass(frozen=True)
+class GeoConfig:
+    market_h3_res: int = 6
+    memory_h3_res: int = 5
+    detour_factor: float = 1.3
+    speed_kmh: float = 60.0
+    speed_profile: tuple[float, ...] = (1.0,) * 24
+
+
+@dataclass(frozen=True)
+class CargoConfig:
+    rate_per_hour: float = 60.0
+    night_factor: float = 0.3
+    day_start_hour: int = 7
+    day_end_hour: int = 21
+    competitor_share: float = 0.35
+    price_base: float = 150.0
+    price_per_km: float = 4.0
+    price_noise: float = 0.25
+    lead_minutes: tuple[float, float] = (30.0, 240.0)
+    load_window_minutes: tuple[float, float] = (60.0, 360.0)
+    remove_before_window_end_minutes: tuple[float, float] = (0.0, 60.0)
+    load_minutes: float = 30.0
+    unload_minutes: float = 30.0
+    destination_scale_km: float = 150.0
+    file: str | None = None
+
+
+@dataclass(frozen=True)
+class MarketConfig:
+    search_max_results: int = 50
+    default_radius_km: float = 30.0
+    max_radius_km: float = 80.0
+    daily_query_budget: int = 80
+    search_min_minutes: int = 1
+
+
+@dataclass(frozen=True)
+class DriverSpec:
+    driver_id: str
+    lat: float
+    lng: float
+    cost_per_km: float = 1.5
+    preferences: tuple[Preference, ...] = ()
+
+
+@dataclass(frozen=True)
+class DriversConfig:
+    count: int = 10
+    cost_per_km: float = 1.5
+    preferences_per_driver: int = 2
+    fixed: tuple[DriverSpec, ...] = ()
+    file: str | None = None
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    kind: str = "agents"
+    wait_minutes: float = 30.0
+    min_net_income: float = 50.0
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    mode: str = "rules"
+    low_yield_net: float = 150.0
+    compress_threshold: int = 200
+    shared_market: bool = False
+    recent_actions: int = 8
+    lessons: str | None = None
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    backend: str = "rules"
+    base_url: str = "http://127.0.0.1:8000/v1"
+    model: str = "local"
+    api_key_env: str = "FREIGHTSIM_API_KEY"
+    timeout_s: float = 30.0
+    max_retries: int = 2
+    response_format: str = "auto"
+    temperature: float = 0.0
+    max_tokens: int = 256
+    tokenizer: str = "qwen3"
+    cache: str | None = None
+    replay: bool = False
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    batch_rows: int = 20000
+
+
+@dataclass(frozen=True)
+class Scenario:
+    path: str = "<memory>"
+    scenario: Meta = field(default_factory=Meta)
+    geo: GeoConfig = field(default_factory=GeoConfig)
+    cargo: CargoConfig = field(default_factory=CargoConfig)
+    market: MarketConfig = field(default_factory=MarketConfig)
+    drivers: DriversConfig = field(default_factory=DriversConfig)
+    policy: PolicyConfig = field(default_factory=PolicyConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    output: OutputConfig = field(default_factory=OutputConfig)
+
+    @property
+    def minutes(self) -> float:
+        return self.scenario.days * 1440
+
+    def with_overrides(self, **tables: dict[str, Any]) -> Scenario:
+        """A copy with some fields replaced, e.g. with_overrides(memory={"mode": "full"})."""
+        changes = {t: dataclasses.replace(getattr(self, t), **v) for t, v in tables.items()}
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["drivers"]["fixed"] = [
+            {**dataclasses.asdict(s), "preferences": [p.to_dict() | {"text": p.text}
+                                                     for p in s.preferences]}
+            for s in self.drivers.fixed
+        ]
+        return d
+
+
+TABLES: dict[str, type] = {
+    "scenario": Meta, "geo": GeoConfig, "cargo": CargoConfig, "market": MarketConfig,
+    "drivers": DriversConfig, "policy": PolicyConfig, "memory": MemoryConfig, "llm": LLMConfig,
+    "output": OutputConfig,
+}
+CHOICES = {
+    ("memory", "mode"): ("off", "full", "rules", "compressed"),
+    ("llm", "backend"): ("rules", "llm"),
+    ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
+    ("policy", "kind"): ("greedy", "agents"),
+}
+POSITIVE = {
+    ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
+    ("cargo", "rate_per_hour"), ("cargo", "load_minutes"), ("cargo", "unload_minutes"),
+    ("cargo", "destination_scale_km"), ("market", "search_max_results"),
+    ("market", "default_radius_km"), ("market", "max_radius_km"),
+    ("market", "daily_query_budget"), ("drivers", "cost_per_km"), ("policy", "wait_minutes"),
+    ("memory", "compress_threshold"), ("memory", "recent_actions"), ("llm", "timeout_s"),
+    ("llm", "max_tokens"), ("output", "batch_rows"),
+}
+NON_NEGATIVE = {
+    ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
+    ("cargo", "price_noise"), ("drivers", "count"), ("drivers", "preferences_per_driver"),
+    ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
+    ("scenario", "seed"),
+}
+RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes"}
+
+
+class _Ctx:
+    """Where we are in the file, to point errors at a line."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path, self.lines = path, text.splitlines()
+
+    def line_of(self, table: str, key: str | None = None) -> int | None:
+        header = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}(\.[\w.]+)?\s*\]\]?")
+        any_header = re.compile(r"^\s*\[")
+        inside = False
+        for n, line in enumerate(self.lines, 1):
+            if header.match(line):
+                if key is None:
+                    return n
+                inside = True
+            elif any_header.match(line):
+                inside = False
+            elif inside and key and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+                return n
+        return None
+
+    def fail(self, table: str, key: str | None, expected: str, found: object) -> ScenarioError:
+        name = f"[{table}] {key}" if key else f"[{table}]"
+        return ScenarioError(self.path, name, expected, found, self.line_of(table, key))
+
+
+def _type_name(tp: Any) -> str:
+    if tp in (tuple[float, float],):
+        return "a list of two numbers [start, end]"
+    if typing.get_origin(tp) is tuple:
+        return "a list of numbers"
+    if isinstance(tp, types.UnionType):
+        return " or ".join(_type_name(a) for a in typing.get_args(tp) if a is not type(None))
+    return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
+        tp, str(tp))
+
+
+def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
+    if isinstance(tp, types.UnionType):
+        inner = next(a for a in typing.get_args(tp) if a is not type(None))
+        return _coerce(ctx, table, key, inner, v)
+    if tp is bool:
+        if not isinstance(v, bool):
+            raise ctx.fail(table, key, "true or false", v)
+        return v
+    if tp is int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ctx.fail(table, key, "an integer", v)
+        return v
+    if tp is float:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise ctx.fail(table, key, "a number", v)
+        return float(v)
+    if tp is str:
+        if not isinstance(v, str):
+            raise ctx.fail(table, key, "a string", v)
+        return v
+    if typing.get_origin(tp) is tuple:
+        args = typing.get_args(tp)
+        ok = isinstance(v, list) and all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in v)
+        if not ok or (args[-1] is not Ellipsis and len(v) != len(args)):
+            raise ctx.fail(table, key, _type_name(tp), v)
+        return tuple(float(x) for x in v)
+    raise ctx.fail(table, key, _type_name(tp), v)
+
+
+def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = ()) -> Any:
+    if not isinstance(raw, dict):
+        raise ctx.fail(table, None, "a table", raw)
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in dataclasses.fields(cls)]
+    kwargs: dict[str, Any] = {}
+    for key, v in raw.items():
+        if key in skip:
+            continue
+        if key not in names:
+            raise ctx.fail(table, key, f"one of the known keys ({', '.join(sorted(names))})",
+                           "unknown key")
+        val = _coerce(ctx, table, key, hints[key], v)
+        if (table, key) in POSITIVE and val <= 0:
+            raise ctx.fail(table, key, "a value greater than zero", v)
+        if (table, key) in NON_NEGATIVE and val < 0:
+            raise ctx.fail(table, key, "a value of zero or more", v)
+        if (table, key) in CHOICES and val not in CHOICES[(table, key)]:
+            raise ctx.fail(table, key, "one of " + ", ".join(CHOICES[(table, key)]), v)
+        if key in RANGES:
+            if val[1] < val[0]:
+                raise ctx.fail(table, key, "a window whose end is not before its start", v)
+            if val[0] < 0:
+                raise ctx.fail(table, key, "minutes of zero or more", v)
+        kwargs[key] = val
+    return cls(**kwargs)
+
+
+def _check_geo(ctx: _Ctx, g: GeoConfig) -> None:
+    for key in ("market_h3_res", "memory_h3_res"):
+        res = getattr(g, key)
+        if not 0 <= res <= 15:
+            raise ctx.fail("geo", key, "an H3 resolution from 0 to 15", res)
+    if g.memory_h3_res > g.market_h3_res:
+        raise ctx.fail("geo", "memory_h3_res",
+                       f"a resolution no finer than market_h3_res ({g.market_h3_res})",
+                       g.memory_h3_res)
+    if len(g.speed_profile) != 24 or any(x <= 0 for x in g.speed_profile):
+        raise ctx.fail("geo", "speed_profile", "24 positive hourly speed factors",
+                       list(g.speed_profile))
+
+
+def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec:
+    table = "drivers.fixed"
+    if not isinstance(raw, dict):
+        raise ctx.fail(table, None, "a table per driver", raw)
+    known = {"driver_id", "lat", "lng", "cost_per_km", "preferences"}
+    for key in raw:
+        if key not in known:
+            raise ctx.fail(table, key, f"one of {', '.join(sorted(known))}", "unknown key")
+    lat = _coerce(ctx, table, "lat", float, raw.get("lat"))
+    lng = _coerce(ctx, table, "lng", float, raw.get("lng"))
+    if not in_guangdong(lat, lng):
+        raise ctx.fail(table, "lat", "a start inside Guangdong (lat 20.2-25.55, lng 109.65-117.35)",
+                       [lat, lng])
+    prefs = []
+    for p in raw.get("preferences", []):
+        try:
+            prefs.append(preference_from_dict(p))
+        except (KeyError, ValueError, TypeError) as exc:
+            kinds = ", ".join(k.value for k in PrefKind)
+            raise ctx.fail(table, "preferences", f"a preference of kind {kinds} with its "
+                           "parameters", p) from exc
+    return DriverSpec(
+        driver_id=str(raw.get("driver_id", f"D{i:04d}")), lat=lat, lng=lng,
+        cost_per_km=_coerce(ctx, table, "cost_per_km", float,
+                            raw.get("cost_per_km", default_cost)),
+        preferences=tuple(prefs),
+    )
+
+
+def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
+    path = Path(path)
+    ctx = _Ctx(path, text)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ScenarioError(path, "TOML", "valid TOML", str(exc),
+                            int(m.group(1)) if m else None) from None
+    for table in raw:
+        if table not in TABLES:
+            raise ScenarioError(path, f"[{table}]", "one of the tables "
+                                + ", ".join(f"[{t}]" for t in TABLES), "unknown table",
+                                ctx.line_of(table))
+    parts: dict[str, Any] = {}
+    for table, cls in TABLES.items():
+        skip = ("fixed",) if table == "drivers" else ()
+        parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
+    _check_geo(ctx, parts["geo"])
+    drivers_raw = raw.get("drivers", {}).get("fixed", [])
+    if not isinstance(drivers_raw, list):
+        raise ctx.fail("drivers", "fixed", "an array of tables [[drivers.fixed]]", drivers_raw)
+    fixed = tuple(_driver_spec(ctx, i, d, parts["drivers"].cost_per_km)
+                  for i, d in enumerate(drivers_raw))
+    parts["drivers"] = dataclasses.replace(parts["drivers"], fixed=fixed)
+    base = path.parent
+    for table in ("cargo", "drivers"):
+        f = parts[table].file
+        if f is not None:
+            resolved = (base / f).resolve()
+            if not resolved.is_file():
+                raise ctx.fail(table, "file", "an existing file (relative to the scenario)", f)
+            parts[table] = dataclasses.replace(parts[table], file=str(resolved))
+    return Scenario(path=str(path), **parts)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    if not p.is_file():
+        raise ScenarioError(p, "file", "an existing scenario file", str(p))
+    return parse_scenario(p.read_text(encoding="utf-8"), p)

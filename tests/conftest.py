@@ -1,0 +1,59 @@
+"""Shared fixtures: real scenario runs written to temporary run directories."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from agents.runner import run_scenario
+from sim.recorder import read_events
+from sim.scenario import Scenario, load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+
+
+class Run:
+    """A finished run directory with its tables loaded the way a user would load them."""
+
+    def __init__(self, out: Path) -> None:
+        self.dir = out
+        self.events = read_events(out).to_pandas()
+        self.drivers = pq.read_table(out / "drivers.parquet").to_pandas()
+        self.summary = json.loads((out / "summary.json").read_text())
+
+    def kind(self, k: str) -> pd.DataFrame:
+        df = self.events[self.events.kind == k].copy()
+        details = df["detail"].map(lambda s: json.loads(s) if isinstance(s, str) else {})
+        return df.join(pd.DataFrame(list(details), index=df.index), how="left")
+
+
+def do_run(sc: Scenario, out: Path) -> Run:
+    run_scenario(sc, out)
+    return Run(out)
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "agents.cli", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.fixture(scope="session")
+def smoke() -> Scenario:
+    return load_scenario(SCENARIOS / "smoke.toml")
+
+
+@pytest.fixture(scope="session")
+def three_day_run(tmp_path_factory: pytest.TempPathFactory, smoke: Scenario) -> Run:
+    """Three days, twenty drivers, the greedy baseline: enough for invariants and day/night."""
+    sc = smoke.with_overrides(scenario={"days": 3.0, "name": "three-day"},
+                              drivers={"count": 20}, cargo={"rate_per_hour": 80.0})
+    return do_run(sc, tmp_path_factory.mktemp("three_day"))

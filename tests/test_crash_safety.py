@@ -1,0 +1,44 @@
+"""A run killed with SIGKILL mid-way leaves events.parquet that pyarrow can read."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from sim.events import ROW_SCHEMA
+from tests.conftest import ROOT, SCENARIOS
+
+
+def test_sigkill_leaves_readable_events(tmp_path: Path) -> None:
+    scenario = tmp_path / "long.toml"
+    text = (SCENARIOS / "month.toml").read_text()
+    scenario.write_text(text + "\n[output]\nbatch_rows = 2000\n")
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "agents.cli", "run", str(scenario), "--out", str(out),
+         "--no-progress"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if len(list((out / "events.parquet").glob("part-*.parquet"))) >= 3:
+                break
+            assert proc.poll() is None, "run ended before it could be killed"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    assert not (out / "summary.json").exists()  # it really died mid-run
+    table = pq.read_table(out / "events.parquet", schema=ROW_SCHEMA)
+    assert table.num_rows >= 6000
+    seq = table.column("seq").to_pylist()
+    assert sorted(seq) == list(range(1, len(seq) + 1))  # complete batches, nothing torn
