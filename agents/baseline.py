@@ -11,6 +11,7 @@ import numpy as np
 
 from agents.feasibility import (
     Option,
+    densest_nearby,
     errand_target,
     evaluate,
     feasible,
@@ -57,16 +58,7 @@ class GreedyPolicy:
         return Search()
 
     def reposition_target(self, obs: Observation) -> Point | None:
-        """The county with most weight for its distance; None when that is where we stand."""
-        pos = obs.position
-        best, best_score, best_d = None, -1.0, 0.0
-        for i, c in enumerate(self.geo.counties):
-            d = haversine_km(pos.lat, pos.lng, c.lat, c.lng)
-            if d < 120.0:
-                score = float(self.geo.weights[i]) / (1.0 + (d / 15.0) ** 2)
-                if score > best_score:
-                    best, best_score, best_d = c.point, score, d
-        return best if best_d > 8.0 else None
+        return densest_nearby(self.geo, obs.position)
 
     # The decision ------------------------------------------------------------------------
     def decide(self, obs: Observation) -> Decision:

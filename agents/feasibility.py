@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.cargo import CargoView
-from sim.geo import Geography, Point
+from sim.geo import Geography, Point, haversine_km
 from sim.preferences import DAY, MONTH_DAYS, Preference, PrefKind
 
 
@@ -58,8 +58,11 @@ def violates(o: Option, prefs: tuple[Preference, ...], progress: tuple[dict, ...
             return p.text or "forbidden zone"
         if p.kind is PrefKind.NIGHT_NO_DRIVING and _night_overlap(p, now, o.finish):
             return p.text or "night driving"
-        if p.kind is PrefKind.DAILY_EMPTY_KM and pr.get("empty_km_today", 0.0) + o.empty_km > p.km:
-            return p.text or "empty km"
+        if p.kind is PrefKind.DAILY_EMPTY_KM:
+            today = pr.get("empty_km_today", 0.0)
+            # once today's limit is broken the day's penalty is sunk: more km costs nothing
+            if today <= p.km < today + o.empty_km:
+                return p.text or "empty km"
     return None
 
 
@@ -108,3 +111,18 @@ def minutes_to_night_end(p: Preference, now: float) -> float:
     end = p.end_hour
     delta_h = (end - h) % 24
     return max(1.0, delta_h * 60.0)
+
+
+def densest_nearby(geo: Geography, pos: Point, elsewhere: bool = False) -> Point | None:
+    """The county with most weight for its distance (inverse square); None if it is here.
+
+    With `elsewhere`, the best one more than 8 km away: for when staying has stopped paying.
+    """
+    best, best_score, best_d = None, -1.0, 0.0
+    for i, c in enumerate(geo.counties):
+        d = haversine_km(pos.lat, pos.lng, c.lat, c.lng)
+        if d < 120.0 and not (elsewhere and d <= 8.0):
+            score = float(geo.weights[i]) / (1.0 + (d / 15.0) ** 2)
+            if score > best_score:
+                best, best_score, best_d = c.point, score, d
+    return best if best_d > 8.0 else None

@@ -8,37 +8,75 @@ from pathlib import Path
 import numpy as np
 
 from agents.baseline import GreedyPolicy
+from agents.llm import build_model
+from agents.pipeline import AgentPolicy, AgentServices
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario
 from sim.world import RunResult, World
 
 
-def policy_factory(scenario: Scenario):
+def uses_agents(scenario: Scenario) -> bool:
+    """Memory `off` is the greedy baseline over raw observations; any other mode runs agents."""
+    return scenario.memory.mode != "off"
+
+
+def policy_factory(scenario: Scenario, services: AgentServices | None):
     """The function the world calls once per driver to get its policy."""
 
     def make(world: World, spec: DriverSpec, rng: np.random.Generator) -> Policy:
-        if scenario.policy.kind == "greedy" or scenario.memory.mode == "off":
+        if services is None:
             return GreedyPolicy(world.geo, scenario, rng)
-        from agents.pipeline import AgentPolicy
-
-        return AgentPolicy.build(world, spec, rng)
+        return AgentPolicy(world, spec, rng, services)
 
     return make
 
 
 def prepare_out_dir(out: Path) -> Path:
     """A clean run directory: old batches must not mix with the new run's."""
-    for name in ("events.parquet",):
+    for name in ("events.parquet", "steps.parquet", "llm_calls.parquet"):
         if (out / name).exists():
             shutil.rmtree(out / name)
-    for name in ("drivers.parquet", "steps.parquet", "llm_calls.parquet", "summary.json"):
+    for name in ("drivers.parquet", "summary.json"):
         (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     return out
 
 
+def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
+    model = None
+    if scenario.llm.backend == "llm":
+        cache = Path(scenario.llm.cache) if scenario.llm.cache else None
+        if cache is not None and not cache.is_absolute():
+            cache = Path(scenario.path).parent / cache
+        model = build_model(scenario.llm, cache)
+    return AgentServices.create(scenario, out, model)
+
+
+def build_run(scenario: Scenario, out_dir: str | Path | None = None
+              ) -> tuple[World, AgentServices | None]:
+    """The world ready to run, and the agents' shared services (None for the baseline)."""
+    out = prepare_out_dir(Path(out_dir)) if out_dir is not None else None
+    services = build_services(scenario, out) if uses_agents(scenario) else None
+    world = World(scenario, policy_factory(scenario, services), out)
+    if services is not None:
+        world.finish_hooks.append(lambda w: finish(services))
+    return world, services
+
+
 def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,
                  progress: bool = False) -> RunResult:
-    out = prepare_out_dir(Path(out_dir)) if out_dir is not None else None
-    world = World(scenario, policy_factory(scenario), out)
+    world, _ = build_run(scenario, out_dir)
     return world.run(progress=progress)
+
+
+def finish(services: AgentServices) -> dict:
+    """Flush the call log and report what the agents cost and how parsing went."""
+    out = services.log.close()
+    checks = services.parse_checks
+    if checks:
+        out["preference_parse_accuracy"] = round(sum(ok for _, ok in checks) / len(checks), 4)
+    mems = services.memories.values()
+    out["repeated_low_yield_searches_memory"] = sum(
+        m.market.repeated_low_yield for m in mems) if not services.shared_market else \
+        services.shared_market.repeated_low_yield
+    return out

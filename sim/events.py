@@ -90,11 +90,13 @@ class SearchDone(Event):
     budget_left: int
     results: tuple = field(default=())  # tuple[sim.cargo.CargoView, ...], not written
     rejected: str | None = None
+    best_net: float = 0.0  # best route net among the results for this driver's costs
 
     def row(self) -> dict[str, Any]:
         return self._row(driver_id=self.driver_id, lat=self.lat, lng=self.lng,
                          value=self.radius_km, count=len(self.results), reason=self.rejected,
-                         detail={"minutes": self.minutes, "budget_left": self.budget_left})
+                         detail={"minutes": self.minutes, "budget_left": self.budget_left,
+                                 "best_net": round(self.best_net, 2)})
 
 
 @dataclass(slots=True)

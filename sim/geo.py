@@ -105,6 +105,23 @@ class Geography:
         a = np.sin(dlat / 2) ** 2 + cos[:, None] * cos[None, :] * np.sin(dlng / 2) ** 2
         return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
 
+    @cached_property
+    def _density_peak(self) -> float:
+        return max(self._density_raw(c.lat, c.lng, 15.0) for c in self.counties)
+
+    def _density_raw(self, lat: float, lng: float, scale_km: float) -> float:
+        cos = math.cos(math.radians(lat))
+        total = 0.0
+        for w, c in zip(self.weights, self.counties, strict=True):
+            dy = (c.lat - lat) * 110.574
+            dx = (c.lng - lng) * 111.320 * cos
+            total += w * math.exp(-math.hypot(dx, dy) / scale_km)
+        return total
+
+    def density(self, lat: float, lng: float, scale_km: float = 15.0) -> float:
+        """Population near a point relative to the province's densest county seat (0..~1)."""
+        return self._density_raw(lat, lng, scale_km) / self._density_peak
+
     def road_km(self, a: Point, b: Point) -> float:
         return haversine_km(a.lat, a.lng, b.lat, b.lng) * self.detour_factor
 

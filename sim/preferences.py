@@ -125,7 +125,7 @@ class Progress:
     """Running progress of one preference for one driver."""
 
     pref: Preference
-    drive_minutes_by_day: dict[int, int] = field(default_factory=dict)
+    drive_minutes_by_day: dict[int, float] = field(default_factory=dict)
     empty_km_by_day: dict[int, float] = field(default_factory=dict)
     visit_days: set[int] = field(default_factory=set)
     night_days: set[int] = field(default_factory=set)
@@ -158,9 +158,11 @@ class PreferenceTracker:
         """Feed one drive; returns (preference index, what happened, amount) tuples."""
         out: list[tuple[int, str, float]] = []
         day = int(t0 // DAY)
+        spans = _minutes_by_day(t0, t1)
         for i, pr in enumerate(self.progress):
             p = pr.pref
-            pr.drive_minutes_by_day[day] = pr.drive_minutes_by_day.get(day, 0) + int(t1 - t0)
+            for d, minutes in spans:
+                pr.drive_minutes_by_day[d] = pr.drive_minutes_by_day.get(d, 0) + minutes
             if not loaded:
                 pr.empty_km_by_day[day] = pr.empty_km_by_day.get(day, 0.0) + km
             if p.kind is PrefKind.DAILY_EMPTY_KM and not loaded:
@@ -258,6 +260,18 @@ class PreferenceTracker:
                 s["steps"] = len(p.steps)
             snap.append(s)
         return snap
+
+
+def _minutes_by_day(t0: float, t1: float) -> list[tuple[int, float]]:
+    """Split [t0, t1) at midnights; a zero-length drive still marks its day as driven."""
+    if t1 <= t0:
+        return [(int(t0 // DAY), 1e-6)]
+    out, t = [], t0
+    while t < t1:
+        nxt = min(t1, (math.floor(t / DAY) + 1) * DAY)
+        out.append((int(t // DAY), nxt - t))
+        t = nxt
+    return out
 
 
 def _mid(a: Point, b: Point) -> Point:

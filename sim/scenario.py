@@ -95,7 +95,6 @@ class DriversConfig:
 
 @dataclass(frozen=True)
 class PolicyConfig:
-    kind: str = "agents"
     wait_minutes: float = 30.0
     min_net_income: float = 50.0
 
@@ -107,6 +106,7 @@ class MemoryConfig:
     compress_threshold: int = 200
     shared_market: bool = False
     recent_actions: int = 8
+    confirm_minutes: float = 30.0
     lessons: str | None = None
 
 
@@ -172,7 +172,6 @@ CHOICES = {
     ("memory", "mode"): ("off", "full", "rules", "compressed"),
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
-    ("policy", "kind"): ("greedy", "agents"),
 }
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
@@ -180,7 +179,8 @@ POSITIVE = {
     ("cargo", "destination_scale_km"), ("market", "search_max_results"),
     ("market", "default_radius_km"), ("market", "max_radius_km"),
     ("market", "daily_query_budget"), ("drivers", "cost_per_km"), ("policy", "wait_minutes"),
-    ("memory", "compress_threshold"), ("memory", "recent_actions"), ("llm", "timeout_s"),
+    ("memory", "compress_threshold"), ("memory", "recent_actions"),
+    ("memory", "confirm_minutes"), ("llm", "timeout_s"),
     ("llm", "max_tokens"), ("output", "batch_rows"),
 }
 NON_NEGATIVE = {

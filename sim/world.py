@@ -90,7 +90,7 @@ class World:
         self.bus.subscribe(self._count)
         self.market = Market(self.geo, s.market.search_max_results)
         self.specs = self._driver_specs()
-        self.finish_hooks: list[Callable[[World], None]] = []
+        self.finish_hooks: list[Callable[[World], dict | None]] = []
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
                    self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
@@ -175,10 +175,11 @@ class World:
         peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
         if trace_memory:
             tracemalloc.stop()
+        extra: dict[str, Any] = {}
         for hook in self.finish_hooks:
-            hook(self)
+            extra.update(hook(self) or {})
         wall = time.perf_counter() - t0
-        return self._finish(wall, peak)
+        return self._finish(wall, peak, extra)
 
     def driver_rows(self) -> list[dict[str, Any]]:
         rows = []
@@ -197,7 +198,7 @@ class World:
             })
         return rows
 
-    def _finish(self, wall: float, peak: int | None) -> RunResult:
+    def _finish(self, wall: float, peak: int | None, extra: dict[str, Any]) -> RunResult:
         rows = self.driver_rows()
         n_events = self.bus.seq
         summary: dict[str, Any] = {
@@ -226,6 +227,7 @@ class World:
         summary["cargo_expired"] = removed[CargoStatus.EXPIRED]
         summary["cargo_competitor"] = removed[CargoStatus.COMPETITOR]
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
+        summary.update(extra)
         if self.out_dir is not None:
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
             (self.out_dir / "summary.json").write_text(json.dumps(summary, indent=2),

@@ -32,7 +32,7 @@ class Run:
     def kind(self, k: str) -> pd.DataFrame:
         df = self.events[self.events.kind == k].copy()
         details = df["detail"].map(lambda s: json.loads(s) if isinstance(s, str) else {})
-        return df.join(pd.DataFrame(list(details), index=df.index), how="left")
+        return df.join(pd.DataFrame(list(details), index=df.index), how="left", suffixes=("", "_d"))
 
 
 def do_run(sc: Scenario, out: Path) -> Run:

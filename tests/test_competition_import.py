@@ -49,7 +49,7 @@ def _scenario(tmp: Path, cargo: str = "cargo.jsonl", drivers: str = "drivers.jso
     p.write_text(f'[scenario]\nname = "comp"\ndays = 1\nstart = "2026-03-02T00:00:00"\n\n'
                  f'[geo]\ndetour_factor = 1.0\n\n[cargo]\nfile = "{cargo}"\n'
                  f'competitor_share = 0.0\n\n[drivers]\nfile = "{drivers}"\n\n'
-                 f'[policy]\nkind = "greedy"\n\n[memory]\nmode = "off"\n')
+                 f'[memory]\nmode = "off"\n')
     return p
 
 

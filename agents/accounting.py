@@ -1,0 +1,126 @@
+"""Per-call and per-step accounting: llm_calls.parquet and steps.parquet, written in batches.
+
+A step is one decision of one driver: the four agent calls, plus any compression calls the
+MemoryAgent made while building that step's views (kept apart so they can be reported both
+amortised into the steps and on their own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from agents.calls import CallRecord
+from sim.recorder import BatchedParquetWriter
+
+AGENT_COLUMNS = ("search", "preference", "cargo_analyst", "main_decision")
+
+CALLS_SCHEMA = pa.schema([
+    ("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),
+    ("agent", pa.string()), ("memory_mode", pa.string()), ("backend", pa.string()),
+    ("prompt_version", pa.string()), ("prompt_tokens", pa.int64()),
+    ("completion_tokens", pa.int64()), ("cached_tokens", pa.int64()),
+    ("latency_s", pa.float64()), ("outcome", pa.string()), ("cause", pa.string()),
+    ("calls", pa.int64()),
+])
+
+_step_fields = [("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),
+                ("day", pa.int64()), ("memory_mode", pa.string()), ("action", pa.string())]
+for _a in AGENT_COLUMNS:
+    _step_fields += [(f"{_a}_prompt_tokens", pa.int64()), (f"{_a}_completion_tokens", pa.int64()),
+                     (f"{_a}_latency_s", pa.float64())]
+_step_fields += [
+    ("prompt_tokens", pa.int64()), ("completion_tokens", pa.int64()), ("latency_s", pa.float64()),
+    ("llm_calls", pa.int64()), ("fallbacks", pa.int64()),
+    ("compress_prompt_tokens", pa.int64()), ("compress_completion_tokens", pa.int64()),
+    ("compress_latency_s", pa.float64()), ("compress_calls", pa.int64()),
+    ("view_fact_lines", pa.int64()),
+]
+STEPS_SCHEMA = pa.schema(_step_fields)
+
+
+class CallLog:
+    """Receives every CallRecord; folds a driver's records into its step row at step end."""
+
+    def __init__(self, out_dir: Path | None, batch_rows: int) -> None:
+        self.calls = self.steps = None
+        if out_dir is not None:
+            self.calls = BatchedParquetWriter(out_dir / "llm_calls.parquet", CALLS_SCHEMA,
+                                              batch_rows)
+            self.steps = BatchedParquetWriter(out_dir / "steps.parquet", STEPS_SCHEMA,
+                                              batch_rows)
+        self.pending: dict[str, list[CallRecord]] = {}
+        self.step_tokens: list[int] = []
+        self.step_latency: list[float] = []
+        self.compress_tokens = 0
+        self.compress_latency = 0.0
+        self.compress_calls = 0
+        self.n_calls = 0
+        self.outcomes: dict[str, int] = {}
+
+    def sink(self, r: CallRecord) -> None:
+        self.n_calls += 1
+        self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
+        self.pending.setdefault(r.driver_id, []).append(r)
+        if self.calls is not None:
+            self.calls.append(asdict(r))
+
+    def end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
+                 fact_lines: int) -> None:
+        recs = self.pending.pop(driver_id, [])
+        row: dict = {"driver_id": driver_id, "step": step, "t": t, "day": int(t // 1440),
+                     "memory_mode": mode, "action": action, "view_fact_lines": fact_lines}
+        for a in AGENT_COLUMNS:
+            row[f"{a}_prompt_tokens"] = row[f"{a}_completion_tokens"] = 0
+            row[f"{a}_latency_s"] = 0.0
+        p = c = n = fb = cp = cc = ncomp = 0
+        lat = clat = 0.0
+        for r in recs:
+            if r.agent.startswith("compress"):
+                cp += r.prompt_tokens
+                cc += r.completion_tokens
+                clat += r.latency_s
+                ncomp += 1
+                continue
+            if r.agent in AGENT_COLUMNS:
+                row[f"{r.agent}_prompt_tokens"] += r.prompt_tokens
+                row[f"{r.agent}_completion_tokens"] += r.completion_tokens
+                row[f"{r.agent}_latency_s"] += r.latency_s
+            p += r.prompt_tokens
+            c += r.completion_tokens
+            lat += r.latency_s
+            n += r.calls
+            fb += r.outcome == "fallback"
+        row.update(prompt_tokens=p, completion_tokens=c, latency_s=lat, llm_calls=n,
+                   fallbacks=fb, compress_prompt_tokens=cp, compress_completion_tokens=cc,
+                   compress_latency_s=clat, compress_calls=ncomp)
+        self.step_tokens.append(p)
+        self.step_latency.append(lat)
+        self.compress_tokens += cp
+        self.compress_latency += clat
+        self.compress_calls += ncomp
+        if self.steps is not None:
+            self.steps.append(row)
+
+    def close(self) -> dict:
+        if self.calls is not None:
+            self.calls.flush()
+            self.steps.flush()
+        tok = np.array(self.step_tokens or [0])
+        n = max(len(self.step_tokens), 1)
+        return {
+            "steps": len(self.step_tokens),
+            "tokens_per_step": round(float(tok.mean()), 2),
+            "tokens_per_step_p50": float(np.percentile(tok, 50)),
+            "tokens_per_step_p95": float(np.percentile(tok, 95)),
+            "tokens_per_step_with_compression": round(
+                (float(tok.sum()) + self.compress_tokens) / n, 2),
+            "compression_calls": self.compress_calls,
+            "compression_tokens": self.compress_tokens,
+            "latency_per_step_s": round(float(np.mean(self.step_latency or [0.0])), 6),
+            "agent_calls": self.n_calls,
+            "call_outcomes": dict(sorted(self.outcomes.items())),
+        }

@@ -1,0 +1,152 @@
+"""One agent call: prompt, backend, validation, one repair retry, fallback, and accounting.
+
+With the `rules` backend the deterministic policy answers, and the prompt it would have been
+sent is still counted with the real tokenizer, so token figures mean the same in both.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from agents.llm import LanguageModel, LLMError
+from agents.prompts import Prompt
+from memory.tokens import TokenCounter
+from memory.views import View
+
+T = TypeVar("T")
+
+
+class InvalidOutputError(ValueError):
+    """The reply parsed but breaks the schema or the world (an unseen id, say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    driver_id: str
+    step: int
+    t: float
+    mode: str
+
+
+@dataclass(slots=True)
+class CallRecord:
+    driver_id: str
+    step: int
+    t: float
+    agent: str
+    memory_mode: str
+    backend: str
+    prompt_version: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int | None
+    latency_s: float
+    outcome: str  # rules | ok | repaired | fallback
+    cause: str | None
+    calls: int  # requests sent to a model (0 for rules, 2 after a repair)
+
+
+def _user_inputs_text(inputs: dict | None) -> str:
+    if not inputs:
+        return ""
+    return "## inputs from other agents\n" + json.dumps(
+        inputs, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+class AgentCaller:
+    def __init__(self, backend: str, model: LanguageModel | None, counter: TokenCounter,
+                 sink: Callable[[CallRecord], None], max_tokens: int = 256,
+                 temperature: float = 0.0,
+                 on_fallback: Callable[[CallContext, str, str], None] | None = None) -> None:
+        self.backend, self.model, self.counter, self.sink = backend, model, counter, sink
+        self.max_tokens, self.temperature = max_tokens, temperature
+        self.on_fallback = on_fallback
+        self._system_tokens: dict[str, int] = {}
+
+    def system_tokens(self, p: Prompt) -> int:
+        n = self._system_tokens.get(p.version)
+        if n is None:
+            n = self._system_tokens[p.version] = self.counter(p.system)
+        return n
+
+    def call(self, prompt: Prompt, view: View | str, inputs: dict | None, ctx: CallContext,
+             rules: Callable[[], dict], validate: Callable[[dict], T]) -> T:
+        if self.backend == "rules" or self.model is None:
+            t0 = time.perf_counter()
+            out = rules()
+            value = validate(out)
+            latency = time.perf_counter() - t0
+            body = view.tokens(self.counter) if isinstance(view, View) else self.counter(view)
+            prompt_tokens = (self.system_tokens(prompt) + body
+                             + self.counter(_user_inputs_text(inputs)))
+            completion = self.counter(json.dumps(out, ensure_ascii=False, sort_keys=True))
+            self.sink(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "rules",
+                                 prompt.version, prompt_tokens, completion, None, latency,
+                                 "rules", None, 0))
+            return value
+        return self._call_model(prompt, view, inputs, ctx, rules, validate)
+
+    def _call_model(self, prompt: Prompt, view: View | str, inputs: dict | None,
+                    ctx: CallContext, rules: Callable[[], dict],
+                    validate: Callable[[dict], T]) -> T:
+        assert self.model is not None
+        text = view.render() if isinstance(view, View) else view
+        messages = prompt.messages(text, inputs)
+        kw: dict[str, Any] = {"schema": prompt.schema, "schema_name": prompt.agent,
+                              "max_tokens": self.max_tokens, "temperature": self.temperature}
+        totals = [0, 0, 0, 0.0, 0]  # prompt, completion, cached, latency, calls
+        cached_seen = False
+
+        def ask(msgs: list[dict]) -> str:
+            nonlocal cached_seen
+            c = self.model.complete(msgs, **kw)
+            totals[0] += c.prompt_tokens
+            totals[1] += c.completion_tokens
+            if c.cached_tokens is not None:
+                totals[2] += c.cached_tokens
+                cached_seen = True
+            totals[3] += c.latency_s
+            totals[4] += 1
+            return c.text
+
+        outcome, cause = "ok", None
+        value: T | None = None
+        try:
+            reply = ask(messages)
+            try:
+                value = validate(_parse(reply))
+            except (InvalidOutputError, ValueError, KeyError, TypeError) as exc:
+                cause = f"invalid: {str(exc)[:160]}"
+                repair = [*messages, {"role": "assistant", "content": reply},
+                          {"role": "user", "content": f"That answer was not valid ({exc}). "
+                           "Answer again with JSON that matches the schema."}]
+                reply = ask(repair)
+                value = validate(_parse(reply))
+                outcome = "repaired"
+        except LLMError as exc:
+            outcome, cause = "fallback", exc.cause
+        except (InvalidOutputError, ValueError, KeyError, TypeError) as exc:
+            outcome, cause = "fallback", f"invalid after repair: {str(exc)[:160]}"
+        if outcome == "fallback":
+            value = validate(rules())
+            if self.on_fallback is not None:
+                self.on_fallback(ctx, prompt.agent, cause or "")
+        self.sink(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",
+                             prompt.version, totals[0], totals[1],
+                             totals[2] if cached_seen else None, totals[3], outcome, cause,
+                             totals[4]))
+        return value  # type: ignore[return-value]
+
+
+def _parse(reply: str) -> dict:
+    text = reply.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    out = json.loads(text)
+    if not isinstance(out, dict):
+        raise InvalidOutputError("expected a JSON object")
+    return out

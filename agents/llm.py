@@ -1,0 +1,200 @@
+"""A thin language-model interface and its OpenAI-compatible adapter, with wrappers.
+
+`LanguageModel.complete` is the only thing agents call. The adapter is handed an
+`openai.OpenAI` client, so the same code talks to vLLM, llama.cpp's server or any other
+OpenAI-compatible endpoint. Retries and record/replay are wrappers with the same interface.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import openai
+
+SCHEMA_FORMATS = ("json_schema", "json_object", "none")
+
+
+class LLMError(Exception):
+    """A call that produced no usable completion; `cause` is what the fallback event records."""
+
+    def __init__(self, cause: str, detail: str = "") -> None:
+        super().__init__(f"{cause}: {detail}" if detail else cause)
+        self.cause = cause
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int | None
+    latency_s: float
+    source: str = "server"  # "server" | "replay"
+
+
+class LanguageModel(abc.ABC):
+    name: str = "model"
+
+    @abc.abstractmethod
+    def complete(self, messages: list[dict], *, schema: dict | None = None,
+                 schema_name: str = "output", max_tokens: int = 256,
+                 temperature: float = 0.0) -> Completion:
+        """One chat completion; raises LLMError when there is none."""
+
+
+def response_format(kind: str, schema: dict | None, name: str) -> dict | None:
+    """How to ask for schema-constrained JSON: vLLM takes json_schema, llama.cpp json_object."""
+    if schema is None or kind == "none":
+        return None
+    if kind == "json_schema":
+        return {"type": "json_schema",
+                "json_schema": {"name": name, "schema": schema, "strict": True}}
+    return {"type": "json_object", "schema": schema}
+
+
+class OpenAIModel(LanguageModel):
+    """Chat completions over the `openai` client, detecting the server's JSON-schema dialect.
+
+    With `schema_format="auto"` the first schema call tries json_schema (vLLM, OpenAI); a
+    server that rejects it (llama-cpp-python answers 500) is asked again with json_object +
+    schema, and that choice is kept for the rest of the run.
+    """
+
+    def __init__(self, client: openai.OpenAI, model: str, schema_format: str = "auto") -> None:
+        self.client, self.name = client, model
+        self.schema_format = None if schema_format == "auto" else schema_format
+        self._lock = threading.Lock()
+
+    def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
+                max_tokens: int, temperature: float):
+        kwargs: dict = {"model": self.name, "messages": messages, "max_tokens": max_tokens,
+                        "temperature": temperature, "seed": 0}
+        rf = response_format(fmt, schema, name)
+        if rf is not None:
+            kwargs["response_format"] = rf
+        return self.client.chat.completions.create(**kwargs)
+
+    def complete(self, messages: list[dict], *, schema: dict | None = None,
+                 schema_name: str = "output", max_tokens: int = 256,
+                 temperature: float = 0.0) -> Completion:
+        t0 = time.perf_counter()
+        fmt = self.schema_format or "json_schema"
+        try:
+            try:
+                resp = self._create(messages, fmt, schema, schema_name, max_tokens, temperature)
+            except openai.APIStatusError as exc:
+                if self.schema_format is not None or schema is None or exc.status_code < 400:
+                    raise
+                resp = self._create(messages, "json_object", schema, schema_name, max_tokens,
+                                    temperature)
+                fmt = "json_object"
+            if schema is not None and self.schema_format is None:
+                with self._lock:
+                    self.schema_format = fmt
+        except openai.APITimeoutError as exc:
+            raise LLMError("timeout", str(exc)) from None
+        except openai.APIConnectionError as exc:
+            raise LLMError("connection", str(exc)) from None
+        except openai.APIStatusError as exc:
+            raise LLMError(f"http_{exc.status_code}", exc.message[:200]) from None
+        latency = time.perf_counter() - t0
+        if not resp.choices:
+            raise LLMError("empty_response")
+        text = resp.choices[0].message.content or ""
+        usage = resp.usage
+        cached = None
+        details = getattr(usage, "prompt_tokens_details", None) if usage else None
+        if details is not None and getattr(details, "cached_tokens", None) is not None:
+            cached = int(details.cached_tokens)
+        return Completion(text, int(usage.prompt_tokens) if usage else 0,
+                          int(usage.completion_tokens) if usage else 0, cached, latency)
+
+
+class RetryModel(LanguageModel):
+    """Retries timeouts, connection errors and 5xx answers with exponential backoff."""
+
+    RETRIABLE = ("timeout", "connection", "http_5")
+
+    def __init__(self, inner: LanguageModel, max_retries: int, backoff_s: float = 0.5) -> None:
+        self.inner, self.max_retries, self.backoff_s = inner, max_retries, backoff_s
+        self.name = inner.name
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        attempt = 0
+        while True:
+            try:
+                return self.inner.complete(messages, **kw)
+            except LLMError as exc:
+                if attempt >= self.max_retries or not exc.cause.startswith(self.RETRIABLE):
+                    raise
+                time.sleep(self.backoff_s * 2 ** attempt)
+                attempt += 1
+
+
+def request_key(model: str, messages: list[dict], **kw: object) -> str:
+    """sha256 of the canonical request: model, messages, schema and sampling parameters."""
+    blob = json.dumps({"model": model, "messages": messages, **kw}, sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class RecordReplayModel(LanguageModel):
+    """Answers from a JSON Lines cache keyed by request hash; records what it had to ask.
+
+    With `replay=True` a request missing from the cache is an error (cause `replay_miss`), so
+    a replayed run cannot quietly reach a live server. Replayed completions keep the recorded
+    token counts and latency, so a replay reproduces the recorded run's accounting exactly.
+    """
+
+    def __init__(self, inner: LanguageModel | None, path: str | Path, replay: bool,
+                 model_name: str | None = None) -> None:
+        self.inner, self.path, self.replay = inner, Path(path), replay
+        self.name = model_name or (inner.name if inner else "replay")
+        self.cache: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        if self.path.exists():
+            with self.path.open(encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        row = json.loads(line)
+                        self.cache[row["key"]] = row["completion"]
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        key = request_key(self.name, messages, **kw)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return Completion(**{**hit, "source": "replay"})
+        if self.replay or self.inner is None:
+            raise LLMError("replay_miss", key[:12])
+        c = self.inner.complete(messages, **kw)
+        row = {"key": key, "model": self.name, "request": {"messages": messages, **kw},
+               "completion": {k: v for k, v in asdict(c).items() if k != "source"}}
+        with self._lock:
+            self.cache[key] = row["completion"]
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        return c
+
+
+def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
+    """The model stack a scenario's [llm] table asks for: client -> retries -> record/replay."""
+    key = os.environ.get(llm_cfg.api_key_env, "") or "sk-no-key"
+    inner: LanguageModel | None = None
+    if not llm_cfg.replay:
+        client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key,
+                               timeout=llm_cfg.timeout_s, max_retries=0)
+        fmt = llm_cfg.response_format
+        inner = RetryModel(OpenAIModel(client, llm_cfg.model, fmt), llm_cfg.max_retries)
+    if cache_path is None:
+        if inner is None:
+            raise LLMError("replay_miss", "replay needs [llm] cache")
+        return inner
+    return RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)

@@ -1,0 +1,87 @@
+"""MainDecisionAgent: turns the other agents' advice and its view into one action."""
+
+from __future__ import annotations
+
+from agents.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.cargo_analyst import Ranking
+from agents.feasibility import densest_nearby
+from agents.preference_agent import PreferenceAdvice
+from agents.prompts import MAIN
+from agents.search_agent import SearchAdvice
+from memory.views import MainDecisionView
+from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
+from sim.geo import Geography, haversine_km, in_guangdong
+
+
+class MainDecisionAgent:
+    prompt = MAIN
+
+    def __init__(self, caller: AgentCaller, geo: Geography, wait_minutes: float) -> None:
+        self.caller, self.geo, self.wait = caller, geo, wait_minutes
+
+    def decide(self, view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
+               ranking: Ranking, ctx: CallContext) -> Decision:
+        inputs = {
+            "preference": {"wait_minutes": pref.wait_minutes, "go": pref.go,
+                           "reason": pref.reason},
+            "search": {"search": search.search, "lat": search.lat, "lng": search.lng,
+                       "reason": search.reason},
+            "ranked": [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km":
+                        round(o.empty_km)} for o in ranking.options],
+        }
+        pos = view.position
+
+        def out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
+                lat: float = 0.0, lng: float = 0.0) -> dict:
+            return {"action": action, "cargo_id": cargo_id, "minutes": minutes, "lat": lat,
+                    "lng": lng, "short_plan": plan}
+
+        def rules() -> dict:
+            if pref.wait_minutes > 0:
+                return out("wait", pref.reason, minutes=pref.wait_minutes)
+            if pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0:
+                return out("reposition", pref.reason, lat=pref.go[0], lng=pref.go[1])
+            if ranking.options:
+                o = ranking.options[0]
+                return out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}), then "
+                           "search near its destination", cargo_id=o.cargo.cargo_id)
+            stuck = view.waits_without_order >= 2 or view.fruitless_searches >= 2
+            if search.search and not stuck and view.searches_in_row < 2:
+                return out("search", search.reason, lat=search.lat, lng=search.lng)
+            g = view.best_grid
+            moving_on = stuck or view.last_action == "search"
+            if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
+                    pos.lat, pos.lng, g.lat, g.lng) > 5.0:
+                return out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
+                           "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
+            target = densest_nearby(self.geo, pos, elsewhere=True)
+            if stuck and target is not None:
+                return out("reposition", "nothing here lately: move to a denser market",
+                           lat=target.lat, lng=target.lng)
+            if search.search and view.searches_in_row < 2:
+                return out("search", search.reason, lat=search.lat, lng=search.lng)
+            return out("wait", "nothing worth doing now, search again after", minutes=self.wait)
+
+        def validate(o: dict) -> Decision:
+            a, plan = o["action"], str(o.get("short_plan", ""))[:200]
+            if a == "take_order":
+                ids = {x.cargo.cargo_id for x in ranking.options}
+                if o["cargo_id"] not in ids:
+                    raise InvalidOutputError(
+                        f"cargo_id {o['cargo_id']!r} is not a ranked candidate")
+                return Decision(TakeOrder(o["cargo_id"]), plan, "take_order")
+            if a == "search":
+                return Decision(Search(search.lat, search.lng, search.radius_km), plan, "search")
+            if a == "wait":
+                m = float(o["minutes"])
+                if not 1 <= m <= 1440:
+                    raise InvalidOutputError(f"wait minutes {m} outside 1..1440")
+                return Decision(Wait(m), plan, "wait")
+            if a == "reposition":
+                lat, lng = float(o["lat"]), float(o["lng"])
+                if not in_guangdong(lat, lng):
+                    raise InvalidOutputError(f"reposition ({lat}, {lng}) outside Guangdong")
+                return Decision(Reposition(lat, lng), plan, "reposition")
+            raise InvalidOutputError(f"unknown action {a!r}")
+
+        return self.caller.call(self.prompt, view, inputs, ctx, rules, validate)

@@ -1,0 +1,106 @@
+"""PreferenceAgent: parses preference text into structured kinds, and says what is due now."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.feasibility import (
+    errand_target,
+    minutes_to_night_end,
+    night_now,
+    rest_today,
+    visit_target,
+)
+from agents.prompts import PREFERENCE, PREFERENCE_PARSE
+from memory.views import PreferenceView
+from sim.geo import in_guangdong
+from sim.preference_text import PreferenceParseError, parse_preference, place
+from sim.preferences import Preference, PrefKind
+
+
+@dataclass(frozen=True, slots=True)
+class PreferenceAdvice:
+    wait_minutes: float
+    go: tuple[float, float] | None
+    reason: str
+
+
+def to_parse_output(p: Preference) -> dict:
+    """A structured preference in the parse schema's terms (place names, not coordinates)."""
+    return {"kind": str(p.kind), "days": p.days, "place": p.place.name if p.place else "",
+            "km": p.km, "start_hour": p.start_hour, "end_hour": p.end_hour,
+            "steps": [s.name for s in p.steps], "deadline_day": p.deadline_day}
+
+
+def from_parse_output(out: dict, text: str, amount: float, cap: float) -> Preference:
+    """Validate a parse against the world: known kind, real county names, sane numbers."""
+    try:
+        kind = PrefKind(out["kind"])
+        base = {"kind": kind, "text": text, "penalty_amount": amount, "penalty_cap": cap}
+        if kind is PrefKind.REST_DAYS:
+            return Preference(**base, days=int(out["days"]))
+        if kind is PrefKind.VISIT:
+            return Preference(**base, days=int(out["days"]), place=place(out["place"]))
+        if kind is PrefKind.FORBIDDEN_ZONE:
+            return Preference(**base, place=place(out["place"]))
+        if kind is PrefKind.DAILY_EMPTY_KM:
+            return Preference(**base, km=float(out["km"]))
+        if kind is PrefKind.NIGHT_NO_DRIVING:
+            return Preference(**base, start_hour=int(out["start_hour"]) % 24,
+                              end_hour=int(out["end_hour"]) % 24)
+        return Preference(**base, steps=tuple(place(s) for s in out["steps"]),
+                          deadline_day=int(out["deadline_day"]))
+    except (PreferenceParseError, KeyError, ValueError, TypeError) as exc:
+        raise InvalidOutputError(str(exc)) from None
+
+
+def same_meaning(a: Preference, b: Preference) -> bool:
+    """Parses agree when kind and parameters agree (zone radius aside: text may omit it)."""
+    return to_parse_output(a) == to_parse_output(b)
+
+
+class PreferenceAgent:
+    prompt = PREFERENCE
+
+    def __init__(self, caller: AgentCaller) -> None:
+        self.caller = caller
+
+    def parse(self, text: str, amount: float, cap: float, ctx: CallContext) -> Preference:
+        def rules() -> dict:
+            return to_parse_output(parse_preference(text, amount, cap))
+
+        return self.caller.call(PREFERENCE_PARSE, f"## preference\n{text}\n", None, ctx, rules,
+                                lambda out: from_parse_output(out, text, amount, cap))
+
+    def advise(self, view: PreferenceView, ctx: CallContext) -> PreferenceAdvice:
+        prefs, prog, now = view.preferences, view.progress, view.now
+
+        def rules() -> dict:
+            night = night_now(prefs, now)
+            if night is not None:
+                return {"wait_minutes": minutes_to_night_end(night, now), "go": False,
+                        "lat": 0.0, "lng": 0.0, "reason": "no driving in the night window"}
+            if rest_today(prefs, prog, now):
+                return {"wait_minutes": 1440 - now % 1440, "go": False, "lat": 0.0, "lng": 0.0,
+                        "reason": "rest day needed this month"}
+            for target, why in ((errand_target(prefs, prog), "errand step due"),
+                                (visit_target(prefs, prog, now), "visit days due")):
+                if target is not None:
+                    return {"wait_minutes": 0, "go": True, "lat": target.lat,
+                            "lng": target.lng, "reason": why}
+            return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0, "reason": "nothing due"}
+
+        def validate(out: dict) -> PreferenceAdvice:
+            wait = float(out["wait_minutes"])
+            if not 0 <= wait <= 1440:
+                raise InvalidOutputError(f"wait_minutes {wait} outside 0..1440")
+            go = None
+            if out["go"]:
+                lat, lng = float(out["lat"]), float(out["lng"])
+                if not in_guangdong(lat, lng):
+                    raise InvalidOutputError(f"place ({lat}, {lng}) outside Guangdong")
+                go = (lat, lng)
+            return PreferenceAdvice(wait, go, str(out.get("reason", "")))
+
+        return self.caller.call(self.prompt, view, None, ctx, rules, validate)

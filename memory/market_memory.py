@@ -1,0 +1,175 @@
+"""MarketMemory: how each searched grid has paid, by hour bucket, and where to search next.
+
+A grid is an H3 cell at the scenario's memory resolution (coarser than the market index). The
+value estimate follows the write-up: higher best route net and more items raise it, a streak
+of low-yield searches (nothing found, or the best net below a threshold) halves it per step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import h3
+
+from memory.tokens import FactLog, TokenCounter
+from sim.events import Event, SearchDone
+from sim.geo import Geography, Point
+
+ITEM_VALUE = 20.0  # yuan of value per item on average: density matters, but less than price
+STREAK_DECAY = 0.5
+PRIOR_VALUE = 400.0  # what an unsearched grid at the province's densest spot is taken to be
+PRIOR_SCALE_KM = 15.0
+
+
+@dataclass(slots=True)
+class GridStats:
+    queries: int = 0
+    items: int = 0
+    best_net: float = 0.0
+    streak: int = 0
+    last_t: float = 0.0
+
+    @property
+    def avg_items(self) -> float:
+        return self.items / self.queries if self.queries else 0.0
+
+    @property
+    def value(self) -> float:
+        return (max(self.best_net, 0.0) + ITEM_VALUE * min(self.avg_items, 50.0)) * (
+            STREAK_DECAY ** self.streak)
+
+    def add(self, n: int, best: float, low: bool, t: float) -> None:
+        self.queries += 1
+        self.items += n
+        self.best_net = max(self.best_net, best)
+        self.streak = self.streak + 1 if low else 0
+        self.last_t = t
+
+
+@dataclass(frozen=True, slots=True)
+class GridFact:
+    cell: str
+    lat: float
+    lng: float
+    value: float
+    queries: int
+    avg_items: float
+    best_net: float
+    streak: int
+    searched: bool
+    last_t: float = -1.0
+
+    def line(self) -> str:
+        if not self.searched:
+            return f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) unsearched prior {self.value:.0f}"
+        return (f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) value {self.value:.0f} "
+                f"q{self.queries} items {self.avg_items:.1f} best {self.best_net:.0f} "
+                f"streak {self.streak}")
+
+
+class MarketMemory:
+    def __init__(self, geo: Geography, res: int, cost_per_km: float, low_yield_net: float,
+                 counter: TokenCounter | None, bucket_hours: int = 4) -> None:
+        self.geo, self.res, self.cost_per_km = geo, res, cost_per_km
+        self.low_yield_net, self.bucket_hours = low_yield_net, bucket_hours
+        self.grids: dict[str, GridStats] = {}
+        self.by_bucket: dict[tuple[str, int], GridStats] = {}
+        self.queries_by_day: dict[int, int] = {}
+        self.repeated_low_yield = 0  # searches in a grid whose streak was already >= 1
+        self.log = FactLog(counter)
+        self._prior: dict[str, float] = {}
+
+    def bucket(self, t: float) -> int:
+        return int((t % 1440) // 60) // self.bucket_hours
+
+    def cell(self, lat: float, lng: float) -> str:
+        return h3.latlng_to_cell(lat, lng, self.res)
+
+    def on_event(self, ev: Event) -> None:
+        if not isinstance(ev, SearchDone) or ev.rejected is not None:
+            return
+        best = ev.best_net
+        low = not ev.results or best < self.low_yield_net
+        cell = self.cell(ev.lat, ev.lng)
+        g = self.grids.setdefault(cell, GridStats())
+        if g.streak >= 1 and low:
+            self.repeated_low_yield += 1
+        g.add(len(ev.results), best, low, ev.t)
+        self.by_bucket.setdefault((cell, self.bucket(ev.t)), GridStats()).add(
+            len(ev.results), best, low, ev.t)
+        day = int(ev.t // 1440)
+        self.queries_by_day[day] = self.queries_by_day.get(day, 0) + 1
+        self.log.append(f"t{ev.t:.0f} search {cell} n{len(ev.results)} best {best:.0f}"
+                        + (" low" if low else ""))
+
+    # -- what agents read ------------------------------------------------------------------
+    def stats(self, cell: str, t: float | None = None) -> GridStats | None:
+        """Stats for the hour bucket of `t` when that bucket has data, else all hours."""
+        if t is not None:
+            b = self.by_bucket.get((cell, self.bucket(t)))
+            if b is not None:
+                return b
+        return self.grids.get(cell)
+
+    def prior(self, cell: str) -> float:
+        """What an unsearched grid is worth before any search: population density around it.
+
+        Census weights of counties within reach, decaying with distance, scaled so the densest
+        spot of the province gets PRIOR_VALUE. Cached per cell; geography never changes.
+        """
+        v = self._prior.get(cell)
+        if v is None:
+            lat, lng = h3.cell_to_latlng(cell)
+            v = PRIOR_VALUE * min(1.0, self.geo.density(lat, lng, PRIOR_SCALE_KM))
+            self._prior[cell] = v
+        return v
+
+    def fact(self, cell: str, t: float | None = None) -> GridFact:
+        lat, lng = h3.cell_to_latlng(cell)
+        g = self.stats(cell, t)
+        if g is None:
+            return GridFact(cell, lat, lng, self.prior(cell), 0, 0.0, 0.0, 0, False)
+        return GridFact(cell, lat, lng, g.value, g.queries, g.avg_items, g.best_net, g.streak,
+                        True, g.last_t)
+
+    def ranked(self, around: Point, k: int = 2, t: float | None = None) -> list[GridFact]:
+        """Grids within k rings of `around`, searched or not, best value first."""
+        cells = h3.grid_disk(self.cell(around.lat, around.lng), k)
+        facts = [self.fact(c, t) for c in cells]
+        facts.sort(key=lambda f: (-f.value, f.cell))
+        return facts
+
+    def hot(self, n: int, t: float | None = None) -> list[GridFact]:
+        facts = [self.fact(c, t) for c in self.grids]
+        facts.sort(key=lambda f: (-f.value, f.cell))
+        return facts[:n]
+
+    def avoid(self, n: int | None = None, min_streak: int = 2) -> list[GridFact]:
+        facts = [self.fact(c) for c, g in self.grids.items() if g.streak >= min_streak]
+        facts.sort(key=lambda f: (-f.streak, f.cell))
+        return facts if n is None else facts[:n]
+
+    def all_facts(self, t: float | None = None) -> list[GridFact]:
+        facts = [self.fact(c, t) for c in self.grids]
+        facts.sort(key=lambda f: (-f.value, f.cell))
+        return facts
+
+    def queries_today(self, t: float) -> int:
+        return self.queries_by_day.get(int(t // 1440), 0)
+
+    # -- state -----------------------------------------------------------------------------
+    def get_state(self) -> dict:
+        def g(s: GridStats) -> list:
+            return [s.queries, s.items, s.best_net, s.streak, s.last_t]
+
+        return {"grids": {c: g(s) for c, s in self.grids.items()},
+                "by_bucket": [[c, b, g(s)] for (c, b), s in self.by_bucket.items()],
+                "queries_by_day": {str(k): v for k, v in self.queries_by_day.items()},
+                "repeated_low_yield": self.repeated_low_yield, "log": self.log.get_state()}
+
+    def set_state(self, s: dict) -> None:
+        self.grids = {c: GridStats(*v) for c, v in s["grids"].items()}
+        self.by_bucket = {(c, b): GridStats(*v) for c, b, v in s["by_bucket"]}
+        self.queries_by_day = {int(k): v for k, v in s["queries_by_day"].items()}
+        self.repeated_low_yield = s["repeated_low_yield"]
+        self.log.set_state(s["log"])

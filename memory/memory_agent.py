@@ -1,0 +1,280 @@
+"""MemoryAgent: owns one driver's stores, keeps them subscribed, and builds each agent's view.
+
+Modes: `full` (everything, including the raw history of all three stores, to every agent),
+`rules` (structured facts dispatched by rule to the agents that need them, bounded), and
+`compressed` (like rules until the facts since the last digest pass the threshold; then a
+compressor turns each view into a few bullets, and views carry the digest plus only what came
+after it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from memory.cargo_memory import CargoMemory, Seen
+from memory.driver_memory import DriverMemory
+from memory.market_memory import MarketMemory
+from memory.tokens import TokenCounter
+from memory.views import (
+    Candidate,
+    CargoAnalysisView,
+    MainDecisionView,
+    PreferenceView,
+    SearchView,
+    View,
+)
+from sim.actions import Observation
+from sim.events import EventBus
+from sim.geo import Geography
+from sim.preferences import PrefKind
+from sim.scenario import DriverSpec, Scenario
+
+MODES = ("full", "rules", "compressed")
+AGENTS = ("search", "preference", "cargo_analyst", "main_decision")
+TOP_CANDIDATES = 5
+DIGEST_CANDIDATES = 5
+
+
+class Compressor(Protocol):
+    """Turns a view into at most a few grounded bullets (a model call or an extractive rule)."""
+
+    def compress(self, view: View, memory: MemoryAgent) -> list[str]: ...
+
+
+@dataclass
+class Digest:
+    bullets: tuple[str, ...]
+    t: float
+    marks: dict[str, int]  # log name -> length at digest time
+    keep_ids: tuple[str, ...] = ()  # candidates the digest still vouches for
+    keep_cells: tuple[str, ...] = ()
+
+
+@dataclass
+class CompressionStats:
+    calls: int = 0
+    rounds: list[float] = field(default_factory=list)
+
+
+class MemoryAgent:
+    def __init__(self, mode: str, geo: Geography, spec: DriverSpec, scenario: Scenario,
+                 bus: EventBus, counter: TokenCounter | None,
+                 market: MarketMemory | None = None, compressor: Compressor | None = None,
+                 lessons: tuple[str, ...] = ()) -> None:
+        if mode not in MODES:
+            raise ValueError(f"memory mode must be one of {MODES}, not {mode!r}")
+        self.mode, self.geo, self.spec, self.sc = mode, geo, spec, scenario
+        self.counter = counter
+        m = scenario.memory
+        self.cargo = CargoMemory(geo, spec.cost_per_km, counter, scenario.market.search_max_results,
+                                 m.confirm_minutes)
+        own_market = market is None
+        self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, spec.cost_per_km,
+                                             m.low_yield_net, counter)
+        self.driver = DriverMemory(spec.preferences, m.recent_actions, counter)
+        bus.subscribe(self.cargo.on_event, spec.driver_id)
+        bus.subscribe(self.driver.on_event, spec.driver_id)
+        if own_market:
+            bus.subscribe(self.market.on_event, spec.driver_id)
+        self.compressor = compressor
+        self.threshold = m.compress_threshold
+        self.digests: dict[str, Digest] = {}
+        self.marks = {"cargo facts": 0, "market facts": 0, "driver facts": 0}
+        self.stats = CompressionStats()
+        self.lessons = lessons
+
+    @property
+    def logs(self) -> dict:
+        return {"cargo facts": self.cargo.log, "market facts": self.market.log,
+                "driver facts": self.driver.log}
+
+    def facts_since_digest(self) -> int:
+        return sum(len(log) - self.marks[name] for name, log in self.logs.items())
+
+    # -- compression ---------------------------------------------------------------------
+    def maybe_compress(self, obs: Observation) -> bool:
+        """Compress all four views when facts since the last digest pass the threshold."""
+        if self.mode != "compressed" or self.compressor is None:
+            return False
+        if self.facts_since_digest() < self.threshold:
+            return False
+        self.cargo.advance(obs.now)
+        marks = {name: len(log) for name, log in self.logs.items()}
+        rules = self._rules_views(obs)
+        for agent, view in rules.items():
+            bullets = tuple(self.compressor.compress(view, self))
+            keep_ids: tuple[str, ...] = ()
+            keep_cells: tuple[str, ...] = ()
+            if isinstance(view, CargoAnalysisView):
+                best = sorted(view.candidates, key=lambda c: (-c.est_net, c.cargo.cargo_id))
+                keep_ids = tuple(c.cargo.cargo_id for c in best[:DIGEST_CANDIDATES])
+            if isinstance(view, SearchView):
+                keep_cells = tuple(g.cell for g in (view.grids[:3] + view.avoid[:3]))
+            self.digests[agent] = Digest(bullets, obs.now, marks, keep_ids, keep_cells)
+            self.stats.calls += 1
+        self.stats.rounds.append(obs.now)
+        self.marks = marks
+        return True
+
+    # -- views ---------------------------------------------------------------------------
+    def views(self, obs: Observation) -> dict[str, View]:
+        self.cargo.advance(obs.now)
+        self.maybe_compress(obs)
+        if self.mode == "rules" or (self.mode == "compressed" and not self.digests):
+            return self._rules_views(obs)
+        if self.mode == "full":
+            return self._full_views(obs)
+        return self._compressed_views(obs)
+
+    def candidates(self, obs: Observation, records=None) -> list[Candidate]:
+        """Reachable candidates with net estimated from where the driver stands now."""
+        out = []
+        recs = self.cargo.active.values() if records is None else records
+        for r in recs:
+            c = r.cargo
+            empty = self.geo.road_km(obs.position, c.origin)
+            if records is None and obs.now + self.geo.drive_minutes(empty, obs.now) > c.load_end:
+                continue
+            net = c.price - (empty + c.distance_km) * obs.cost_per_km
+            out.append(Candidate(c, round(net, 1), round(empty, 1), r.status.value))
+        out.sort(key=lambda x: (-x.est_net, x.cargo.cargo_id))
+        return out
+
+    def _anchors(self) -> tuple[str, ...]:
+        out = []
+        for p in self.spec.preferences:
+            if p.kind in (PrefKind.VISIT, PrefKind.FORBIDDEN_ZONE) and p.place is not None:
+                verb = "visit" if p.kind is PrefKind.VISIT else "avoid"
+                out.append(f"{verb} {p.place.name} ({p.place.lat:.3f},{p.place.lng:.3f}) "
+                           f"r{p.place.radius_km:g}km")
+            elif p.kind is PrefKind.ERRAND:
+                out.append("errand " + " then ".join(f"{s.name} ({s.lat:.3f},{s.lng:.3f})"
+                                                     for s in p.steps))
+        return tuple(out)
+
+    def _flags(self, obs: Observation, progress: tuple[dict, ...]) -> tuple[str, ...]:
+        flags = []
+        for s in progress:
+            facts = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("index", "text"))
+            flags.append(f"[{s['index']}] {facts}")
+        return tuple(flags)
+
+    def _search(self, obs: Observation, grids, avoid, nearby_k: int = 1, **kw) -> SearchView:
+        t = obs.now
+        here = self.market.fact(self.market.cell(obs.position.lat, obs.position.lng), t)
+        return SearchView(
+            mode=self.mode, now=t, position=obs.position, budget_left=obs.query_budget_left,
+            queries_today=self.market.queries_today(t), here=here,
+            nearby=tuple(self.market.ranked(obs.position, nearby_k, t)[:7]), grids=tuple(grids),
+            avoid=tuple(avoid), anchors=self._anchors(), lessons=self.lessons, **kw)
+
+    def _pref(self, obs: Observation, **kw) -> PreferenceView:
+        return PreferenceView(mode=self.mode, now=obs.now, preferences=self.spec.preferences,
+                              progress=self.driver.progress(obs.now),
+                              last_event=self.driver.last_pref_event, lessons=self.lessons, **kw)
+
+    def _cargo(self, obs: Observation, cands, failed, stale, unavailable,
+               **kw) -> CargoAnalysisView:
+        return CargoAnalysisView(
+            mode=self.mode, now=obs.now, position=obs.position, cost_per_km=obs.cost_per_km,
+            candidates=tuple(cands), failed_cargo_ids=tuple(failed),
+            stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
+            discarded_summary=self.cargo.discarded_summary(),
+            blacklist_summary=self.cargo.blacklist_summary(), **kw)
+
+    def _main(self, obs: Observation, cands, recent, **kw) -> MainDecisionView:
+        t = obs.now
+        d = self.driver
+        here = self.market.stats(self.market.cell(obs.position.lat, obs.position.lng), t)
+        ranked = self.market.ranked(obs.position, 2, t)
+        return MainDecisionView(
+            mode=self.mode, now=t, position=obs.position, income=obs.income, orders=obs.orders,
+            budget_left=obs.query_budget_left, here_value=None if here is None else here.value,
+            best_grid=ranked[0] if ranked else None, top_candidates=tuple(cands),
+            preference_flags=self._flags(obs, d.progress(t)), recent_actions=tuple(recent),
+            last_action=d.last_action, searches_in_row=d.searches_in_row,
+            waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
+            failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=self.lessons, **kw)
+
+    def _rules_views(self, obs: Observation) -> dict[str, View]:
+        cands = self.candidates(obs)
+        c = self.cargo
+        return {
+            "search": self._search(obs, self.market.all_facts(obs.now), self.market.avoid()),
+            "preference": self._pref(obs),
+            "cargo_analyst": self._cargo(obs, cands, c.failed_cargo_ids, c.stale_cargo_ids,
+                                         c.unavailable_cargo_ids),
+            "main_decision": self._main(obs, cands[:TOP_CANDIDATES],
+                                        self.driver.recent_lines()),
+        }
+
+    def _full_views(self, obs: Observation) -> dict[str, View]:
+        everything = tuple((name, log, 0) for name, log in self.logs.items())
+        cands = self.candidates(obs)
+        seen = self.candidates(obs, records=list(self.cargo.records.values()))
+        c = self.cargo
+        all_failed = sorted(i for i, r in c.records.items() if r.status is Seen.FAILED)
+        all_stale = sorted(i for i, r in c.records.items() if r.status is Seen.STALE)
+        all_gone = sorted(i for i, r in c.records.items() if r.status is Seen.UNAVAILABLE)
+        return {
+            "search": self._search(obs, self.market.all_facts(obs.now), self.market.avoid(),
+                                   logs=everything),
+            "preference": self._pref(obs, logs=everything),
+            "cargo_analyst": self._cargo(obs, seen, all_failed, all_stale, all_gone,
+                                         logs=everything),
+            "main_decision": self._main(obs, cands[:TOP_CANDIDATES], self.driver.recent_lines(),
+                                        logs=everything),
+        }
+
+    def _compressed_views(self, obs: Observation) -> dict[str, View]:
+        t = obs.now
+        out: dict[str, View] = {}
+        # search: digest + grids searched since it (+ the ones it named), live neighbourhood
+        d = self.digests["search"]
+        since = {c for c, g in self.market.grids.items() if g.last_t > d.t}
+        grids = [self.market.fact(cell, t) for cell in sorted(since | set(d.keep_cells))
+                 if cell in self.market.grids]
+        grids.sort(key=lambda f: (-f.value, f.cell))
+        avoid = [g for g in grids if g.streak >= 2]
+        out["search"] = self._search(obs, grids, avoid, digest=d.bullets,
+                                     logs=(("market facts", self.market.log,
+                                            d.marks["market facts"]),))
+        d = self.digests["preference"]
+        out["preference"] = self._pref(obs, digest=d.bullets)
+        # cargo: digest + candidates first seen since it + those it kept; ids discarded since
+        d = self.digests["cargo_analyst"]
+        keep = set(d.keep_ids)
+        recs = [r for cid, r in self.cargo.active.items() if r.first_seen > d.t or cid in keep]
+        cands = [x for x in self.candidates(obs) if x.cargo.cargo_id in {r.cargo.cargo_id
+                                                                         for r in recs}]
+        c = self.cargo
+
+        def after(ids: list[str]) -> list[str]:
+            return [i for i in ids if c.records[i].changed_at > d.t]
+
+        out["cargo_analyst"] = self._cargo(obs, cands, after(c.failed_cargo_ids),
+                                           after(c.stale_cargo_ids),
+                                           after(c.unavailable_cargo_ids), digest=d.bullets)
+        d = self.digests["main_decision"]
+        recent = [r.line() for r in self.driver.recent if r.t > d.t]
+        out["main_decision"] = self._main(obs, cands[:TOP_CANDIDATES], recent, digest=d.bullets)
+        return out
+
+    # -- state ---------------------------------------------------------------------------
+    def get_state(self) -> dict:
+        return {"mode": self.mode, "cargo": self.cargo.get_state(),
+                "market": self.market.get_state(), "driver": self.driver.get_state(),
+                "marks": dict(self.marks),
+                "digests": {a: {"bullets": list(d.bullets), "t": d.t, "marks": d.marks,
+                                "keep_ids": list(d.keep_ids), "keep_cells": list(d.keep_cells)}
+                            for a, d in self.digests.items()}}
+
+    def set_state(self, s: dict) -> None:
+        self.cargo.set_state(s["cargo"])
+        self.market.set_state(s["market"])
+        self.driver.set_state(s["driver"])
+        self.marks = dict(s["marks"])
+        self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]),
+                                  tuple(d["keep_ids"]), tuple(d["keep_cells"]))
+                        for a, d in s["digests"].items()}
