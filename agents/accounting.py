@@ -7,7 +7,7 @@ amortised into the steps and on their own).
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +40,7 @@ _step_fields += [
     ("view_fact_lines", pa.int64()),
 ]
 STEPS_SCHEMA = pa.schema(_step_fields)
+_RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 
 class CallLog:
@@ -66,7 +67,7 @@ class CallLog:
         self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
         self.pending.setdefault(r.driver_id, []).append(r)
         if self.calls is not None:
-            self.calls.append(asdict(r))
+            self.calls.append({f: getattr(r, f) for f in _RECORD_FIELDS})
 
     def end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
                  fact_lines: int) -> None:

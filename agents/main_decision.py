@@ -10,7 +10,7 @@ from agents.prompts import MAIN
 from agents.search_agent import SearchAdvice
 from memory.views import MainDecisionView
 from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
-from sim.geo import Geography, haversine_km, in_guangdong
+from sim.geo import Geography, Point, haversine_km, in_guangdong
 
 
 class MainDecisionAgent:
@@ -30,6 +30,11 @@ class MainDecisionAgent:
                         round(o.empty_km)} for o in ranking.options],
         }
         pos = view.position
+
+        def can_drive_to(lat: float, lng: float) -> bool:
+            km = self.geo.road_km(pos, Point(lat, lng))
+            return (self.geo.drive_minutes(km, view.now) <= pref.drive_minutes_left
+                    and km <= pref.empty_km_left)
 
         def out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
                 lat: float = 0.0, lng: float = 0.0) -> dict:
@@ -51,11 +56,11 @@ class MainDecisionAgent:
             g = view.best_grid
             moving_on = stuck or view.last_action == "search"
             if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
-                    pos.lat, pos.lng, g.lat, g.lng) > 5.0:
+                    pos.lat, pos.lng, g.lat, g.lng) > 5.0 and can_drive_to(g.lat, g.lng):
                 return out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                            "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
             target = densest_nearby(self.geo, pos, elsewhere=True)
-            if stuck and target is not None:
+            if stuck and target is not None and can_drive_to(target.lat, target.lng):
                 return out("reposition", "nothing here lately: move to a denser market",
                            lat=target.lat, lng=target.lng)
             if search.search and view.searches_in_row < 2:

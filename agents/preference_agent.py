@@ -24,6 +24,23 @@ class PreferenceAdvice:
     wait_minutes: float
     go: tuple[float, float] | None
     reason: str
+    # limits computed from the structured preferences, whatever backend advised
+    drive_minutes_left: float = float("inf")  # until a no-driving window starts
+    empty_km_left: float = float("inf")  # before today's empty-km limit is broken
+
+
+def limits(prefs: tuple[Preference, ...], progress: tuple[dict, ...],
+           now: float) -> tuple[float, float]:
+    drive, empty = float("inf"), float("inf")
+    for p, s in zip(prefs, progress, strict=False):
+        if p.kind is PrefKind.NIGHT_NO_DRIVING:
+            h = (now % 1440) / 60.0
+            drive = min(drive, ((p.start_hour - h) % 24) * 60.0)
+        elif p.kind is PrefKind.DAILY_EMPTY_KM:
+            today = s.get("empty_km_today", 0.0)
+            if today <= p.km:  # once broken, the day's penalty is sunk
+                empty = min(empty, p.km - today)
+    return drive, empty
 
 
 def to_parse_output(p: Preference) -> dict:
@@ -101,6 +118,7 @@ class PreferenceAgent:
                 if not in_guangdong(lat, lng):
                     raise InvalidOutputError(f"place ({lat}, {lng}) outside Guangdong")
                 go = (lat, lng)
-            return PreferenceAdvice(wait, go, str(out.get("reason", "")))
+            return PreferenceAdvice(wait, go, str(out.get("reason", "")),
+                                    *limits(prefs, prog, now))
 
         return self.caller.call(self.prompt, view, None, ctx, rules, validate)

@@ -13,7 +13,7 @@ import h3
 
 from memory.tokens import FactLog, TokenCounter
 from sim.events import Event, SearchDone
-from sim.geo import Geography, Point
+from sim.geo import Geography, Point, in_guangdong
 
 ITEM_VALUE = 20.0  # yuan of value per item on average: density matters, but less than price
 STREAK_DECAY = 0.5
@@ -77,7 +77,6 @@ class MarketMemory:
         self.queries_by_day: dict[int, int] = {}
         self.repeated_low_yield = 0  # searches in a grid whose streak was already >= 1
         self.log = FactLog(counter)
-        self._prior: dict[str, float] = {}
 
     def bucket(self, t: float) -> int:
         return int((t % 1440) // 60) // self.bucket_hours
@@ -115,13 +114,15 @@ class MarketMemory:
         """What an unsearched grid is worth before any search: population density around it.
 
         Census weights of counties within reach, decaying with distance, scaled so the densest
-        spot of the province gets PRIOR_VALUE. Cached per cell; geography never changes.
+        spot of the province gets PRIOR_VALUE. Memoised on the run's Geography, shared by all
+        drivers.
         """
-        v = self._prior.get(cell)
+        key = ("grid_prior", cell)
+        v = self.geo.memo.get(key)
         if v is None:
             lat, lng = h3.cell_to_latlng(cell)
             v = PRIOR_VALUE * min(1.0, self.geo.density(lat, lng, PRIOR_SCALE_KM))
-            self._prior[cell] = v
+            self.geo.memo[key] = v
         return v
 
     def fact(self, cell: str, t: float | None = None) -> GridFact:
@@ -133,9 +134,9 @@ class MarketMemory:
                         True, g.last_t)
 
     def ranked(self, around: Point, k: int = 2, t: float | None = None) -> list[GridFact]:
-        """Grids within k rings of `around`, searched or not, best value first."""
+        """Grids within k rings of `around` (centres inside Guangdong), best value first."""
         cells = h3.grid_disk(self.cell(around.lat, around.lng), k)
-        facts = [self.fact(c, t) for c in cells]
+        facts = [f for f in (self.fact(c, t) for c in cells) if in_guangdong(f.lat, f.lng)]
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
 

@@ -9,6 +9,7 @@ after it).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -52,6 +53,19 @@ class Digest:
 
 
 @dataclass
+class MemoryProfile:
+    """Nanoseconds spent per simulated day on store updates and on view builds (benchmarks)."""
+
+    ns: dict[tuple[str, int], int] = field(default_factory=dict)
+    n: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def add(self, what: str, t: float, ns: int) -> None:
+        key = (what, int(t // 1440))
+        self.ns[key] = self.ns.get(key, 0) + ns
+        self.n[key] = self.n.get(key, 0) + 1
+
+
+@dataclass
 class CompressionStats:
     calls: int = 0
     rounds: list[float] = field(default_factory=list)
@@ -73,16 +87,27 @@ class MemoryAgent:
         self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, spec.cost_per_km,
                                              m.low_yield_net, counter)
         self.driver = DriverMemory(spec.preferences, m.recent_actions, counter)
-        bus.subscribe(self.cargo.on_event, spec.driver_id)
-        bus.subscribe(self.driver.on_event, spec.driver_id)
+        self._handlers = [self.cargo.on_event, self.driver.on_event]
         if own_market:
-            bus.subscribe(self.market.on_event, spec.driver_id)
+            self._handlers.append(self.market.on_event)
+        bus.subscribe(self.on_event, spec.driver_id)
+        self.profile: MemoryProfile | None = None
         self.compressor = compressor
         self.threshold = m.compress_threshold
         self.digests: dict[str, Digest] = {}
         self.marks = {"cargo facts": 0, "market facts": 0, "driver facts": 0}
         self.stats = CompressionStats()
         self.lessons = lessons
+
+    def on_event(self, ev) -> None:
+        if self.profile is None:
+            for h in self._handlers:
+                h(ev)
+            return
+        t0 = time.perf_counter_ns()
+        for h in self._handlers:
+            h(ev)
+        self.profile.add("event", ev.t, time.perf_counter_ns() - t0)
 
     @property
     def logs(self) -> dict:
@@ -119,6 +144,14 @@ class MemoryAgent:
 
     # -- views ---------------------------------------------------------------------------
     def views(self, obs: Observation) -> dict[str, View]:
+        if self.profile is None:
+            return self._views(obs)
+        t0 = time.perf_counter_ns()
+        out = self._views(obs)
+        self.profile.add("views", obs.now, time.perf_counter_ns() - t0)
+        return out
+
+    def _views(self, obs: Observation) -> dict[str, View]:
         self.cargo.advance(obs.now)
         self.maybe_compress(obs)
         if self.mode == "rules" or (self.mode == "compressed" and not self.digests):

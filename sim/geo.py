@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -85,6 +85,8 @@ class Geography:
     speed_kmh: float = 60.0
     speed_profile: tuple[float, ...] = (1.0,) * 24
     market_h3_res: int = 6
+    # per-run memo of density by key; geography never changes during a run
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def guangdong(cls, **kwargs: object) -> Geography:
