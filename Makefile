@@ -3,9 +3,13 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 # llama-cpp-python compiles from source (about 6 minutes on 2 cores); the built wheel is kept
-# here so later installs, new venvs and CI runs on this machine reuse it.
-WHEELS ?= $(HOME)/.cache/freightsim/wheels
+# here so later installs, new venvs and CI runs on this machine reuse it. It is built portable
+# (AVX2, no AVX-512/AMX): a native build crashes in the AMX kernels on VMs that advertise AMX
+# without enabling it, and a portable wheel also survives a move to another machine.
+WHEELS ?= $(HOME)/.cache/freightsim/wheels-portable
 LLAMA_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 SCENARIO ?= scenarios/default.toml
 
 .PHONY: run test lint bench clean
@@ -20,7 +24,8 @@ $(VENV)/.llm-installed: $(VENV)/.installed
 	@mkdir -p $(WHEELS)
 	@ls $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
 	  echo "building llama-cpp-python $(LLAMA_VERSION) once (about 6 minutes), cached in $(WHEELS)"; \
-	  $(BIN)/python -m pip wheel -q --no-deps -w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"; }
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel -q --no-cache-dir --no-deps \
+	    -w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"; }
 	$(BIN)/python -m pip install -q --find-links $(WHEELS) -e ".[dev,llm-server]"
 	@touch $@
 

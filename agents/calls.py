@@ -66,6 +66,11 @@ class AgentCaller:
         self.max_tokens, self.temperature = max_tokens, temperature
         self.on_fallback = on_fallback
         self._system_tokens: dict[str, int] = {}
+        self.last: CallRecord | None = None  # the record of the latest call, for callers
+
+    def _record(self, r: CallRecord) -> None:
+        self.last = r
+        self.sink(r)
 
     def system_tokens(self, p: Prompt) -> int:
         n = self._system_tokens.get(p.version)
@@ -84,7 +89,7 @@ class AgentCaller:
             prompt_tokens = (self.system_tokens(prompt) + body
                              + self.counter(_user_inputs_text(inputs)))
             completion = self.counter(json.dumps(out, ensure_ascii=False, sort_keys=True))
-            self.sink(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "rules",
+            self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "rules",
                                  prompt.version, prompt_tokens, completion, None, latency,
                                  "rules", None, 0))
             return value
@@ -135,7 +140,7 @@ class AgentCaller:
             value = validate(rules())
             if self.on_fallback is not None:
                 self.on_fallback(ctx, prompt.agent, cause or "")
-        self.sink(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",
+        self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",
                              prompt.version, totals[0], totals[1],
                              totals[2] if cached_seen else None, totals[3], outcome, cause,
                              totals[4]))

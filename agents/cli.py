@@ -67,6 +67,53 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    import json
+
+    from agents.bench import check, run_bench
+
+    sc = _load(args.scenario, args.seed, None)
+    if args.days:
+        sc = sc.with_overrides(scenario={"days": args.days})
+    out = Path(args.out) if args.out else Path("runs") / f"bench-{sc.scenario.name}"
+    report = run_bench(sc, out, tuple(args.modes.split(",")))
+    print((out / "report.md").read_text())
+    print(f"report: {out}/report.json, {out}/report.md")
+    baseline = Path(args.baseline) if args.baseline else (
+        Path("benchmarks/baselines") / f"{sc.scenario.name}.json")
+    if args.write_baseline:
+        baseline.parent.mkdir(parents=True, exist_ok=True)
+        baseline.write_text(json.dumps(report, indent=2))
+        print(f"baseline written: {baseline}")
+    if args.check:
+        if not baseline.is_file():
+            raise ScenarioError(baseline, "--check", "a baseline report (--write-baseline)",
+                                "missing file")
+        moved = check(report, json.loads(baseline.read_text()), args.tolerance)
+        if moved:
+            print(f"REGRESSION against {baseline} (tolerance {args.tolerance:.0%}):",
+                  file=sys.stderr)
+            for r in moved:
+                print(f"  {r}", file=sys.stderr)
+            return 1
+        print(f"no regression against {baseline} (tolerance {args.tolerance:.0%})")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from agents.sweep import sweep
+
+    seeds = [int(x) for x in args.seeds.split(",")]
+    rows = sweep(args.scenarios, seeds, args.modes.split(","), Path(args.out), args.engine,
+                 args.workers)
+    for r in rows:
+        print(f"{r['run_id']}: score {r['score']:,.0f}, tokens/step "
+              f"{r.get('tokens_per_step', 0):,.0f}, {r['wall_s']}s")
+    print(f"dataset: {args.out}/dataset/{{steps,drivers,events}}/run_id=*/ and "
+          f"{args.out}/runs.parquet")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -80,6 +127,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="answer model calls from the recorded cache only")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
+    b = sub.add_parser("bench", help="run a scenario under each memory mode; report, gate")
+    b.add_argument("scenario")
+    b.add_argument("--modes", default="full,rules,compressed")
+    b.add_argument("--seed", type=int)
+    b.add_argument("--days", type=float, help="override the scenario's days")
+    b.add_argument("--out", help="bench directory (default runs/bench-<name>)")
+    b.add_argument("--check", action="store_true", help="fail on regression vs the baseline")
+    b.add_argument("--baseline", help="baseline JSON (default benchmarks/baselines/<name>.json)")
+    b.add_argument("--tolerance", type=float, default=0.05)
+    b.add_argument("--write-baseline", action="store_true")
+    b.set_defaults(func=cmd_bench)
+    w = sub.add_parser("sweep", help="scenarios x seeds x modes on a process pool or Ray")
+    w.add_argument("scenarios", nargs="+")
+    w.add_argument("--seeds", default="1")
+    w.add_argument("--modes", default="rules")
+    w.add_argument("--out", default="runs/sweep")
+    w.add_argument("--engine", choices=["local", "ray"], default="local")
+    w.add_argument("--workers", type=int, default=2)
+    w.set_defaults(func=cmd_sweep)
     v = sub.add_parser("validate", help="check a scenario file and report the first problem")
     v.add_argument("scenario")
     v.set_defaults(func=cmd_validate)

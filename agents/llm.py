@@ -138,6 +138,23 @@ class RetryModel(LanguageModel):
                 attempt += 1
 
 
+class CallLimitModel(LanguageModel):
+    """Stops asking after `max_calls` requests (cause `call_budget`): the agents fall back to
+    their rules and the run goes on. Bounds cost on a paid endpoint and time on a slow one."""
+
+    def __init__(self, inner: LanguageModel, max_calls: int) -> None:
+        self.inner, self.max_calls, self.name = inner, max_calls, inner.name
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        with self._lock:
+            if self.calls >= self.max_calls:
+                raise LLMError("call_budget", f"{self.max_calls} calls used")
+            self.calls += 1
+        return self.inner.complete(messages, **kw)
+
+
 def request_key(model: str, messages: list[dict], **kw: object) -> str:
     """sha256 of the canonical request: model, messages, schema and sampling parameters."""
     blob = json.dumps({"model": model, "messages": messages, **kw}, sort_keys=True,
@@ -192,9 +209,14 @@ def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
         client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key,
                                timeout=llm_cfg.timeout_s, max_retries=0)
         fmt = llm_cfg.response_format
-        inner = RetryModel(OpenAIModel(client, llm_cfg.model, fmt), llm_cfg.max_retries)
+        inner = RetryModel(OpenAIModel(client, llm_cfg.model, fmt), llm_cfg.max_retries,
+                           llm_cfg.backoff_s)
     if cache_path is None:
         if inner is None:
             raise LLMError("replay_miss", "replay needs [llm] cache")
-        return inner
-    return RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+        model: LanguageModel = inner
+    else:
+        model = RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+    if llm_cfg.max_calls:
+        model = CallLimitModel(model, llm_cfg.max_calls)
+    return model

@@ -27,7 +27,8 @@ class MainDecisionAgent:
             "search": {"search": search.search, "lat": search.lat, "lng": search.lng,
                        "reason": search.reason},
             "ranked": [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km":
-                        round(o.empty_km)} for o in ranking.options],
+                        round(o.empty_km)}
+                       for o in ranking.options[:3 if view.compact else 5]],
         }
         pos = view.position
 

@@ -38,6 +38,7 @@ class AgentServices:
     log: CallLog
     lessons: tuple[str, ...] = ()
     shared_market: MarketMemory | None = None
+    # (text, the model's parse agreed with the rules parser) for parses the model attempted
     parse_checks: list[tuple[str, bool]] = field(default_factory=list)
     memories: dict[str, MemoryAgent] = field(default_factory=dict)
 
@@ -109,7 +110,14 @@ class AgentPolicy:
         for p in self.prefs:
             got = self.preference.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
             ok = same_meaning(got, p)
-            self.services.parse_checks.append((p.text, ok))
+            rec = self.preference.caller.last
+            if rec is not None and rec.backend == "llm":
+                # a reply that failed validation was a wrong parse; a call never answered
+                # (timeout, budget) says nothing about the model
+                if rec.outcome in ("ok", "repaired"):
+                    self.services.parse_checks.append((p.text, ok))
+                elif (rec.cause or "").startswith("invalid"):
+                    self.services.parse_checks.append((p.text, False))
             # the structured form the world scores is the reference; a wrong parse is reported
             parsed.append(dataclasses.replace(got, place=p.place) if ok else p)
         self.prefs = tuple(parsed)

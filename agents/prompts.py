@@ -32,7 +32,10 @@ def _obj(props: dict, required: list[str]) -> dict:
 
 
 NUM = {"type": "number"}
+# no maxLength: llama.cpp's grammar for bounded strings makes sampling several times slower;
+# max_tokens bounds the reply instead
 STR = {"type": "string"}
+ID = {"type": "string"}
 BOOL = {"type": "boolean"}
 
 SEARCH = Prompt(
@@ -68,8 +71,8 @@ PREFERENCE_PARSE = Prompt(
     schema=_obj({"kind": {"type": "string", "enum": ["rest_days", "visit", "forbidden_zone",
                                                      "daily_empty_km", "night_no_driving",
                                                      "errand"]},
-                 "days": NUM, "place": STR, "km": NUM, "start_hour": NUM, "end_hour": NUM,
-                 "steps": {"type": "array", "items": STR}, "deadline_day": NUM},
+                 "days": NUM, "place": ID, "km": NUM, "start_hour": NUM, "end_hour": NUM,
+                 "steps": {"type": "array", "items": ID, "maxItems": 4}, "deadline_day": NUM},
                 ["kind", "days", "place", "km", "start_hour", "end_hour", "steps",
                  "deadline_day"]),
 )
@@ -82,7 +85,7 @@ CARGO = Prompt(
         "loading window closes and finish before the end, respecting the preference "
         "constraints. Never name an id from failed_cargo_ids, stale_cargo_ids or "
         "unavailable_cargo_ids, and never an id that is not a candidate. Answer with JSON only."),
-    schema=_obj({"ranked": {"type": "array", "items": STR, "maxItems": 5}, "reason": STR},
+    schema=_obj({"ranked": {"type": "array", "items": ID, "maxItems": 5}, "reason": STR},
                 ["ranked", "reason"]),
 )
 
@@ -96,7 +99,7 @@ MAIN = Prompt(
         "with JSON only."),
     schema=_obj({"action": {"type": "string", "enum": ["take_order", "search", "wait",
                                                        "reposition"]},
-                 "cargo_id": STR, "minutes": NUM, "lat": NUM, "lng": NUM, "short_plan": STR},
+                 "cargo_id": ID, "minutes": NUM, "lat": NUM, "lng": NUM, "short_plan": STR},
                 ["action", "cargo_id", "minutes", "lat", "lng", "short_plan"]),
 )
 

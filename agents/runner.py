@@ -10,6 +10,7 @@ import numpy as np
 from agents.baseline import GreedyPolicy
 from agents.llm import build_model
 from agents.pipeline import AgentPolicy, AgentServices
+from memory.lessons import LessonStore, distil, load_lessons
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario
 from sim.world import RunResult, World
@@ -42,6 +43,14 @@ def prepare_out_dir(out: Path) -> Path:
     return out
 
 
+def lessons_path(scenario: Scenario) -> Path | None:
+    p = scenario.memory.lessons
+    if p is None:
+        return None
+    path = Path(p)
+    return path if path.is_absolute() else Path(scenario.path).parent / path
+
+
 def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
     model = None
     if scenario.llm.backend == "llm":
@@ -49,7 +58,7 @@ def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
         if cache is not None and not cache.is_absolute():
             cache = Path(scenario.path).parent / cache
         model = build_model(scenario.llm, cache)
-    return AgentServices.create(scenario, out, model)
+    return AgentServices.create(scenario, out, model, load_lessons(lessons_path(scenario)))
 
 
 def build_run(scenario: Scenario, out_dir: str | Path | None = None
@@ -60,6 +69,8 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
     world = World(scenario, policy_factory(scenario, services), out)
     if services is not None:
         world.finish_hooks.append(lambda w: finish(services))
+        if scenario.memory.lessons is not None:
+            world.finish_hooks.append(lambda w: learn(w, services))
     return world, services
 
 
@@ -67,6 +78,23 @@ def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,
                  progress: bool = False) -> RunResult:
     world, _ = build_run(scenario, out_dir)
     return world.run(progress=progress)
+
+
+def learn(world: World, services: AgentServices) -> dict:
+    """Distil this run's lessons into the scenario's lesson store."""
+    sc = services.scenario
+    markets = ([services.shared_market] if services.shared_market is not None
+               else [m.market for m in services.memories.values()])
+    penalties = [(str(p.kind), pen) for d in world.drivers
+                 for p, pen in zip(d.spec.preferences, d.prefs.penalties(), strict=True)]
+    observed = distil(markets, sc.memory.low_yield_net, markets[0].bucket_hours if markets
+                      else 4, penalties)
+    store = LessonStore(lessons_path(sc))
+    try:
+        counts = store.update(observed, f"{sc.scenario.name}-s{sc.scenario.seed}")
+    finally:
+        store.close()
+    return {"lessons_loaded": len(services.lessons), "lessons": counts}
 
 
 def finish(services: AgentServices) -> dict:

@@ -58,12 +58,8 @@ def extractive(view: View) -> list[str]:
         if view.best_grid is not None:
             g = view.best_grid
             out.append(f"best grid nearby {g.cell} ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}")
-        if view.top_candidates:
-            c = view.top_candidates[0]
-            out.append(f"best candidate {c.cargo.cargo_id} net~{c.est_net:.0f}")
-        out.append(f"pattern: {view.waits_without_order} waits without order, "
-                   f"{view.fruitless_searches} fruitless searches, "
-                   f"{view.failed_takes} failed takes")
+        if view.failed_takes:
+            out.append(f"{view.failed_takes} failed takes so far")
         if view.short_plan:
             out.append(f"plan: {view.short_plan[:120]}")
         return out[:MAX_BULLETS]

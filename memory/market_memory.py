@@ -59,7 +59,11 @@ class GridFact:
     searched: bool
     last_t: float = -1.0
 
-    def line(self) -> str:
+    def line(self, compact: bool = False) -> str:
+        if compact:
+            return (f"{self.cell} value {self.value:.0f}"
+                    + (f" streak {self.streak}" if self.streak else "")
+                    + ("" if self.searched else " unsearched"))
         if not self.searched:
             return f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) unsearched prior {self.value:.0f}"
         return (f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) value {self.value:.0f} "
@@ -150,6 +154,15 @@ class MarketMemory:
         facts.sort(key=lambda f: (-f.streak, f.cell))
         return facts if n is None else facts[:n]
 
+    def local_facts(self, around: Point, k: int = 3, t: float | None = None) -> list[GridFact]:
+        """Searched grids within k rings (about 45 km at resolution 5), best value first.
+
+        What a driver can act on: bounded by geography, however long the run."""
+        cells = h3.grid_disk(self.cell(around.lat, around.lng), k)
+        facts = [self.fact(c, t) for c in cells if c in self.grids]
+        facts.sort(key=lambda f: (-f.value, f.cell))
+        return facts
+
     def all_facts(self, t: float | None = None) -> list[GridFact]:
         facts = [self.fact(c, t) for c in self.grids]
         facts.sort(key=lambda f: (-f.value, f.cell))
@@ -174,3 +187,28 @@ class MarketMemory:
         self.queries_by_day = {int(k): v for k, v in s["queries_by_day"].items()}
         self.repeated_low_yield = s["repeated_low_yield"]
         self.log.set_state(s["log"])
+
+
+def grid_table(events, res: int, low_yield_net: float):
+    """Per-grid market stats rebuilt from a run's search events (all drivers pooled).
+
+    The same arithmetic as MarketMemory, from what events.parquet keeps (count, best_net), so
+    a notebook can map market value without the run's live memory.
+    """
+    import json
+
+    import pandas as pd
+
+    s = events[(events.kind == "search") & events.reason.isna()].sort_values("seq")
+    grids: dict[str, GridStats] = {}
+    for lat, lng, n, d, t in zip(s.lat, s.lng, s["count"], s.detail, s.t, strict=True):
+        best = json.loads(d)["best_net"] if isinstance(d, str) else 0.0
+        cell = h3.latlng_to_cell(lat, lng, res)
+        grids.setdefault(cell, GridStats()).add(int(n), best, n == 0 or best < low_yield_net, t)
+    rows = []
+    for cell, g in grids.items():
+        lat, lng = h3.cell_to_latlng(cell)
+        rows.append({"cell": cell, "lat": lat, "lng": lng, "queries": g.queries,
+                     "avg_items": g.avg_items, "best_net": g.best_net, "streak": g.streak,
+                     "value": g.value})
+    return pd.DataFrame(rows)

@@ -35,6 +35,8 @@ MODES = ("full", "rules", "compressed")
 AGENTS = ("search", "preference", "cargo_analyst", "main_decision")
 TOP_CANDIDATES = 5
 DIGEST_CANDIDATES = 5
+COMPRESSED_CANDIDATES = 5  # the analyst's list once a digest stands for the rest
+COMPRESSED_RECENT = 3
 
 
 class Compressor(Protocol):
@@ -232,9 +234,10 @@ class MemoryAgent:
 
     def _rules_views(self, obs: Observation) -> dict[str, View]:
         cands = self.candidates(obs)
+        local = self.market.local_facts(obs.position, 3, obs.now)
         c = self.cargo
         return {
-            "search": self._search(obs, self.market.all_facts(obs.now), self.market.avoid()),
+            "search": self._search(obs, local, [g for g in local if g.streak >= 2]),
             "preference": self._pref(obs),
             "cargo_analyst": self._cargo(obs, cands, c.failed_cargo_ids, c.stale_cargo_ids,
                                          c.unavailable_cargo_ids),
@@ -261,26 +264,26 @@ class MemoryAgent:
         }
 
     def _compressed_views(self, obs: Observation) -> dict[str, View]:
+        """Digest plus what came after it, in short lines.
+
+        search: grids searched since the digest (and those it named); cargo: the best few live
+        candidates, ids discarded since; preference: the digest's progress; main: the best
+        candidates and the actions since the digest.
+        """
         t = obs.now
         out: dict[str, View] = {}
-        # search: digest + grids searched since it (+ the ones it named), live neighbourhood
         d = self.digests["search"]
-        since = {c for c, g in self.market.grids.items() if g.last_t > d.t}
+        local = {g.cell for g in self.market.local_facts(obs.position, 3, t)}
+        since = {c for c, g in self.market.grids.items() if g.last_t > d.t and c in local}
         grids = [self.market.fact(cell, t) for cell in sorted(since | set(d.keep_cells))
                  if cell in self.market.grids]
         grids.sort(key=lambda f: (-f.value, f.cell))
-        avoid = [g for g in grids if g.streak >= 2]
-        out["search"] = self._search(obs, grids, avoid, digest=d.bullets,
-                                     logs=(("market facts", self.market.log,
-                                            d.marks["market facts"]),))
+        out["search"] = self._search(obs, grids, [g for g in grids if g.streak >= 2],
+                                     digest=d.bullets, compact=True)
         d = self.digests["preference"]
-        out["preference"] = self._pref(obs, digest=d.bullets)
-        # cargo: digest + candidates first seen since it + those it kept; ids discarded since
+        out["preference"] = self._pref(obs, digest=d.bullets, compact=True)
         d = self.digests["cargo_analyst"]
-        keep = set(d.keep_ids)
-        recs = [r for cid, r in self.cargo.active.items() if r.first_seen > d.t or cid in keep]
-        cands = [x for x in self.candidates(obs) if x.cargo.cargo_id in {r.cargo.cargo_id
-                                                                         for r in recs}]
+        cands = self.candidates(obs)[:COMPRESSED_CANDIDATES]
         c = self.cargo
 
         def after(ids: list[str]) -> list[str]:
@@ -288,10 +291,12 @@ class MemoryAgent:
 
         out["cargo_analyst"] = self._cargo(obs, cands, after(c.failed_cargo_ids),
                                            after(c.stale_cargo_ids),
-                                           after(c.unavailable_cargo_ids), digest=d.bullets)
+                                           after(c.unavailable_cargo_ids), digest=d.bullets,
+                                           compact=True)
         d = self.digests["main_decision"]
-        recent = [r.line() for r in self.driver.recent if r.t > d.t]
-        out["main_decision"] = self._main(obs, cands[:TOP_CANDIDATES], recent, digest=d.bullets)
+        recent = [r.line() for r in self.driver.recent if r.t > d.t][-COMPRESSED_RECENT:]
+        out["main_decision"] = self._main(obs, cands[:3], recent, digest=d.bullets,
+                                          compact=True)
         return out
 
     # -- state ---------------------------------------------------------------------------

@@ -26,8 +26,11 @@ class Candidate:
     empty_km: float
     status: str = "active"
 
-    def line(self) -> str:
+    def line(self, compact: bool = False) -> str:
         c = self.cargo
+        if compact:
+            return (f"{c.cargo_id} net~{self.est_net:.0f} empty {self.empty_km:.0f}km "
+                    f"by t{c.load_end:.0f}")
         tag = "" if self.status == "active" else f" [{self.status}]"
         return (f"{c.cargo_id} ({c.origin.lat:.3f},{c.origin.lng:.3f})->({c.dest.lat:.3f},"
                 f"{c.dest.lng:.3f}) price {c.price:.0f} window {c.load_start:.0f}-"
@@ -42,6 +45,7 @@ class View:
     digest: tuple[str, ...] = ()
     logs: tuple[tuple[str, FactLog, int], ...] = ()
     lessons: tuple[str, ...] = ()
+    compact: bool = False  # compressed mode: short lines, the digest carries the rest
 
     def sections(self) -> list[tuple[str, list[str]]]:
         raise NotImplementedError
@@ -90,14 +94,19 @@ class SearchView(View):
     anchors: tuple[str, ...] = ()
 
     def sections(self) -> list[tuple[str, list[str]]]:
+        near = [g for g in self.nearby if not self.here or g.cell != self.here.cell][:3] \
+            if self.compact else list(self.nearby)
+        shown = {g.cell for g in near} | ({self.here.cell} if self.here else set())
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
                        f"queries today {self.queries_today} budget left {self.budget_left}"]),
-            ("current grid", [self.here.line()] if self.here else []),
-            ("nearby grids by value", [g.line() for g in self.nearby]),
-            ("searched grids", [g.line() for g in self.grids]),
-            ("avoid (low-yield streak)", [g.line() for g in self.avoid]),
-            ("preference anchors", list(self.anchors)),
+            ("current grid", [self.here.line(self.compact)] if self.here else []),
+            ("nearby grids by value", [g.line(self.compact) for g in near]),
+            ("searched grids" + (" since digest" if self.compact else ""),
+             [g.line(self.compact) for g in self.grids if not self.compact
+              or g.cell not in shown]),
+            ("avoid (low-yield streak)", [] if self.compact else [g.line() for g in self.avoid]),
+            ("preference anchors", [] if self.compact else list(self.anchors)),
         ]
 
 
@@ -116,6 +125,8 @@ class PreferenceView(View):
             prog.append(f"[{s['index']}] {p.kind}: {p.text} | {facts} | penalty "
                         f"{p.penalty_amount:g} cap {p.penalty_cap:g}")
         last = [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
+        if self.compact and self.digest:  # the digest states each preference's progress
+            prog = []
         return [("preferences and progress", prog), ("recent", last)]
 
 
@@ -138,16 +149,16 @@ class CargoAnalysisView(View):
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
                        f"cost {self.cost_per_km:g}/km"]),
-            ("candidate cargo", [c.line() for c in self.candidates]),
+            ("candidate cargo", [c.line(self.compact) for c in self.candidates]),
             ("failed_cargo_ids", ids(self.failed_cargo_ids)),
             ("stale_cargo_ids", ids(self.stale_cargo_ids)),
             ("unavailable_cargo_ids", ids(self.unavailable_cargo_ids)),
             ("discarded_cargo_summary", [", ".join(f"{k} {v}" for k, v in
                                                    self.discarded_summary.items() if v)]
-             if any(self.discarded_summary.values()) else []),
+             if any(self.discarded_summary.values()) and not self.compact else []),
             ("blacklist_summary", [", ".join(f"{k} {v}" for k, v in
                                              self.blacklist_summary.items())]
-             if self.blacklist_summary else []),
+             if self.blacklist_summary and not self.compact else []),
         ]
 
 
@@ -177,9 +188,10 @@ class MainDecisionView(View):
                        f"({self.position.lat:.3f},{self.position.lng:.3f}) income "
                        f"{self.income:.0f} orders {self.orders} budget left {self.budget_left}"]),
             ("market", [f"here value {here}"]
-             + ([f"best nearby {self.best_grid.line()}"] if self.best_grid else [])),
-            ("top candidates", [c.line() for c in self.top_candidates]),
-            ("preferences", list(self.preference_flags)),
+             + ([f"best nearby {self.best_grid.line(self.compact)}"] if self.best_grid else [])),
+            # compact: the analyst's ranking arrives as an input; no need to list them twice
+            ("top candidates", [] if self.compact else [c.line() for c in self.top_candidates]),
+            ("preferences", [] if self.compact else list(self.preference_flags)),
             ("recent actions", list(self.recent_actions)),
             ("patterns", [f"searches in a row {self.searches_in_row}, "
                           f"waits without order {self.waits_without_order}, fruitless "

@@ -118,12 +118,14 @@ class LLMConfig:
     api_key_env: str = "FREIGHTSIM_API_KEY"
     timeout_s: float = 30.0
     max_retries: int = 2
+    backoff_s: float = 0.5
     response_format: str = "auto"
     temperature: float = 0.0
     max_tokens: int = 256
     tokenizer: str = "qwen3"
     cache: str | None = None
     replay: bool = False
+    max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ POSITIVE = {
 }
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
-    ("cargo", "price_noise"), ("drivers", "count"), ("drivers", "preferences_per_driver"),
+    ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
+    ("drivers", "preferences_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
     ("scenario", "seed"),
 }

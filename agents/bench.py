@@ -1,0 +1,178 @@
+"""`freightsim bench`: one scenario under each memory mode, same seed, one report.
+
+Ratios between modes are computed from runs made side by side in one invocation. The report
+(JSON + Markdown) can be stored as a baseline and later checked against: token figures are
+exact with the rules backend and a real tokenizer, so the gate is deterministic in CI.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from agents.accounting import AGENT_COLUMNS
+from agents.runner import run_scenario
+from sim.metrics import quality
+from sim.recorder import read_events
+from sim.scenario import Scenario
+
+MODES = ("full", "rules", "compressed")
+
+
+def _pct(x: pd.Series, q: float, digits: int = 2) -> float:
+    return round(float(np.percentile(x, q)), digits) if len(x) else 0.0
+
+
+def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
+    steps = pq.read_table(run_dir / "steps.parquet").to_pandas()
+    events = read_events(run_dir).to_pandas()
+    drivers = pq.read_table(run_dir / "drivers.parquet").to_pandas()
+    n = max(len(steps), 1)
+    with_c = (steps.prompt_tokens.sum() + steps.compress_prompt_tokens.sum()) / n
+    total = steps.prompt_tokens + steps.completion_tokens
+    by_day = steps.groupby("day").prompt_tokens.mean()
+    failed = events[events.kind == "take_failed"].reason.value_counts().to_dict()
+    q = quality(events, drivers, sc.scenario.days, sc.geo.memory_h3_res, sc.memory.low_yield_net)
+    return {
+        "steps": len(steps),
+        "tokens_per_step": {
+            "mean": round(float(steps.prompt_tokens.mean()), 2),
+            "p50": _pct(steps.prompt_tokens, 50), "p95": _pct(steps.prompt_tokens, 95),
+            "mean_with_compression": round(float(with_c), 2),
+            "mean_total_with_completion": round(float(total.mean()), 2),
+            "by_agent": {a: round(float(steps[f"{a}_prompt_tokens"].mean()), 2)
+                         for a in AGENT_COLUMNS},
+            "first_day": round(float(by_day.iloc[0]), 2),
+            "second_day": round(float(by_day.iloc[min(1, len(by_day) - 1)]), 2),
+            "last_day": round(float(by_day.iloc[-1]), 2),
+        },
+        "compression": {"calls": int(steps.compress_calls.sum()),
+                        "prompt_tokens": int(steps.compress_prompt_tokens.sum()),
+                        "calls_per_step": round(float(steps.compress_calls.sum()) / n, 4)},
+        "latency_per_step_s": {"p50": _pct(steps.latency_s, 50, 6),
+                               "p95": _pct(steps.latency_s, 95, 6)},
+        "llm_calls_per_step": round(float(steps.llm_calls.sum()) / n, 3),
+        "quality": {**q, "failed_takes_by_reason": dict(sorted(failed.items()))},
+        "wall_s": round(wall_s, 2),
+    }
+
+
+def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] = MODES) -> dict:
+    report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed,
+                    "days": sc.scenario.days, "drivers": sc.drivers.count,
+                    "backend": sc.llm.backend, "modes": {}}
+    for mode in modes:
+        t0 = time.perf_counter()
+        run_dir = out / mode
+        run_scenario(sc.with_overrides(memory={"mode": mode}), run_dir)
+        report["modes"][mode] = mode_report(sc, run_dir, time.perf_counter() - t0)
+    report["ratios"] = ratios(report["modes"])
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps(report, indent=2))
+    (out / "report.md").write_text(markdown(report))
+    return report
+
+
+def ratios(m: dict) -> dict:
+    out = {}
+    for a, b in (("compressed", "rules"), ("rules", "full"), ("compressed", "full")):
+        if a in m and b in m:
+            ta, tb = m[a]["tokens_per_step"], m[b]["tokens_per_step"]
+            out[f"{a}_vs_{b}"] = {
+                "tokens_per_step": round(ta["mean"] / tb["mean"], 4),
+                "tokens_per_step_with_compression": round(
+                    ta["mean_with_compression"] / tb["mean_with_compression"], 4),
+                "reduction_pct": round(100 * (1 - ta["mean"] / tb["mean"]), 1),
+                "reduction_with_compression_pct": round(
+                    100 * (1 - ta["mean_with_compression"] / tb["mean_with_compression"]), 1),
+            }
+    return out
+
+
+def _agent_tokens(agent: str):
+    return lambda m: m["tokens_per_step"]["by_agent"][agent]
+
+
+def markdown(r: dict) -> str:
+    modes = list(r["modes"])
+    rows = [
+        ("prompt tokens/step mean", lambda m: m["tokens_per_step"]["mean"]),
+        ("prompt tokens/step p50", lambda m: m["tokens_per_step"]["p50"]),
+        ("prompt tokens/step p95", lambda m: m["tokens_per_step"]["p95"]),
+        ("… with compression calls", lambda m: m["tokens_per_step"]["mean_with_compression"]),
+        ("… first / last day", lambda m: f"{m['tokens_per_step']['first_day']:.0f} / "
+                                         f"{m['tokens_per_step']['last_day']:.0f}"),
+        *[(f"… {a}", _agent_tokens(a)) for a in AGENT_COLUMNS],
+        ("compression calls", lambda m: m["compression"]["calls"]),
+        ("latency/step p50 s", lambda m: m["latency_per_step_s"]["p50"]),
+        ("latency/step p95 s", lambda m: m["latency_per_step_s"]["p95"]),
+        ("LLM calls/step", lambda m: m["llm_calls_per_step"]),
+        ("net income per driver-day", lambda m: m["quality"]["net_income_per_driver_day"]),
+        ("preference penalty per driver", lambda m: m["quality"]["penalty_per_driver"]),
+        ("failed takes", lambda m: m["quality"]["failed_takes"]),
+        ("stale or failed-cargo takes", lambda m: m["quality"]["stale_or_failed_takes"]),
+        ("repeated low-yield searches", lambda m: m["quality"]["repeated_low_yield_searches"]),
+        ("wall s", lambda m: m["wall_s"]),
+    ]
+    lines = [f"# bench: {r['scenario']} (seed {r['seed']}, {r['days']:g} days, "
+             f"{r['drivers']} drivers, backend {r['backend']})", "",
+             "| figure | " + " | ".join(modes) + " |", "|---|" + "---|" * len(modes)]
+    for label, f in rows:
+        lines.append(f"| {label} | " + " | ".join(str(f(r["modes"][m])) for m in modes) + " |")
+    lines += ["", "| ratio | tokens/step | with compression | reduction |", "|---|---|---|---|"]
+    for k, v in r["ratios"].items():
+        lines.append(f"| {k} | {v['tokens_per_step']} | {v['tokens_per_step_with_compression']}"
+                     f" | {v['reduction_pct']}% ({v['reduction_with_compression_pct']}% with "
+                     "compression calls) |")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Regression:
+    mode: str
+    figure: str
+    baseline: float
+    now: float
+
+    def __str__(self) -> str:
+        return f"{self.mode}: {self.figure} {self.baseline} -> {self.now}"
+
+
+def check(report: dict, baseline: dict, tolerance: float = 0.05) -> list[Regression]:
+    """Figures that moved the wrong way beyond the tolerance (relative)."""
+    out = []
+    for mode, now in report["modes"].items():
+        base = baseline["modes"].get(mode)
+        if base is None:
+            continue
+        worse_if_up = [("tokens_per_step.mean", now["tokens_per_step"]["mean"],
+                        base["tokens_per_step"]["mean"]),
+                       ("tokens_per_step.p95", now["tokens_per_step"]["p95"],
+                        base["tokens_per_step"]["p95"]),
+                       ("tokens_per_step.mean_with_compression",
+                        now["tokens_per_step"]["mean_with_compression"],
+                        base["tokens_per_step"]["mean_with_compression"]),
+                       ("quality.penalty_per_driver", now["quality"]["penalty_per_driver"],
+                        base["quality"]["penalty_per_driver"])]
+        for name, n, b in worse_if_up:
+            if n > b * (1 + tolerance) + 1e-9:
+                out.append(Regression(mode, name, b, n))
+        for name in ("stale_or_failed_takes", "repeated_low_yield_searches"):
+            n, b = now["quality"][name], base["quality"][name]
+            if n > b * (1 + tolerance) + 2:  # small counts: allow two more
+                out.append(Regression(mode, f"quality.{name}", b, n))
+        n, b = (now["quality"]["net_income_per_driver_day"],
+                base["quality"]["net_income_per_driver_day"])
+        if n < b * (1 - tolerance):
+            out.append(Regression(mode, "quality.net_income_per_driver_day", b, n))
+        if report.get("backend") == "llm" and baseline.get("backend") == "llm":
+            n, b = now["latency_per_step_s"]["p95"], base["latency_per_step_s"]["p95"]
+            if n > b * (1 + tolerance):
+                out.append(Regression(mode, "latency_per_step_s.p95", b, n))
+    return out

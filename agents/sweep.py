@@ -1,0 +1,98 @@
+"""`freightsim sweep`: scenarios x seeds x memory modes, on a process pool or on Ray.
+
+Each run writes its own run directory; the sweep then gathers them into one Parquet dataset
+partitioned by run (hive layout `run_id=.../`), readable by pandas, DuckDB or Polars, plus a
+`runs.parquet` table with one summary row per run.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.recorder import read_events
+from sim.scenario import load_scenario
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    scenario: str
+    seed: int
+    mode: str
+
+    @property
+    def run_id(self) -> str:
+        return f"{Path(self.scenario).stem}-s{self.seed}-{self.mode}"
+
+
+def run_one(spec: RunSpec, out: str) -> dict:
+    """One run of the sweep (executed in a worker process or a Ray task)."""
+    import dataclasses
+
+    from agents.runner import run_scenario
+
+    sc = load_scenario(spec.scenario)
+    sc = dataclasses.replace(sc, scenario=dataclasses.replace(sc.scenario, seed=spec.seed))
+    sc = sc.with_overrides(memory={"mode": spec.mode})
+    result = run_scenario(sc, Path(out) / "runs" / spec.run_id)
+    flat = {k: v for k, v in result.summary.items() if isinstance(v, int | float | str)}
+    return {"run_id": spec.run_id, "scenario_file": spec.scenario, "memory": spec.mode, **flat,
+            "failed_takes_json": json.dumps(result.summary["failed_takes"])}
+
+
+def _execute(specs: list[RunSpec], out: Path, engine: str, workers: int) -> list[dict]:
+    if engine == "ray":
+        try:
+            import ray
+        except ImportError:
+            raise SystemExit("engine ray needs the ray extra: pip install -e '.[ray]'") from None
+        ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True,
+                 log_to_driver=False)
+        task = ray.remote(run_one)
+        try:
+            return ray.get([task.remote(s, str(out)) for s in specs])
+        finally:
+            ray.shutdown()
+    if workers <= 1:
+        return [run_one(s, str(out)) for s in specs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(run_one, specs, [str(out)] * len(specs)))
+
+
+def gather(out: Path, rows: list[dict]) -> Path:
+    """Copy each run's tables into <out>/dataset/<table>/run_id=<id>/ and write runs.parquet."""
+    ds = out / "dataset"
+    if ds.exists():
+        shutil.rmtree(ds)
+    for row in rows:
+        run_dir = out / "runs" / row["run_id"]
+        for table in ("steps", "drivers", "events"):
+            target = ds / table / f"run_id={row['run_id']}"
+            target.mkdir(parents=True, exist_ok=True)
+            if table == "events":
+                t = read_events(run_dir)
+            else:
+                src = run_dir / f"{table}.parquet"
+                if not src.exists():
+                    continue
+                t = pq.read_table(src)
+            pq.write_table(t, target / "part-0.parquet")
+    pq.write_table(pa.Table.from_pylist(rows), out / "runs.parquet")
+    return ds
+
+
+def sweep(scenarios: list[str], seeds: list[int], modes: list[str], out: Path,
+          engine: str = "local", workers: int = 2) -> list[dict]:
+    for s in scenarios:
+        load_scenario(s)  # fail fast, before any worker starts
+    specs = [RunSpec(str(Path(s).resolve()), seed, mode)
+             for s in scenarios for seed in seeds for mode in modes]
+    rows = _execute(specs, out, engine, workers)
+    gather(out, rows)
+    return rows

@@ -1,0 +1,121 @@
+"""`freightsim bench` (report, ratios, regression gate), `freightsim sweep` (a dataset readable
+by pandas), and both notebooks executed for real on small runs."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+from nbclient import NotebookClient
+
+from agents.bench import check
+from tests.conftest import ROOT, SCENARIOS, cli
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("bench")
+    proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out", str(out),
+               "--baseline", str(out / "baseline.json"), "--write-baseline")
+    assert proc.returncode == 0, proc.stderr
+    assert "| prompt tokens/step mean |" in proc.stdout
+    return out
+
+
+def test_bench_report_has_every_mode_and_ratio(bench_dir: Path) -> None:
+    r = json.loads((bench_dir / "report.json").read_text())
+    assert set(r["modes"]) == {"full", "rules", "compressed"}
+    m = r["modes"]
+    assert m["full"]["tokens_per_step"]["mean"] > m["rules"]["tokens_per_step"]["mean"]
+    assert m["compressed"]["compression"]["calls"] > 0
+    assert m["rules"]["compression"]["calls"] == 0
+    ratio = r["ratios"]["compressed_vs_rules"]["tokens_per_step"]
+    assert ratio == pytest.approx(m["compressed"]["tokens_per_step"]["mean"]
+                                  / m["rules"]["tokens_per_step"]["mean"], rel=1e-3)
+    for mode in m.values():
+        assert set(mode["tokens_per_step"]["by_agent"]) == {
+            "search", "preference", "cargo_analyst", "main_decision"}
+        assert mode["quality"]["net_income_per_driver_day"] > 0
+
+
+def test_gate_passes_on_same_code_and_fails_on_regression(bench_dir: Path) -> None:
+    proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out",
+               str(bench_dir / "again"), "--baseline", str(bench_dir / "baseline.json"),
+               "--check", "--modes", "rules,compressed")
+    assert proc.returncode == 0, proc.stderr  # exact tokens: same code, same figures
+    base = json.loads((bench_dir / "baseline.json").read_text())
+    tighter = json.loads(json.dumps(base))
+    tighter["modes"]["rules"]["tokens_per_step"]["mean"] *= 0.9  # pretend we used to be leaner
+    tighter["modes"]["compressed"]["quality"]["net_income_per_driver_day"] *= 1.2
+    (bench_dir / "tight.json").write_text(json.dumps(tighter))
+    proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out",
+               str(bench_dir / "again"), "--baseline", str(bench_dir / "tight.json"),
+               "--check", "--modes", "rules,compressed")
+    assert proc.returncode == 1
+    assert "rules: tokens_per_step.mean" in proc.stderr
+    assert "compressed: quality.net_income_per_driver_day" in proc.stderr
+    moved = check(base, tighter)
+    assert {(r.mode, r.figure) for r in moved} == {
+        ("rules", "tokens_per_step.mean"), ("compressed", "quality.net_income_per_driver_day")}
+
+
+def test_committed_baseline_gate() -> None:
+    """The CI gate: the committed baseline for scenarios/bench.toml still holds."""
+    baseline = ROOT / "benchmarks" / "baselines" / "bench.json"
+    proc = cli("bench", str(SCENARIOS / "bench.toml"), "--out", str(ROOT / "runs" / "ci-bench"),
+               "--baseline", str(baseline), "--check", timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+
+
+def test_sweep_dataset_is_readable(tmp_path: Path) -> None:
+    proc = cli("sweep", str(SCENARIOS / "smoke.toml"), "--seeds", "1,2", "--modes",
+               "off,rules", "--out", str(tmp_path), "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    runs = pd.read_parquet(tmp_path / "runs.parquet")
+    assert len(runs) == 4
+    assert set(runs.memory) == {"off", "rules"}
+    steps = pd.read_parquet(tmp_path / "dataset" / "steps")
+    assert set(steps.run_id.astype(str)) == {"smoke-s1-rules", "smoke-s2-rules"}
+    drivers = pd.read_parquet(tmp_path / "dataset" / "drivers")
+    assert drivers.run_id.nunique() == 4
+    assert len(drivers) == 4 * 5
+    # seed changes the run, mode changes the policy: four distinct outcomes
+    assert runs.score.nunique() == 4
+
+
+def _execute(name: str, env: dict[str, str], plots: Path) -> None:
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(ROOT)}}).execute()
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors
+
+
+def test_compare_modes_notebook(bench_dir: Path, tmp_path: Path) -> None:
+    _execute("compare_modes.ipynb", {"FREIGHTSIM_BENCH_DIR": str(bench_dir),
+                                     "FREIGHTSIM_PLOTS_DIR": str(tmp_path)}, tmp_path)
+    for png in ("tokens_over_time.png", "latency.png", "quality.png"):
+        assert (tmp_path / png).stat().st_size > 5000
+
+
+def test_explore_run_notebook(bench_dir: Path, tmp_path: Path) -> None:
+    _execute("explore_run.ipynb", {"FREIGHTSIM_RUN_DIR": str(bench_dir / "rules"),
+                                   "FREIGHTSIM_PLOTS_DIR": str(tmp_path)}, tmp_path)
+    for png in ("income_per_driver.png", "actions_over_time.png", "market_value_map.png"):
+        assert (tmp_path / png).stat().st_size > 5000
