@@ -63,11 +63,11 @@ def memory_with_history(tmp_path: Path, smoke: Scenario):
     mem = max(services.memories.values(), key=lambda m: len(m.market.grids))
     obs = Observation(mem.spec.driver_id, 1439.0, 1440.0, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
-    return world, mem, obs
+    return mem, obs
 
 
 def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> None:
-    world, mem, obs = memory_with_history
+    mem, obs = memory_with_history
     views = mem._rules_views(obs)
     real_cell = next(iter(mem.market.grids))
     real_cargo = next(iter(mem.cargo.records))
