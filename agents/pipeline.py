@@ -99,7 +99,6 @@ class AgentPolicy:
         self.main = MainDecisionAgent(caller, world.geo, sc.policy.wait_minutes)
         self.prefs = spec.preferences
         self._parsed = False
-        self._bus = bus
 
     def context(self) -> CallContext:
         return CallContext(self.spec.driver_id, self.step, self.t, self.mode)

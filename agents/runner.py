@@ -11,6 +11,7 @@ from agents.baseline import GreedyPolicy
 from agents.llm import build_model
 from agents.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
+from memory.market_memory import BUCKET_HOURS, MarketMemory
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario
 from sim.world import RunResult, World
@@ -80,15 +81,18 @@ def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,
     return world.run(progress=progress)
 
 
+def _markets(services: AgentServices) -> list[MarketMemory]:
+    if services.shared_market is not None:
+        return [services.shared_market]
+    return [m.market for m in services.memories.values()]
+
+
 def learn(world: World, services: AgentServices) -> dict:
     """Distil this run's lessons into the scenario's lesson store."""
     sc = services.scenario
-    markets = ([services.shared_market] if services.shared_market is not None
-               else [m.market for m in services.memories.values()])
     penalties = [(str(p.kind), pen) for d in world.drivers
                  for p, pen in zip(d.spec.preferences, d.prefs.penalties(), strict=True)]
-    observed = distil(markets, sc.memory.low_yield_net, markets[0].bucket_hours if markets
-                      else 4, penalties)
+    observed = distil(_markets(services), sc.memory.low_yield_net, BUCKET_HOURS, penalties)
     store = LessonStore(lessons_path(sc))
     try:
         counts = store.update(observed, f"{sc.scenario.name}-s{sc.scenario.seed}")
@@ -103,8 +107,6 @@ def finish(services: AgentServices) -> dict:
     checks = services.parse_checks
     if checks:
         out["preference_parse_accuracy"] = round(sum(ok for _, ok in checks) / len(checks), 4)
-    mems = services.memories.values()
     out["repeated_low_yield_searches_memory"] = sum(
-        m.market.repeated_low_yield for m in mems) if not services.shared_market else \
-        services.shared_market.repeated_low_yield
+        m.repeated_low_yield for m in _markets(services))
     return out

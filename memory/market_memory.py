@@ -19,6 +19,7 @@ ITEM_VALUE = 20.0  # yuan of value per item on average: density matters, but les
 STREAK_DECAY = 0.5
 PRIOR_VALUE = 400.0  # what an unsearched grid at the province's densest spot is taken to be
 PRIOR_SCALE_KM = 15.0
+BUCKET_HOURS = 4  # hour buckets of the day for per-bucket stats
 
 
 @dataclass(slots=True)
@@ -73,7 +74,7 @@ class GridFact:
 
 class MarketMemory:
     def __init__(self, geo: Geography, res: int, cost_per_km: float, low_yield_net: float,
-                 counter: TokenCounter | None, bucket_hours: int = 4) -> None:
+                 counter: TokenCounter | None, bucket_hours: int = BUCKET_HOURS) -> None:
         self.geo, self.res, self.cost_per_km = geo, res, cost_per_km
         self.low_yield_net, self.bucket_hours = low_yield_net, bucket_hours
         self.grids: dict[str, GridStats] = {}
