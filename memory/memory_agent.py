@@ -35,7 +35,7 @@ MODES = ("full", "rules", "compressed")
 AGENTS = ("search", "preference", "cargo_analyst", "main_decision")
 TOP_CANDIDATES = 5
 DIGEST_CANDIDATES = 5
-COMPRESSED_CANDIDATES = 5  # the analyst's list once a digest stands for the rest
+COMPRESSED_CANDIDATES = 10  # the analyst's list once a digest stands for the rest
 COMPRESSED_RECENT = 3
 
 

@@ -23,7 +23,11 @@ class Market:
         self.registry: dict[str, Cargo] = {}
         self.by_cell: dict[str, dict[str, Cargo]] = {}
         edge_km = h3.average_hexagon_edge_length(geo.market_h3_res, unit="km")
-        self.spacing_km = edge_km * math.sqrt(3)  # distance between neighbouring centres
+        self.edge_km = edge_km
+        # ring k's cell centres lie at least k * spacing * cos(30°) from the centre cell's; 0.8
+        # instead of 0.866 leaves room for H3's distortion. A point in ring k is then at least
+        # k * ring_step - 2 * edge from a query point anywhere in the centre cell.
+        self.ring_step_km = edge_km * math.sqrt(3) * 0.8
 
     def add(self, c: Cargo) -> None:
         c.cell = self.geo.cell(c.origin)
@@ -48,17 +52,30 @@ class Market:
         return True
 
     def search(self, center: Point, radius_km: float) -> tuple[CargoView, ...]:
-        """Online cargo whose origin lies within radius_km, nearest first, capped."""
-        k = math.ceil(radius_km / self.spacing_km) + 1
+        """Online cargo whose origin lies within radius_km, nearest first, capped.
+
+        Rings of cells are scanned outward; once `max_results` lie closer than anything the
+        next ring could hold, the rest cannot make the cut, so busy markets cost no more than
+        quiet ones.
+        """
+        k_max = math.ceil((radius_km + 2 * self.edge_km) / self.ring_step_km)
+        origin = self.geo.cell(center)
         found: list[tuple[float, str, Cargo]] = []
-        for cell in h3.grid_disk(self.geo.cell(center), k):
-            bucket = self.by_cell.get(cell)
-            if not bucket:
-                continue
-            for c in bucket.values():
-                d = haversine_km(center.lat, center.lng, c.origin.lat, c.origin.lng)
-                if d <= radius_km:
-                    found.append((d, c.cargo_id, c))
+        for k in range(k_max + 1):
+            for cell in h3.grid_ring(origin, k):
+                bucket = self.by_cell.get(cell)
+                if not bucket:
+                    continue
+                for c in bucket.values():
+                    d = haversine_km(center.lat, center.lng, c.origin.lat, c.origin.lng)
+                    if d <= radius_km:
+                        found.append((d, c.cargo_id, c))
+            if len(found) >= self.max_results:
+                found.sort(key=lambda x: (x[0], x[1]))
+                del found[self.max_results:]
+                # the nearest point of ring k+1 is at least this far from the query point
+                if found[-1][0] < (k + 1) * self.ring_step_km - 2 * self.edge_km:
+                    break
         found.sort(key=lambda x: (x[0], x[1]))
         return tuple(c.view() for _, _, c in found[: self.max_results])
 

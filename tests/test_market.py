@@ -1,0 +1,33 @@
+"""Market search returns exactly what a brute-force scan over all online cargo returns."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.cargo import CargoGenerator, CargoStatus
+from sim.geo import Geography, haversine_km
+from sim.market import Market
+from sim.scenario import CargoConfig
+
+
+def test_ring_search_equals_brute_force() -> None:
+    geo = Geography.guangdong()
+    market = Market(geo, 50)
+    gen = CargoGenerator(CargoConfig(rate_per_hour=3000), geo, np.random.default_rng(0))
+    for c in gen.arrivals(600):
+        market.add(c)
+    for cid in list(market.registry)[::7]:  # some leave the market
+        market.remove(cid, CargoStatus.COMPETITOR)
+    online = [c for c in market.registry.values() if c.status is CargoStatus.ONLINE]
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in range(300):
+        p = geo.sample_point(int(rng.integers(len(geo.counties))), rng)
+        r = float(rng.choice([2.0, 5.0, 15.0, 30.0, 80.0]))
+        want = sorted((haversine_km(p.lat, p.lng, c.origin.lat, c.origin.lng), c.cargo_id)
+                      for c in online)
+        want = [cid for d, cid in want if d <= r][:50]
+        got = [v.cargo_id for v in market.search(p, r)]
+        assert got == want
+        checked += bool(want)
+    assert checked > 100
