@@ -63,7 +63,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-s{sc.scenario.seed}"
     result = run_scenario(sc, out, progress=not args.no_progress)
     print(format_summary(result.summary))
-    print(f"\nresults: {out}/ (events.parquet, drivers.parquet, summary.json, scenario.json)")
+    files = [f for f in ("events.parquet", "steps.parquet", "llm_calls.parquet",
+                         "drivers.parquet", "summary.json", "scenario.json") if (out / f).exists()]
+    print(f"\nresults: {out}/ ({', '.join(files)})")
     return 0
 
 
