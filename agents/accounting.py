@@ -106,10 +106,13 @@ class CallLog:
         if self.steps is not None:
             self.steps.append(row)
 
-    def close(self) -> dict:
+    def flush(self) -> None:
         if self.calls is not None:
             self.calls.flush()
             self.steps.flush()
+
+    def close(self) -> dict:
+        self.flush()
         tok = np.array(self.step_tokens or [0])
         n = max(len(self.step_tokens), 1)
         return {

@@ -69,6 +69,7 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
     services = build_services(scenario, out) if uses_agents(scenario) else None
     world = World(scenario, policy_factory(scenario, services), out)
     if services is not None:
+        world.flush_hooks.append(services.log.flush)
         world.finish_hooks.append(lambda w: finish(services))
         if scenario.memory.lessons is not None:
             world.finish_hooks.append(lambda w: learn(w, services))

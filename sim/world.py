@@ -91,6 +91,8 @@ class World:
         self.market = Market(self.geo, s.market.search_max_results)
         self.specs = self._driver_specs()
         self.finish_hooks: list[Callable[[World], dict | None]] = []
+        # called however the run ends (an exception, Ctrl-C): write what is buffered
+        self.flush_hooks: list[Callable[[], None]] = []
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
                    self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
@@ -172,6 +174,8 @@ class World:
         finally:
             if self.recorder is not None:
                 self.recorder.close()
+            for flush in self.flush_hooks:
+                flush()
         peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
         if trace_memory:
             tracemalloc.stop()

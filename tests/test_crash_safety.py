@@ -42,3 +42,29 @@ def test_sigkill_leaves_readable_events(tmp_path: Path) -> None:
     assert table.num_rows >= 6000
     seq = table.column("seq").to_pylist()
     assert sorted(seq) == list(range(1, len(seq) + 1))  # complete batches, nothing torn
+
+
+def test_interrupted_run_keeps_buffered_steps(tmp_path: Path) -> None:
+    """An exception mid-run (Ctrl-C raises one) still writes the buffered rows."""
+    from agents.runner import build_run
+    from sim.scenario import load_scenario
+
+    sc = load_scenario(SCENARIOS / "smoke.toml")
+    world, _ = build_run(sc, tmp_path)
+
+    def stop(_ev) -> None:
+        if world.env.now > 600:
+            raise KeyboardInterrupt
+
+    world.bus.subscribe(stop)
+    try:
+        world.run()
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the run should have been interrupted")
+    steps = pq.read_table(tmp_path / "steps.parquet")
+    events = pq.read_table(tmp_path / "events.parquet", schema=ROW_SCHEMA)
+    assert steps.num_rows > 0
+    assert max(events.column("t").to_pylist()) > 600
+    assert not (tmp_path / "summary.json").exists()
