@@ -27,10 +27,9 @@ class Option:
 
 
 def evaluate(geo: Geography, c: CargoView, pos: Point, now: float, cost_per_km: float) -> Option:
-    empty_km = geo.road_km(pos, c.origin)
+    net, empty_km = c.route(geo, pos, cost_per_km)
     arrival = now + geo.drive_minutes(empty_km, now)
     finish = max(arrival, c.load_start) + c.cost_minutes
-    net = c.price - (empty_km + c.distance_km) * cost_per_km
     return Option(c, empty_km, arrival, finish, net)
 
 

@@ -85,8 +85,7 @@ class AgentPolicy:
         self.compressor = CompressorAgent(caller, self.context, on_reject)
         if sc.memory.shared_market and services.shared_market is None:
             services.shared_market = MarketMemory(world.geo, sc.geo.memory_h3_res,
-                                                  sc.drivers.cost_per_km, sc.memory.low_yield_net,
-                                                  services.counter)
+                                                  sc.memory.low_yield_net, services.counter)
             bus.subscribe(services.shared_market.on_event)
         self.memory = MemoryAgent(self.mode, world.geo, spec, sc, bus, services.counter,
                                   services.shared_market if sc.memory.shared_market else None,

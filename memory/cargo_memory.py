@@ -84,8 +84,7 @@ class CargoMemory:
             shown.add(c.cargo_id)
             rec = self.records.get(c.cargo_id)
             if rec is None:
-                km = self.geo.road_km(center, c.origin) + c.distance_km
-                est = c.price - km * self.cost_per_km
+                est = c.route(self.geo, center, self.cost_per_km)[0]
                 rec = CargoRecord(c, ev.t, ev.t, self.searches, ev.lat, ev.lng, round(est, 1))
                 self.records[c.cargo_id] = rec
                 self.active[c.cargo_id] = rec

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-from memory.views import CargoAnalysisView, MainDecisionView, PreferenceView, SearchView, View
+from memory.views import (
+    CargoAnalysisView,
+    MainDecisionView,
+    PreferenceView,
+    SearchView,
+    View,
+    progress_facts,
+)
 
 MAX_BULLETS = 5
 CELL_RE = re.compile(r"\b8[0-9a-f]{14}\b")
@@ -49,9 +56,7 @@ def extractive(view: View) -> list[str]:
     if isinstance(view, PreferenceView):
         out = []
         for p, s in zip(view.preferences, view.progress, strict=False):
-            facts = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("index", "kind",
-                                                                             "text"))
-            out.append(f"{p.kind}: {facts}")
+            out.append(f"{p.kind}: {progress_facts(s)}")
         return out[:MAX_BULLETS] or ["no preferences"]
     if isinstance(view, MainDecisionView):
         out = [f"income {view.income:.0f} from {view.orders} orders"]

@@ -73,9 +73,9 @@ class GridFact:
 
 
 class MarketMemory:
-    def __init__(self, geo: Geography, res: int, cost_per_km: float, low_yield_net: float,
+    def __init__(self, geo: Geography, res: int, low_yield_net: float,
                  counter: TokenCounter | None, bucket_hours: int = BUCKET_HOURS) -> None:
-        self.geo, self.res, self.cost_per_km = geo, res, cost_per_km
+        self.geo, self.res = geo, res
         self.low_yield_net, self.bucket_hours = low_yield_net, bucket_hours
         self.grids: dict[str, GridStats] = {}
         self.by_bucket: dict[tuple[str, int], GridStats] = {}

@@ -24,6 +24,7 @@ from memory.views import (
     PreferenceView,
     SearchView,
     View,
+    progress_facts,
 )
 from sim.actions import Observation
 from sim.events import EventBus
@@ -86,8 +87,8 @@ class MemoryAgent:
         self.cargo = CargoMemory(geo, spec.cost_per_km, counter, scenario.market.search_max_results,
                                  m.confirm_minutes)
         own_market = market is None
-        self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, spec.cost_per_km,
-                                             m.low_yield_net, counter)
+        self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, m.low_yield_net,
+                                             counter)
         self.driver = DriverMemory(spec.preferences, m.recent_actions, counter)
         self._handlers = [self.cargo.on_event, self.driver.on_event]
         if own_market:
@@ -120,13 +121,14 @@ class MemoryAgent:
         return sum(len(log) - self.marks[name] for name, log in self.logs.items())
 
     # -- compression ---------------------------------------------------------------------
-    def maybe_compress(self, obs: Observation) -> bool:
-        """Compress all four views when facts since the last digest pass the threshold."""
+    def _maybe_compress(self, obs: Observation) -> bool:
+        """Compress all four views when facts since the last digest pass the threshold.
+
+        Called by `_views` right after the cargo clock has advanced to `obs.now`."""
         if self.mode != "compressed" or self.compressor is None:
             return False
         if self.facts_since_digest() < self.threshold:
             return False
-        self.cargo.advance(obs.now)
         marks = {name: len(log) for name, log in self.logs.items()}
         rules = self._rules_views(obs)
         for agent, view in rules.items():
@@ -155,7 +157,7 @@ class MemoryAgent:
 
     def _views(self, obs: Observation) -> dict[str, View]:
         self.cargo.advance(obs.now)
-        self.maybe_compress(obs)
+        self._maybe_compress(obs)
         if self.mode == "rules" or (self.mode == "compressed" and not self.digests):
             return self._rules_views(obs)
         if self.mode == "full":
@@ -168,10 +170,9 @@ class MemoryAgent:
         recs = self.cargo.active.values() if records is None else records
         for r in recs:
             c = r.cargo
-            empty = self.geo.road_km(obs.position, c.origin)
+            net, empty = c.route(self.geo, obs.position, obs.cost_per_km)
             if records is None and obs.now + self.geo.drive_minutes(empty, obs.now) > c.load_end:
                 continue
-            net = c.price - (empty + c.distance_km) * obs.cost_per_km
             out.append(Candidate(c, round(net, 1), round(empty, 1), r.status.value))
         out.sort(key=lambda x: (-x.est_net, x.cargo.cargo_id))
         return out
@@ -188,12 +189,6 @@ class MemoryAgent:
                                                      for s in p.steps))
         return tuple(out)
 
-    def _flags(self, obs: Observation, progress: tuple[dict, ...]) -> tuple[str, ...]:
-        flags = []
-        for s in progress:
-            facts = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("index", "text"))
-            flags.append(f"[{s['index']}] {facts}")
-        return tuple(flags)
 
     def _search(self, obs: Observation, grids, avoid, nearby_k: int = 1, **kw) -> SearchView:
         t = obs.now
@@ -227,7 +222,9 @@ class MemoryAgent:
             mode=self.mode, now=t, position=obs.position, income=obs.income, orders=obs.orders,
             budget_left=obs.query_budget_left, here_value=None if here is None else here.value,
             best_grid=ranked[0] if ranked else None, top_candidates=tuple(cands),
-            preference_flags=self._flags(obs, d.progress(t)), recent_actions=tuple(recent),
+            preference_flags=tuple(f"[{s['index']}] {progress_facts(s, ('index', 'text'))}"
+                                   for s in d.progress(t)),
+            recent_actions=tuple(recent),
             last_action=d.last_action, searches_in_row=d.searches_in_row,
             waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
             failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=self.lessons, **kw)

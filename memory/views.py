@@ -19,6 +19,11 @@ from sim.preferences import Preference
 NOWHERE = Point(0.0, 0.0)  # frozen, so one shared default is safe
 
 
+def progress_facts(s: dict, skip: tuple[str, ...] = ("index", "kind", "text")) -> str:
+    """A preference's progress snapshot as `key value, ...` (what views and digests print)."""
+    return ", ".join(f"{k} {v}" for k, v in s.items() if k not in skip)
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     cargo: CargoView
@@ -120,9 +125,7 @@ class PreferenceView(View):
     def sections(self) -> list[tuple[str, list[str]]]:
         prog = []
         for p, s in zip(self.preferences, self.progress, strict=False):
-            facts = ", ".join(f"{k} {v}" for k, v in s.items() if k not in ("index", "kind",
-                                                                             "text"))
-            prog.append(f"[{s['index']}] {p.kind}: {p.text} | {facts} | penalty "
+            prog.append(f"[{s['index']}] {p.kind}: {p.text} | {progress_facts(s)} | penalty "
                         f"{p.penalty_amount:g} cap {p.penalty_cap:g}")
         last = [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
         if self.compact and self.digest:  # the digest states each preference's progress

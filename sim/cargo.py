@@ -48,6 +48,11 @@ class CargoView:
     cost_minutes: float
     distance_km: float
 
+    def route(self, geo: Geography, at: Point, cost_per_km: float) -> tuple[float, float]:
+        """(net income, empty km) of hauling this cargo for a driver standing at `at`."""
+        empty_km = geo.road_km(at, self.origin)
+        return self.price - (empty_km + self.distance_km) * cost_per_km, empty_km
+
 
 @dataclass(slots=True)
 class Cargo:

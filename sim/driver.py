@@ -145,8 +145,8 @@ class Driver:
         s.searches += 1
         results = self.market.search(center, radius)
         minutes = max(self.mcfg.search_min_minutes, math.ceil(len(results) / 10))
-        best = max((c.price - (self.geo.road_km(center, c.origin) + c.distance_km)
-                    * self.spec.cost_per_km for c in results), default=0.0)
+        best = max((c.route(self.geo, center, self.spec.cost_per_km)[0] for c in results),
+                   default=0.0)
         self.bus.publish(SearchDone(self.env.now, self.id, center.lat, center.lng, radius,
                                     minutes, left - 1, results, best_net=best))
         self.last_search, self.last_search_time = results, self.env.now

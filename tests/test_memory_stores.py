@@ -75,7 +75,7 @@ def test_cargo_missing_from_a_covering_search_is_unavailable(geo: Geography) -> 
 
 
 def test_low_yield_streak_and_ranking(geo: Geography) -> None:
-    m = MarketMemory(geo, 5, 1.5, 150.0, None)
+    m = MarketMemory(geo, 5, 150.0, None)
     cell = m.cell(GZ.lat, GZ.lng)
     neighbour = next(c for c in h3.grid_ring(cell, 1))
     for t in (600.0, 620.0, 640.0):
@@ -133,7 +133,7 @@ def test_consecutive_waits_and_plan() -> None:
 def test_state_round_trip(geo: Geography) -> None:
     counter = TokenCounter()
     c1, c2 = CargoMemory(geo, 1.5, counter), CargoMemory(geo, 1.5, counter)
-    m1, m2 = MarketMemory(geo, 5, 1.5, 150.0, counter), MarketMemory(geo, 5, 1.5, 150.0, counter)
+    m1, m2 = MarketMemory(geo, 5, 150.0, counter), MarketMemory(geo, 5, 150.0, counter)
     d1 = DriverMemory((Preference(PrefKind.REST_DAYS, days=2),), 8, counter)
     d2 = DriverMemory((Preference(PrefKind.REST_DAYS, days=2),), 8, counter)
     events = [search(100.0, (cargo("C1", 100.0, 300.0), cargo("C2", 100.0, 900.0)), best=700),
