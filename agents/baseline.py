@@ -10,19 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from agents.feasibility import (
-    Option,
     densest_nearby,
     errand_target,
-    evaluate,
-    feasible,
     minutes_to_night_end,
     night_now,
     rest_today,
-    violates,
     visit_target,
 )
 from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
 from sim.geo import Geography, Point, haversine_km
+from sim.order_rules import Option, evaluate, feasible, violates
 from sim.scenario import Scenario
 
 

@@ -175,4 +175,12 @@ def check(report: dict, baseline: dict, tolerance: float = 0.05) -> list[Regress
             n, b = now["latency_per_step_s"]["p95"], base["latency_per_step_s"]["p95"]
             if n > b * (1 + tolerance):
                 out.append(Regression(mode, "latency_per_step_s.p95", b, n))
+    # the memory's saving itself: a mode's token ratio to another may not creep back up
+    for pair, now_r in report.get("ratios", {}).items():
+        base_r = baseline.get("ratios", {}).get(pair)
+        if base_r is None:
+            continue
+        for name in ("tokens_per_step", "tokens_per_step_with_compression"):
+            if now_r[name] > base_r[name] * (1 + tolerance) + 1e-9:
+                out.append(Regression(pair, f"ratio.{name}", base_r[name], now_r[name]))
     return out

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.feasibility import Option, evaluate, feasible, violates
 from agents.prompts import CARGO
 from memory.views import CargoAnalysisView
 from sim.geo import Geography
+from sim.order_rules import Option, evaluate, feasible, violates
 from sim.preferences import Preference
 
 

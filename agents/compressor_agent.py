@@ -14,7 +14,7 @@ import h3
 from agents.calls import AgentCaller, CallContext, InvalidOutputError
 from agents.prompts import COMPRESS
 from memory.digest import MAX_BULLETS, extractive, ungrounded
-from memory.memory_agent import MemoryAgent
+from memory.memory_agent import Compressed, MemoryAgent
 from memory.views import View
 
 
@@ -36,7 +36,7 @@ class CompressorAgent:
                  on_reject: Callable[[CallContext, str, list[str]], None] | None = None) -> None:
         self.caller, self.context, self.on_reject = caller, context, on_reject
 
-    def compress(self, view: View, memory: MemoryAgent) -> list[str]:
+    def compress(self, view: View, memory: MemoryAgent) -> Compressed:
         ctx = self.context()
         fallback = extractive(view)
         cells = set(memory.market.grids) | {g.cell for g in getattr(view, "nearby", ())}
@@ -53,5 +53,10 @@ class CompressorAgent:
                 return fallback
             return bullets
 
-        return self.caller.call(COMPRESS, view, {"agent": view.agent}, ctx,
-                                lambda: {"bullets": fallback}, validate)
+        bullets = self.caller.call(COMPRESS[view.agent], view, None, ctx,
+                                   lambda: {"bullets": fallback}, validate)
+        r = self.caller.last
+        if r is None:
+            return Compressed(tuple(bullets))
+        return Compressed(tuple(bullets), r.prompt_tokens, r.completion_tokens, r.latency_s,
+                          r.outcome)

@@ -19,17 +19,31 @@ class MainDecisionAgent:
     def __init__(self, caller: AgentCaller, geo: Geography, wait_minutes: float) -> None:
         self.caller, self.geo, self.wait = caller, geo, wait_minutes
 
+    @staticmethod
+    def inputs(view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
+               ranking: Ranking) -> dict:
+        """The other agents' answers as the main agent is sent them; compact views drop what
+        says nothing (no advice, no search) and keep three ranked options."""
+        ranked = [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km": round(o.empty_km)}
+                  for o in ranking.options[:3 if view.compact else 5]]
+        wait = round(pref.wait_minutes)
+        if not view.compact:
+            return {"preference": {"wait_minutes": wait, "go": pref.go, "reason": pref.reason},
+                    "search": {"search": search.search, "grid": search.grid,
+                               "reason": search.reason},
+                    "ranked": ranked}
+        out: dict = {}
+        if wait or pref.go is not None:
+            out["preference"] = {"wait_minutes": wait} if wait else {"go": pref.go}
+            out["preference"]["reason"] = pref.reason
+        out["search"] = {"grid": search.grid} if search.search else {"search": False}
+        if ranked:
+            out["ranked"] = ranked
+        return out
+
     def decide(self, view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
                ranking: Ranking, ctx: CallContext) -> Decision:
-        inputs = {
-            "preference": {"wait_minutes": pref.wait_minutes, "go": pref.go,
-                           "reason": pref.reason},
-            "search": {"search": search.search, "lat": search.lat, "lng": search.lng,
-                       "reason": search.reason},
-            "ranked": [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km":
-                        round(o.empty_km)}
-                       for o in ranking.options[:3 if view.compact else 5]],
-        }
+        inputs = self.inputs(view, pref, search, ranking)
         pos = view.position
 
         def can_drive_to(lat: float, lng: float) -> bool:

@@ -132,7 +132,7 @@ class AgentPolicy:
         search = self.search.advise(views["search"], ctx)
         progress = self.memory.driver.progress(obs.now)
         ranking = self.analyst.rank(views["cargo_analyst"], self.prefs, progress,
-                                    {"wait_minutes": pref.wait_minutes}
+                                    {"wait_minutes": round(pref.wait_minutes)}
                                     if pref.wait_minutes else {}, ctx)
         decision = self.main.decide(views["main_decision"], pref, search, ranking, ctx)
         self.services.log.end_step(self.spec.driver_id, self.step, obs.now, self.mode,

@@ -39,14 +39,15 @@ ID = {"type": "string"}
 BOOL = {"type": "boolean"}
 
 SEARCH = Prompt(
-    agent="search", version="search-v1",
+    agent="search", version="search-v2",
     system=(
         "You are the SearchAgent of a truck driver in Guangdong. Decide whether to query the "
         "cargo market now and where. Use the memory view: prefer grids with high value, skip "
         "grids with a low-yield streak, keep the daily query budget, and stay near preference "
-        "anchors. Coordinates must come from the view. Answer with JSON only."),
-    schema=_obj({"search": BOOL, "lat": NUM, "lng": NUM, "radius_km": NUM, "reason": STR},
-                ["search", "lat", "lng", "radius_km", "reason"]),
+        "anchors. grid: a grid id from the view, or \"here\" for where the driver stands. "
+        "Answer with JSON only."),
+    schema=_obj({"search": BOOL, "grid": ID, "radius_km": NUM, "reason": STR},
+                ["search", "grid", "radius_km", "reason"]),
 )
 
 PREFERENCE = Prompt(
@@ -103,18 +104,27 @@ MAIN = Prompt(
                 ["action", "cargo_id", "minutes", "lat", "lng", "short_plan"]),
 )
 
-COMPRESS = Prompt(
-    agent="compressor", version="compress-v1",
-    system=(
-        "You are MemoryPromptAdapter. Compress the given memory view into short actionable "
-        "hints for the agent named in it. Focus on what that agent decides: for search, which "
-        "grids are worth searching, which to avoid for repeated low yield, whether the query "
-        "budget is high, search lessons; for cargo analysis, which cargo is worth taking and "
-        "what is blacklisted; for preferences, progress and what is still due; for the main "
-        "decision, the market, the best candidates and the recent pattern. Rules: do not "
-        "invent unseen cargo or markets; keep grid ids, cargo ids and coordinates exactly as "
-        "given; at most 5 bullets. Answer with JSON only."),
-    schema=_obj({"bullets": {"type": "array", "items": STR, "maxItems": 5}}, ["bullets"]),
-)
+def _adapter(agent: str, focus: str) -> Prompt:
+    """The MemoryPromptAdapter for one agent: what that agent decides, and the common rules."""
+    return Prompt(
+        agent=f"compress_{agent}", version=f"compress-{agent}-v2",
+        system=(
+            f"You are MemoryPromptAdapter. Compress the memory view into at most 5 short hints "
+            f"for the {agent} agent: {focus}. Keep grid ids, cargo ids and coordinates exactly "
+            "as given; invent nothing. Answer with JSON only."),
+        schema=_obj({"bullets": {"type": "array", "items": STR, "maxItems": 5}}, ["bullets"]),
+    )
 
-ALL = {p.agent: p for p in (SEARCH, PREFERENCE, PREFERENCE_PARSE, CARGO, MAIN, COMPRESS)}
+
+COMPRESS = {
+    "search": _adapter("search", "grids worth searching, grids to avoid for repeated low "
+                       "yield, whether the query budget is high, search lessons"),
+    "preference": _adapter("preference", "each preference's progress and what is still due, "
+                           "with its place"),
+    "cargo_analyst": _adapter("cargo_analyst", "which cargo is worth taking and what is "
+                              "blacklisted or discarded"),
+    "main_decision": _adapter("main_decision", "the pattern of recent actions and outcomes"),
+}
+
+ALL = {p.agent: p for p in (SEARCH, PREFERENCE, PREFERENCE_PARSE, CARGO, MAIN,
+                            *COMPRESS.values())}

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import h3
+
 from agents.calls import AgentCaller, CallContext, InvalidOutputError
 from agents.prompts import SEARCH
 from memory.views import SearchView
 from sim.geo import haversine_km, in_guangdong
-
-FRESH_MINUTES = 10.0  # a grid searched this recently is still known: no need to ask again
-LOW_YIELD_MINUTES = 30.0  # a grid that just gave little is left alone this long
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +19,7 @@ class SearchAdvice:
     lng: float
     radius_km: float
     reason: str
+    grid: str = "here"
 
 
 class SearchAgent:
@@ -31,22 +31,13 @@ class SearchAgent:
 
     def advise(self, view: SearchView, ctx: CallContext) -> SearchAdvice:
         def rules() -> dict:
-            pos = view.position
             if view.budget_left <= 0:
-                return {"search": False, "lat": pos.lat, "lng": pos.lng,
-                        "radius_km": self.radius, "reason": "query budget used up"}
-            def worth(g) -> bool:
-                if not g.searched:
-                    return g.value > 0
-                age = view.now - g.last_t
-                if age < FRESH_MINUTES or (g.streak >= 1 and age < LOW_YIELD_MINUTES):
-                    return False
-                return g.streak < 3 or age > 4 * LOW_YIELD_MINUTES
-
-            fresh = [g for g in view.nearby if worth(g)]
+                return {"search": False, "grid": "here", "radius_km": self.radius,
+                        "reason": "query budget used up"}
+            fresh = [g for g in view.nearby if g.worth_query(view.now)]
             if not fresh:
-                return {"search": False, "lat": pos.lat, "lng": pos.lng,
-                        "radius_km": self.radius, "reason": "every nearby grid just gave little"}
+                return {"search": False, "grid": "here", "radius_km": self.radius,
+                        "reason": "every nearby grid just gave little"}
             best = fresh[0]
             here = view.here
             fresh_cells = {g.cell for g in fresh}
@@ -54,18 +45,27 @@ class SearchAgent:
             # is in a low-yield streak or clearly worse than the best neighbour
             if here is not None and here.cell in fresh_cells and (
                     here.cell == best.cell or here.value >= 0.5 * best.value):
-                return {"search": True, "lat": pos.lat, "lng": pos.lng,
-                        "radius_km": self.radius, "reason": f"here {here.cell} holds value"}
-            return {"search": True, "lat": round(best.lat, 5), "lng": round(best.lng, 5),
-                    "radius_km": self.radius, "reason": f"best nearby grid {best.cell}"}
+                return {"search": True, "grid": "here", "radius_km": self.radius,
+                        "reason": f"here {here.cell} holds value"}
+            return {"search": True, "grid": best.cell, "radius_km": self.radius,
+                    "reason": f"best nearby grid {best.cell}"}
+
+        cells = view.cells()
 
         def validate(out: dict) -> SearchAdvice:
-            lat, lng = float(out["lat"]), float(out["lng"])
+            grid = str(out["grid"]).strip()
+            if grid == "here":
+                lat, lng = view.position.lat, view.position.lng
+            elif grid in cells:  # a grid the view names: search around its centre
+                lat, lng = (round(x, 5) for x in h3.cell_to_latlng(grid))
+            else:
+                raise InvalidOutputError(f"grid {grid!r} is not \"here\" or a grid in the view")
             if not in_guangdong(lat, lng):
                 raise InvalidOutputError(f"search point ({lat}, {lng}) outside Guangdong")
             if haversine_km(lat, lng, view.position.lat, view.position.lng) > 3 * self.max_radius:
                 raise InvalidOutputError("search point too far from the driver")
             radius = min(max(float(out["radius_km"]), 1.0), self.max_radius)
-            return SearchAdvice(bool(out["search"]), lat, lng, radius, str(out.get("reason", "")))
+            return SearchAdvice(bool(out["search"]), lat, lng, radius, str(out.get("reason", "")),
+                                grid)
 
         return self.caller.call(self.prompt, view, None, ctx, rules, validate)

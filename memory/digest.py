@@ -14,7 +14,7 @@ from memory.views import (
     PreferenceView,
     SearchView,
     View,
-    progress_facts,
+    pref_hint,
 )
 
 MAX_BULLETS = 5
@@ -25,49 +25,48 @@ COORD_TOLERANCE = 0.006  # degrees: digests round to three decimals
 
 
 def extractive(view: View) -> list[str]:
+    """The digest a rule writes from a view's digest source (what a model would be sent)."""
     if isinstance(view, SearchView):
         out = []
         hot = [g for g in view.grids if g.streak == 0][:3]
-        if hot:
-            out.append("worth searching: " + "; ".join(
-                f"{g.cell} ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}" for g in hot))
+        if hot:  # by id: a search answer names a grid, so its coordinates would be waste
+            out.append("worth searching: " + "; ".join(f"{g.cell} value {g.value:.0f}"
+                                                       for g in hot))
         if view.avoid:
             out.append("avoid, repeated low yield: " + "; ".join(
                 f"{g.cell} streak {g.streak}" for g in view.avoid[:3]))
         spent = view.queries_today
-        state = "high" if view.budget_left < max(5, spent // 3) else "ok"
-        out.append(f"query budget {state}: {spent} used today, {view.budget_left} left")
+        if view.budget_left < max(5, spent // 3):  # the live view has the counts; warn only
+            out.append(f"query budget high: {spent} used today, {view.budget_left} left")
         out += [f"lesson: {x}" for x in view.lessons[:MAX_BULLETS - len(out)]]
-        return out[:MAX_BULLETS]
+        return out[:MAX_BULLETS] or ["nothing searched nearby yet"]
     if isinstance(view, CargoAnalysisView):
         out = []
-        best = view.candidates[:3]
-        if best:
-            out.append("best candidates: " + "; ".join(
-                f"{c.cargo.cargo_id} net~{c.est_net:.0f}" for c in best))
+        if view.candidates:  # the live view lists today's candidates; the level is the hint
+            out.append(f"best net at digest time ~{view.candidates[0].est_net:.0f}")
         if view.blacklist_summary:
             out.append("blacklist: " + ", ".join(f"{k} {v}"
                                                  for k, v in view.blacklist_summary.items()))
         d = {k: v for k, v in view.discarded_summary.items() if v}
         if d:
             out.append("discarded so far: " + ", ".join(f"{k} {v}" for k, v in d.items()))
-        out.append(f"{len(view.candidates)} active candidates at digest time")
-        return out[:MAX_BULLETS]
+        return out[:MAX_BULLETS] or ["no cargo seen yet"]
     if isinstance(view, PreferenceView):
-        out = []
-        for p, s in zip(view.preferences, view.progress, strict=False):
-            out.append(f"{p.kind}: {progress_facts(s)}")
+        out = [pref_hint(p, s) for p, s in zip(view.preferences, view.progress, strict=False)]
         return out[:MAX_BULLETS] or ["no preferences"]
     if isinstance(view, MainDecisionView):
-        out = [f"income {view.income:.0f} from {view.orders} orders"]
-        if view.best_grid is not None:
-            g = view.best_grid
-            out.append(f"best grid nearby {g.cell} ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}")
+        kinds: dict[str, int] = {}
+        for line in view.recent_actions:  # "t<minute> <action> ..."
+            parts = line.split()
+            if len(parts) > 1:
+                kinds[parts[1]] = kinds.get(parts[1], 0) + 1
+        out = []
+        if kinds:
+            out.append(f"last {len(view.recent_actions)} actions: "
+                       + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
         if view.failed_takes:
             out.append(f"{view.failed_takes} failed takes so far")
-        if view.short_plan:
-            out.append(f"plan: {view.short_plan[:120]}")
-        return out[:MAX_BULLETS]
+        return out or ["no actions yet"]
     return []
 
 

@@ -20,6 +20,8 @@ STREAK_DECAY = 0.5
 PRIOR_VALUE = 400.0  # what an unsearched grid at the province's densest spot is taken to be
 PRIOR_SCALE_KM = 15.0
 BUCKET_HOURS = 4  # hour buckets of the day for per-bucket stats
+FRESH_MINUTES = 10.0  # a grid searched this recently is still known: no need to ask again
+LOW_YIELD_MINUTES = 30.0  # a grid that just gave little is left alone this long
 
 
 @dataclass(slots=True)
@@ -59,6 +61,15 @@ class GridFact:
     streak: int
     searched: bool
     last_t: float = -1.0
+
+    def worth_query(self, now: float) -> bool:
+        """Whether querying this grid now could tell the driver something new."""
+        if not self.searched:
+            return self.value > 0
+        age = now - self.last_t
+        if age < FRESH_MINUTES or (self.streak >= 1 and age < LOW_YIELD_MINUTES):
+            return False
+        return self.streak < 3 or age > 4 * LOW_YIELD_MINUTES
 
     def line(self, compact: bool = False) -> str:
         if compact:

@@ -27,23 +27,35 @@ from memory.views import (
     progress_facts,
 )
 from sim.actions import Observation
-from sim.events import EventBus
+from sim.events import EventBus, Generic
 from sim.geo import Geography
+from sim.order_rules import evaluate, feasible, violates
 from sim.preferences import PrefKind
 from sim.scenario import DriverSpec, Scenario
 
 MODES = ("full", "rules", "compressed")
 AGENTS = ("search", "preference", "cargo_analyst", "main_decision")
 TOP_CANDIDATES = 5
-DIGEST_CANDIDATES = 5
-COMPRESSED_CANDIDATES = 10  # the analyst's list once a digest stands for the rest
+COMPRESSED_CANDIDATES = 5  # feasible ones: as many as the analyst ranks
+COMPRESSED_NEARBY = 3  # neighbour grids beside the current one
 COMPRESSED_RECENT = 3
+
+
+@dataclass(frozen=True)
+class Compressed:
+    """A compressor's answer and what it cost (zero for the extractive rule's latency)."""
+
+    bullets: tuple[str, ...]
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    outcome: str = "rules"
 
 
 class Compressor(Protocol):
     """Turns a view into at most a few grounded bullets (a model call or an extractive rule)."""
 
-    def compress(self, view: View, memory: MemoryAgent) -> list[str]: ...
+    def compress(self, view: View, memory: MemoryAgent) -> Compressed: ...
 
 
 @dataclass
@@ -51,8 +63,7 @@ class Digest:
     bullets: tuple[str, ...]
     t: float
     marks: dict[str, int]  # log name -> length at digest time
-    keep_ids: tuple[str, ...] = ()  # candidates the digest still vouches for
-    keep_cells: tuple[str, ...] = ()
+    source: str = ""  # what the compressor read: an unchanged source needs no new call
 
 
 @dataclass
@@ -71,6 +82,7 @@ class MemoryProfile:
 @dataclass
 class CompressionStats:
     calls: int = 0
+    reused: int = 0  # views whose source had not changed since their digest: no call
     rounds: list[float] = field(default_factory=list)
 
 
@@ -94,6 +106,7 @@ class MemoryAgent:
         if own_market:
             self._handlers.append(self.market.on_event)
         bus.subscribe(self.on_event, spec.driver_id)
+        self.bus = bus
         self.profile: MemoryProfile | None = None
         self.compressor = compressor
         self.threshold = m.compress_threshold
@@ -129,19 +142,26 @@ class MemoryAgent:
             return False
         if self.facts_since_digest() < self.threshold:
             return False
+        facts_in = self.facts_since_digest()
         marks = {name: len(log) for name, log in self.logs.items()}
         rules = self._rules_views(obs)
         for agent, view in rules.items():
-            bullets = tuple(self.compressor.compress(view, self))
-            keep_ids: tuple[str, ...] = ()
-            keep_cells: tuple[str, ...] = ()
-            if isinstance(view, CargoAnalysisView):
-                best = sorted(view.candidates, key=lambda c: (-c.est_net, c.cargo.cargo_id))
-                keep_ids = tuple(c.cargo.cargo_id for c in best[:DIGEST_CANDIDATES])
-            if isinstance(view, SearchView):
-                keep_cells = tuple(g.cell for g in (view.grids[:3] + view.avoid[:3]))
-            self.digests[agent] = Digest(bullets, obs.now, marks, keep_ids, keep_cells)
-            self.stats.calls += 1
+            src = view.digest_source()
+            source = src.render().split("\n", 1)[1]  # all but the title, which holds the time
+            old = self.digests.get(agent)
+            reused = old is not None and old.source == source
+            if reused:
+                got = Compressed(old.bullets, outcome="reused")
+                self.stats.reused += 1
+            else:
+                got = self.compressor.compress(src, self)
+                self.stats.calls += 1
+            self.digests[agent] = Digest(got.bullets, obs.now, marks, source)
+            self.bus.publish(Generic(obs.now, "digest", {
+                "driver_id": self.spec.driver_id, "reason": agent, "count": facts_in,
+                "value": got.latency_s, "detail": {
+                    "bullets": list(got.bullets), "prompt_tokens": got.prompt_tokens,
+                    "completion_tokens": got.completion_tokens, "outcome": got.outcome}}))
         self.stats.rounds.append(obs.now)
         self.marks = marks
         return True
@@ -177,6 +197,20 @@ class MemoryAgent:
         out.sort(key=lambda x: (-x.est_net, x.cargo.cargo_id))
         return out
 
+    def feasible_candidates(self, obs: Observation, n: int) -> list[Candidate]:
+        """The best `n` active cargo the driver can take now without breaking a world rule or
+        a preference: what the analyst would rank, so nothing else need be sent."""
+        out = []
+        progress = self.driver.progress(obs.now)
+        for c in self.candidates(obs):
+            o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
+            if (o.net >= self.sc.policy.min_net_income and feasible(o, obs.now, self.sc.minutes)
+                    and not violates(o, self.spec.preferences, progress, obs.now)):
+                out.append(c)
+                if len(out) == n:
+                    break
+        return out
+
     def _anchors(self) -> tuple[str, ...]:
         out = []
         for p in self.spec.preferences:
@@ -190,13 +224,21 @@ class MemoryAgent:
         return tuple(out)
 
 
-    def _search(self, obs: Observation, grids, avoid, nearby_k: int = 1, **kw) -> SearchView:
+    def _search(self, obs: Observation, grids, avoid, neighbours: int | None = None,
+                **kw) -> SearchView:
+        """`neighbours`: how many of the ring's best grids worth a query now to keep beside the
+        current one (None: the whole ring). The agent reads the same list the text shows."""
         t = obs.now
         here = self.market.fact(self.market.cell(obs.position.lat, obs.position.lng), t)
+        near = self.market.ranked(obs.position, 1, t)  # the current grid and its ring
+        if neighbours is not None:
+            others = [g.cell for g in near
+                      if g.cell != here.cell and g.worth_query(t)][:neighbours]
+            near = [g for g in near if g.cell == here.cell or g.cell in others]
         return SearchView(
             mode=self.mode, now=t, position=obs.position, budget_left=obs.query_budget_left,
             queries_today=self.market.queries_today(t), here=here,
-            nearby=tuple(self.market.ranked(obs.position, nearby_k, t)[:7]), grids=tuple(grids),
+            nearby=tuple(near), grids=tuple(grids),
             avoid=tuple(avoid), anchors=self._anchors(), lessons=self.lessons, **kw)
 
     def _pref(self, obs: Observation, **kw) -> PreferenceView:
@@ -204,14 +246,14 @@ class MemoryAgent:
                               progress=self.driver.progress(obs.now),
                               last_event=self.driver.last_pref_event, lessons=self.lessons, **kw)
 
-    def _cargo(self, obs: Observation, cands, failed, stale, unavailable,
+    def _cargo(self, obs: Observation, cands, failed=(), stale=(), unavailable=(),
                **kw) -> CargoAnalysisView:
+        kw.setdefault("discarded_summary", self.cargo.discarded_summary())
+        kw.setdefault("blacklist_summary", self.cargo.blacklist_summary())
         return CargoAnalysisView(
             mode=self.mode, now=obs.now, position=obs.position, cost_per_km=obs.cost_per_km,
             candidates=tuple(cands), failed_cargo_ids=tuple(failed),
-            stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
-            discarded_summary=self.cargo.discarded_summary(),
-            blacklist_summary=self.cargo.blacklist_summary(), **kw)
+            stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable), **kw)
 
     def _main(self, obs: Observation, cands, recent, **kw) -> MainDecisionView:
         t = obs.now
@@ -263,33 +305,31 @@ class MemoryAgent:
     def _compressed_views(self, obs: Observation) -> dict[str, View]:
         """Digest plus what came after it, in short lines.
 
-        search: grids searched since the digest (and those it named); cargo: the best few live
-        candidates, ids discarded since; preference: the digest's progress; main: the best
-        candidates and the actions since the digest.
+        search: the current grid, its best neighbours and the grids searched since the digest;
+        preference: the digest's progress; cargo: the feasible candidates and how many ids were
+        dropped since; main: the market, the actions since the digest and the digest.
         """
         t = obs.now
         out: dict[str, View] = {}
         d = self.digests["search"]
         local = {g.cell for g in self.market.local_facts(obs.position, 3, t)}
-        since = {c for c, g in self.market.grids.items() if g.last_t > d.t and c in local}
-        grids = [self.market.fact(cell, t) for cell in sorted(since | set(d.keep_cells))
-                 if cell in self.market.grids]
+        # the digest names the hot grids as they were; only grids searched since are news
+        grids = [self.market.fact(c, t) for c, g in self.market.grids.items()
+                 if g.last_t > d.t and c in local]
         grids.sort(key=lambda f: (-f.value, f.cell))
         out["search"] = self._search(obs, grids, [g for g in grids if g.streak >= 2],
-                                     digest=d.bullets, compact=True)
+                                     COMPRESSED_NEARBY, digest=d.bullets, compact=True)
         d = self.digests["preference"]
-        out["preference"] = self._pref(obs, digest=d.bullets, compact=True)
+        out["preference"] = self._pref(obs, digest=d.bullets, digest_t=d.t, compact=True)
         d = self.digests["cargo_analyst"]
-        cands = self.candidates(obs)[:COMPRESSED_CANDIDATES]
-        c = self.cargo
-
-        def after(ids: list[str]) -> list[str]:
-            return [i for i in ids if c.records[i].changed_at > d.t]
-
-        out["cargo_analyst"] = self._cargo(obs, cands, after(c.failed_cargo_ids),
-                                           after(c.stale_cargo_ids),
-                                           after(c.unavailable_cargo_ids), digest=d.bullets,
-                                           compact=True)
+        cands = self.feasible_candidates(obs, COMPRESSED_CANDIDATES)
+        dropped = {s.value: 0 for s in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)}
+        for r in self.cargo.discarded.values():
+            if r.changed_at > d.t and r.status.value in dropped:
+                dropped[r.status.value] += 1
+        out["cargo_analyst"] = self._cargo(obs, cands, digest=d.bullets, compact=True,
+                                           dropped_since_digest=dropped, discarded_summary={},
+                                           blacklist_summary={})
         d = self.digests["main_decision"]
         recent = [r.line() for r in self.driver.recent if r.t > d.t][-COMPRESSED_RECENT:]
         out["main_decision"] = self._main(obs, cands[:3], recent, digest=d.bullets,
@@ -302,7 +342,7 @@ class MemoryAgent:
                 "market": self.market.get_state(), "driver": self.driver.get_state(),
                 "marks": dict(self.marks),
                 "digests": {a: {"bullets": list(d.bullets), "t": d.t, "marks": d.marks,
-                                "keep_ids": list(d.keep_ids), "keep_cells": list(d.keep_cells)}
+                                "source": d.source}
                             for a, d in self.digests.items()}}
 
     def set_state(self, s: dict) -> None:
@@ -310,6 +350,5 @@ class MemoryAgent:
         self.market.set_state(s["market"])
         self.driver.set_state(s["driver"])
         self.marks = dict(s["marks"])
-        self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]),
-                                  tuple(d["keep_ids"]), tuple(d["keep_cells"]))
+        self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]), d["source"])
                         for a, d in s["digests"].items()}

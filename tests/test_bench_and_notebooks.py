@@ -53,6 +53,8 @@ def test_gate_passes_on_same_code_and_fails_on_regression(bench_dir: Path) -> No
     tighter = json.loads(json.dumps(base))
     tighter["modes"]["rules"]["tokens_per_step"]["mean"] *= 0.9  # pretend we used to be leaner
     tighter["modes"]["compressed"]["quality"]["net_income_per_driver_day"] *= 1.2
+    # and pretend the compressed memory used to save more against rules
+    tighter["ratios"]["compressed_vs_rules"]["tokens_per_step_with_compression"] *= 0.9
     (bench_dir / "tight.json").write_text(json.dumps(tighter))
     proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out",
                str(bench_dir / "again"), "--baseline", str(bench_dir / "tight.json"),
@@ -62,7 +64,8 @@ def test_gate_passes_on_same_code_and_fails_on_regression(bench_dir: Path) -> No
     assert "compressed: quality.net_income_per_driver_day" in proc.stderr
     moved = check(base, tighter)
     assert {(r.mode, r.figure) for r in moved} == {
-        ("rules", "tokens_per_step.mean"), ("compressed", "quality.net_income_per_driver_day")}
+        ("rules", "tokens_per_step.mean"), ("compressed", "quality.net_income_per_driver_day"),
+        ("compressed_vs_rules", "ratio.tokens_per_step_with_compression")}
 
 
 def test_committed_baseline_gate() -> None:

@@ -71,3 +71,33 @@ def test_smoke_against_local_model(tmp_path: Path, smoke: Scenario, model_server
           f"{s['call_outcomes']}, latency per model step p50 {lat.median():.1f}s "
           f"p95 {lat.quantile(0.95):.1f}s, preference parse accuracy "
           f"{s['preference_parse_accuracy']:.2f}")
+
+
+def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
+                                                          model_server: str) -> None:
+    """benchmarks/llm_latency.py: the same steps under rules and compressed, timed on a real
+    server; a short scenario and few samples (the README's figures come from the month)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    scenario = tmp_path / "latency.toml"  # bench, with digests early enough for a few samples
+    scenario.write_text((root / "scenarios" / "bench.toml").read_text().replace(
+        'mode = "rules"', 'mode = "rules"\ncompress_threshold = 60'))
+    out = tmp_path / "latency.json"
+    proc = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "llm_latency.py"), str(scenario),
+         "--base-url", model_server, "--drivers", "2", "--every", "25", "--compress-calls", "2",
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    res = json.loads(out.read_text())
+    assert res["pairs"] >= 2
+    for mode in ("rules", "compressed"):
+        assert res[mode]["latency_per_step_s_mean"] > 0
+        assert res[mode]["server_prompt_tokens_per_step"] > 0
+    assert res["compressed"]["compression_call_s_mean"] > 0
+    # the server counted fewer prompt tokens for the compressed steps
+    assert res["compressed"]["server_prompt_tokens_per_step"] < res["rules"][
+        "server_prompt_tokens_per_step"]
+    assert "latency per step compressed/rules" in proc.stdout
