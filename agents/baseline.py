@@ -19,7 +19,7 @@ from agents.feasibility import (
 )
 from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
 from sim.geo import Geography, Point, haversine_km
-from sim.order_rules import Option, evaluate, feasible, violates
+from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
 
 
@@ -84,9 +84,8 @@ class GreedyPolicy:
     def best_option(self, obs: Observation) -> Option | None:
         best = None
         for o in self.candidates(obs):
-            if o.net < self.cfg.min_net_income or not feasible(o, obs.now, obs.horizon):
-                continue
-            if violates(o, obs.preferences, obs.progress, obs.now):
+            if not takeable(o, obs.now, obs.horizon, self.cfg.min_net_income, obs.preferences,
+                            obs.progress):
                 continue
             if best is None or (o.net, o.cargo.cargo_id) > (best.net, best.cargo.cargo_id):
                 best = o

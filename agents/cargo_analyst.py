@@ -9,7 +9,7 @@ from agents.calls import AgentCaller, CallContext, InvalidOutputError
 from agents.prompts import CARGO
 from memory.views import CargoAnalysisView
 from sim.geo import Geography
-from sim.order_rules import Option, evaluate, feasible, violates
+from sim.order_rules import Option, evaluate, takeable
 from sim.preferences import Preference
 
 
@@ -37,8 +37,7 @@ class CargoAnalystAgent:
             if c.status != "active" or c.cargo.cargo_id in unavailable:
                 continue
             o = evaluate(self.geo, c.cargo, pos, now, view.cost_per_km)
-            if (o.net >= self.min_net and feasible(o, now, self.horizon)
-                    and not violates(o, prefs, progress, now)):
+            if takeable(o, now, self.horizon, self.min_net, prefs, progress):
                 options[c.cargo.cargo_id] = o
 
         def rules() -> dict:

@@ -55,8 +55,7 @@ class CompressorAgent:
 
         bullets = self.caller.call(COMPRESS[view.agent], view, None, ctx,
                                    lambda: {"bullets": fallback}, validate)
-        r = self.caller.last
-        if r is None:
-            return Compressed(tuple(bullets))
+        r = self.caller.last  # the record of the call just made
+        assert r is not None
         return Compressed(tuple(bullets), r.prompt_tokens, r.completion_tokens, r.latency_s,
                           r.outcome)

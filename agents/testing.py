@@ -2,7 +2,8 @@
 
 `ScriptedModel` is a LanguageModel that answers from a list. `ScriptedServer` is a real
 OpenAI-compatible HTTP server on a loopback port whose replies come from a function, so the
-client, its timeouts and its retries are exercised over real sockets.
+client, its timeouts and its retries are exercised over real sockets. `LoopbackServer` is the
+free-port, threaded server both it and the tests' usage proxy run on.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 from agents.llm import Completion, LanguageModel, LLMError
 
@@ -40,7 +42,28 @@ def constant(text: str) -> Responder:
     return lambda body: (200, text)
 
 
-class ScriptedServer:
+class LoopbackServer:
+    """An HTTP server on a free loopback port, served from a thread for a `with` block."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+class ScriptedServer(LoopbackServer):
     """`with ScriptedServer(responder) as srv:` then point a client at `srv.base_url`."""
 
     def __init__(self, responder: Responder, prompt_tokens: int = 100,
@@ -91,18 +114,4 @@ class ScriptedServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> ScriptedServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)

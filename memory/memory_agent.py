@@ -29,7 +29,7 @@ from memory.views import (
 from sim.actions import Observation
 from sim.events import EventBus, Generic
 from sim.geo import Geography
-from sim.order_rules import evaluate, feasible, violates
+from sim.order_rules import evaluate, takeable
 from sim.preferences import PrefKind
 from sim.scenario import DriverSpec, Scenario
 
@@ -140,9 +140,9 @@ class MemoryAgent:
         Called by `_views` right after the cargo clock has advanced to `obs.now`."""
         if self.mode != "compressed" or self.compressor is None:
             return False
-        if self.facts_since_digest() < self.threshold:
-            return False
         facts_in = self.facts_since_digest()
+        if facts_in < self.threshold:
+            return False
         marks = {name: len(log) for name, log in self.logs.items()}
         rules = self._rules_views(obs)
         for agent, view in rules.items():
@@ -204,8 +204,8 @@ class MemoryAgent:
         progress = self.driver.progress(obs.now)
         for c in self.candidates(obs):
             o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
-            if (o.net >= self.sc.policy.min_net_income and feasible(o, obs.now, self.sc.minutes)
-                    and not violates(o, self.spec.preferences, progress, obs.now)):
+            if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income,
+                        self.spec.preferences, progress):
                 out.append(c)
                 if len(out) == n:
                     break

@@ -144,8 +144,6 @@ class SearchView(View):
         return out | ({self.here.cell} if self.here else set())
 
     def sections(self) -> list[tuple[str, list[str]]]:
-        state = [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
-                 f"queries today {self.queries_today} budget left {self.budget_left}"]
         if self.compact:
             # grids by id only: a search answer names a grid ("here" is where the driver
             # stands), so neither the grids' nor the driver's coordinates are needed
@@ -160,7 +158,8 @@ class SearchView(View):
                  [g.line(True) for g in self.grids if g.cell not in shown]),
             ]
         return [
-            ("state", state),
+            ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
+                       f"queries today {self.queries_today} budget left {self.budget_left}"]),
             ("current grid", [self.here.line()] if self.here else []),
             ("nearby grids by value", [g.line() for g in self.nearby]),
             ("searched grids", [g.line() for g in self.grids]),
@@ -181,7 +180,8 @@ class PreferenceView(View):
     def sections(self) -> list[tuple[str, list[str]]]:
         prog = []
         for p, s in zip(self.preferences, self.progress, strict=False):
-            where = f" |{place_of(p)}" if place_of(p) else ""
+            where = place_of(p)
+            where = f" |{where}" if where else ""
             prog.append(f"[{s['index']}] {p.kind}: {p.text}{where} | {progress_facts(s)} "
                         f"| penalty {p.penalty_amount:g} cap {p.penalty_cap:g}")
         last = [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
@@ -223,8 +223,6 @@ class CargoAnalysisView(View):
             text = ", ".join(f"{k} {v}" for k, v in d.items() if v)
             return [text] if text else []
 
-        state = [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
-                 f"cost {self.cost_per_km:g}/km"]
         if self.compact:
             # each line carries its net and empty km, so position and cost add nothing; the
             # live view leaves the summaries to the digest (empty there)
@@ -235,7 +233,8 @@ class CargoAnalysisView(View):
                 ("blacklist", joined(self.blacklist_summary)),
             ]
         return [
-            ("state", state),
+            ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
+                       f"cost {self.cost_per_km:g}/km"]),
             ("candidate cargo", [c.line() for c in self.candidates]),
             ("failed_cargo_ids", ids(self.failed_cargo_ids)),
             ("stale_cargo_ids", ids(self.stale_cargo_ids)),

@@ -64,3 +64,11 @@ def violates(o: Option, prefs: tuple[Preference, ...], progress: tuple[dict, ...
             if today <= p.km < today + o.empty_km:
                 return p.text or "empty km"
     return None
+
+
+def takeable(o: Option, now: float, horizon: float, min_net: float,
+             prefs: tuple[Preference, ...], progress: tuple[dict, ...]) -> bool:
+    """Worth taking and allowed: pays at least `min_net`, fits its window and the run, and
+    breaks no preference. The one test the baseline, the analyst and the memory all apply."""
+    return (o.net >= min_net and feasible(o, now, horizon)
+            and violates(o, prefs, progress, now) is None)

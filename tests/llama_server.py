@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler
 
 from agents.local_server import llama_server
+from agents.testing import LoopbackServer
 
 __all__ = ["UsageProxy", "llama_server"]
 
 
-class UsageProxy:
+class UsageProxy(LoopbackServer):
     """A loopback HTTP proxy in front of the model server that keeps every `usage` it relays,
     so a test can compare what the server reported with what the run recorded."""
 
     def __init__(self, upstream: str) -> None:
-        import json
-        import threading
-        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
         self.upstream = upstream.rstrip("/")
         self.usages: list[dict] = []
         outer = self
@@ -52,17 +51,4 @@ class UsageProxy:
             def do_POST(self) -> None:
                 self._relay("POST")
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-
-    def __enter__(self) -> UsageProxy:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        super().__init__(Handler)
