@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 # here so later installs, new venvs and CI runs on this machine reuse it. It is built portable
 # (AVX2, no AVX-512/AMX): a native build crashes in the AMX kernels on VMs that advertise AMX
 # without enabling it, and a portable wheel also survives a move to another machine.
-WHEELS ?= $(HOME)/.cache/freightsim/wheels-portable
+FREIGHTSIM_CACHE ?= $(HOME)/.cache/freightsim
+WHEELS ?= $(FREIGHTSIM_CACHE)/wheels-portable
 LLAMA_VERSION := 0.3.36
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents import calls  # noqa: E402
-from agents.runner import build_run  # noqa: E402
+from agents.app.runner import build_run  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
 
 MODES = ("rules", "compressed")
@@ -157,7 +157,7 @@ def main() -> int:
     if args.base_url:
         m = measure(args.base_url, caught, args.max_tokens)
     else:
-        from agents.local_server import llama_server
+        from agents.testing.local_server import llama_server
 
         with llama_server(n_ctx=16384) as base:
             m = measure(base, caught, args.max_tokens)

@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.runner import build_run  # noqa: E402
+from agents.app.runner import build_run  # noqa: E402
 from memory.memory_agent import MemoryProfile  # noqa: E402
 from sim.metrics import quality  # noqa: E402
 from sim.recorder import read_events  # noqa: E402

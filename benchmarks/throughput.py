@@ -46,7 +46,7 @@ def main() -> None:
             sc.write_text(SCENARIO.format(n=n, days=args.days, mode=args.memory,
                                           rate=args.cargo_per_driver_hour * n))
             out = Path(tmp) / f"run{n}"
-            subprocess.run([sys.executable, "-m", "agents.cli", "run", str(sc), "--out",
+            subprocess.run([sys.executable, "-m", "agents.app.cli", "run", str(sc), "--out",
                             str(out), "--no-progress"], check=True, cwd=ROOT,
                            capture_output=True)
             s = json.loads((out / "summary.json").read_text())

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def measure(scenario: Path, memory: str | None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "agents.cli", "run", str(scenario), "--out", tmp,
+        cmd = [sys.executable, "-m", "agents.app.cli", "run", str(scenario), "--out", tmp,
                "--no-progress"] + (["--memory", memory] if memory else [])
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True, cwd=ROOT, capture_output=True)

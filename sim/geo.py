@@ -10,13 +10,13 @@ import csv
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 
 import h3
 import numpy as np
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-COUNTIES_CSV = DATA_DIR / "guangdong_counties.csv"
+import data
+
+COUNTIES_CSV = "guangdong_counties.csv"
 
 # Guangdong's mainland extent (WGS84), with a small margin; Nan'ao and the Leizhou peninsula fit.
 LAT_MIN, LAT_MAX = 20.20, 25.55
@@ -58,22 +58,23 @@ def haversine_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
 
 
-def load_counties(path: Path = COUNTIES_CSV) -> list[County]:
-    with path.open(encoding="utf-8") as fh:
-        rows = csv.DictReader(line for line in fh if not line.startswith("#"))
-        return [
-            County(
-                adcode=int(r["adcode"]),
-                name_zh=r["name_zh"],
-                name_en=r["name_en"],
-                city_en=r["city_en"],
-                lng=float(r["lon"]),
-                lat=float(r["lat"]),
-                population=int(r["pop_2020"]),
-                radius_km=float(r["radius_km"]),
-            )
-            for r in rows
-        ]
+def load_counties() -> list[County]:
+    """The shipped county table (data/guangdong_counties.csv, read from the installed package)."""
+    text = data.read_text(COUNTIES_CSV)
+    rows = csv.DictReader(line for line in text.splitlines() if not line.startswith("#"))
+    return [
+        County(
+            adcode=int(r["adcode"]),
+            name_zh=r["name_zh"],
+            name_en=r["name_en"],
+            city_en=r["city_en"],
+            lng=float(r["lon"]),
+            lat=float(r["lat"]),
+            population=int(r["pop_2020"]),
+            radius_km=float(r["radius_km"]),
+        )
+        for r in rows
+    ]
 
 
 @dataclass(frozen=True)

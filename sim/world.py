@@ -19,12 +19,13 @@ import pyarrow as pa
 import simpy
 from tqdm import tqdm
 
+import data
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
 from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, Generic, TakeFailed
-from sim.geo import DATA_DIR, Geography
+from sim.geo import Geography
 from sim.market import Market
 from sim.preferences import Preference, preference_from_dict
 from sim.recorder import EventRecorder, write_table
@@ -46,8 +47,8 @@ DRIVERS_SCHEMA = pa.schema([
 def preference_library() -> list[Preference]:
     """The shipped natural-language preferences with their structured forms."""
     out = []
-    with (DATA_DIR / "preferences.jsonl").open(encoding="utf-8") as fh:
-        for line in fh:
+    for line in data.read_text("preferences.jsonl").splitlines():
+        if line.strip():
             row = json.loads(line)
             s = dict(row["structured"], penalty_amount=row["penalty_amount"],
                      penalty_cap=row["penalty_cap"])

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from agents.runner import run_scenario
+from agents.app.runner import run_scenario
 from sim.recorder import read_events
 from sim.scenario import Scenario, load_scenario
 
@@ -41,7 +41,7 @@ def do_run(sc: Scenario, out: Path) -> Run:
 
 
 def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "agents.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "agents.app.cli", *args], capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 

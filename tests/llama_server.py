@@ -7,8 +7,8 @@ import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler
 
-from agents.local_server import llama_server
-from agents.testing import LoopbackServer
+from agents.testing.fakes import LoopbackServer
+from agents.testing.local_server import llama_server
 
 __all__ = ["UsageProxy", "llama_server"]
 

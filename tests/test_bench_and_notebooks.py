@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from nbclient import NotebookClient
 
-from agents.bench import check
+from agents.app.bench import check
 from tests.conftest import ROOT, SCENARIOS, cli
 
 pytestmark = pytest.mark.slow

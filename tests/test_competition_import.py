@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.runner import run_scenario
+from agents.app.runner import run_scenario
 from sim.scenario import ScenarioError, load_scenario
 from tests.conftest import Run, cli
 

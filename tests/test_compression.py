@@ -11,10 +11,10 @@ import h3
 import pyarrow.parquet as pq
 import pytest
 
-from agents.calls import AgentCaller, CallContext
-from agents.compressor_agent import CompressorAgent
-from agents.runner import build_run, run_scenario
-from agents.testing import ScriptedModel
+from agents.app.runner import build_run, run_scenario
+from agents.llm.calls import AgentCaller, CallContext
+from agents.roles.compressor_agent import CompressorAgent
+from agents.testing.fakes import ScriptedModel
 from memory.tokens import TokenCounter
 from sim.actions import Observation
 from sim.geo import Point
@@ -113,7 +113,7 @@ def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> 
 
 
 def test_rejections_are_events(tmp_path: Path, smoke: Scenario) -> None:
-    from agents.testing import ScriptedServer
+    from agents.testing.fakes import ScriptedServer
 
     lie = json.dumps({"bullets": ["grid 85411ffffffffff is hot", "take C7777777"]})
 
@@ -212,7 +212,7 @@ def test_compact_preference_view_shows_what_moved_since_digest(memory_with_histo
 
 
 def test_search_answer_names_a_grid_of_the_view(memory_with_history) -> None:
-    from agents.search_agent import SearchAgent
+    from agents.roles.search_agent import SearchAgent
 
     mem, obs = memory_with_history
     view = mem._rules_views(obs)["search"]

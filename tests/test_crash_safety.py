@@ -21,7 +21,7 @@ def test_sigkill_leaves_readable_events(tmp_path: Path) -> None:
     scenario.write_text(text + "\n[output]\nbatch_rows = 2000\n")
     out = tmp_path / "run"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", "run", str(scenario), "--out", str(out),
+        [sys.executable, "-m", "agents.app.cli", "run", str(scenario), "--out", str(out),
          "--no-progress"], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -46,7 +46,7 @@ def test_sigkill_leaves_readable_events(tmp_path: Path) -> None:
 
 def test_interrupted_run_keeps_buffered_steps(tmp_path: Path) -> None:
     """An exception mid-run (Ctrl-C raises one) still writes the buffered rows."""
-    from agents.runner import build_run
+    from agents.app.runner import build_run
     from sim.scenario import load_scenario
 
     sc = load_scenario(SCENARIOS / "smoke.toml")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.runner import build_run, run_scenario
+from agents.app.runner import build_run, run_scenario
 from memory.lessons import LessonStore, Observed
 from sim.actions import Observation
 from sim.geo import Point

@@ -10,12 +10,12 @@ from pathlib import Path
 import openai
 import pytest
 
-from agents.calls import AgentCaller, CallContext, CallRecord
-from agents.cargo_analyst import CargoAnalystAgent
-from agents.llm import LLMError, OpenAIModel, RetryModel
-from agents.prompts import CARGO, SEARCH
-from agents.runner import run_scenario
-from agents.testing import ScriptedModel, ScriptedServer, constant
+from agents.app.runner import run_scenario
+from agents.llm.calls import AgentCaller, CallContext, CallRecord
+from agents.llm.model import LLMError, OpenAIModel, RetryModel
+from agents.llm.prompts import CARGO, SEARCH
+from agents.roles.cargo_analyst import CargoAnalystAgent
+from agents.testing.fakes import ScriptedModel, ScriptedServer, constant
 from memory.views import Candidate, CargoAnalysisView
 from sim.cargo import CargoView
 from sim.geo import Geography, Point

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from agents.runner import build_run, run_scenario
+from agents.app.runner import build_run, run_scenario
 from memory.views import PreferenceView, SearchView
 from sim.actions import Observation
 from sim.geo import Point

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from sim.geo import DATA_DIR
+import data
 from sim.preference_text import PreferenceParseError, parse_preference
 from sim.preferences import preference_from_dict
 
 LIBRARY = [json.loads(line) for line in
-           (DATA_DIR / "preferences.jsonl").read_text(encoding="utf-8").splitlines()]
+           data.read_text("preferences.jsonl").splitlines()]
 
 
 @pytest.mark.parametrize("row", LIBRARY, ids=[r["text"][:30] for r in LIBRARY])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from agents.runner import run_scenario
-from agents.testing import ScriptedServer
+from agents.app.runner import run_scenario
+from agents.testing.fakes import ScriptedServer
 from sim.recorder import read_events
 from sim.scenario import Scenario
 

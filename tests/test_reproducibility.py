@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from agents.runner import run_scenario
+from agents.app.runner import run_scenario
 from sim.recorder import read_events
 from sim.scenario import Scenario
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.feasibility import (
+from agents.roles.feasibility import (
     densest_nearby,
     errand_target,
     minutes_to_night_end,

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from agents.calls import CallRecord
+from agents.llm.calls import CallRecord
 from sim.recorder import BatchedParquetWriter
 
 AGENT_COLUMNS = ("search", "preference", "cargo_analyst", "main_decision")

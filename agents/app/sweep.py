@@ -35,7 +35,7 @@ def run_one(spec: RunSpec, out: str) -> dict:
     """One run of the sweep (executed in a worker process or a Ray task)."""
     import dataclasses
 
-    from agents.runner import run_scenario
+    from agents.app.runner import run_scenario
 
     sc = load_scenario(spec.scenario)
     sc = dataclasses.replace(sc, scenario=dataclasses.replace(sc.scenario, seed=spec.seed))

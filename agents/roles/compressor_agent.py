@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 import h3
 
-from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.prompts import COMPRESS
+from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.llm.prompts import COMPRESS
 from memory.digest import MAX_BULLETS, extractive, ungrounded
 from memory.memory_agent import Compressed, MemoryAgent
 from memory.views import View

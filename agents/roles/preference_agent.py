@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.feasibility import (
+from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.llm.prompts import PREFERENCE, PREFERENCE_PARSE
+from agents.roles.feasibility import (
     errand_target,
     minutes_to_night_end,
     night_now,
     rest_today,
     visit_target,
 )
-from agents.prompts import PREFERENCE, PREFERENCE_PARSE
 from memory.views import PreferenceView
 from sim.geo import in_guangdong
 from sim.preference_text import PreferenceParseError, parse_preference, place

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from agents.llm import LanguageModel, LLMError
-from agents.prompts import Prompt
+from agents.llm.model import LanguageModel, LLMError
+from agents.llm.prompts import Prompt
 from memory.tokens import TokenCounter
 from memory.views import View
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.accounting import CallLog
-from agents.calls import AgentCaller, CallContext
-from agents.cargo_analyst import CargoAnalystAgent
-from agents.compressor_agent import CompressorAgent
-from agents.llm import LanguageModel
-from agents.main_decision import MainDecisionAgent
-from agents.preference_agent import PreferenceAgent, same_meaning
-from agents.search_agent import SearchAgent
+from agents.llm.accounting import CallLog
+from agents.llm.calls import AgentCaller, CallContext
+from agents.llm.model import LanguageModel
+from agents.roles.cargo_analyst import CargoAnalystAgent
+from agents.roles.compressor_agent import CompressorAgent
+from agents.roles.main_decision import MainDecisionAgent
+from agents.roles.preference_agent import PreferenceAgent, same_meaning
+from agents.roles.search_agent import SearchAgent
 from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter

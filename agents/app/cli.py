@@ -55,7 +55,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from agents.runner import run_scenario
+    from agents.app.runner import run_scenario
 
     sc = _load(args.scenario, args.seed, args.memory)
     if args.llm_replay:
@@ -72,7 +72,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
-    from agents.bench import check, run_bench
+    from agents.app.bench import check, run_bench
 
     sc = _load(args.scenario, args.seed, None)
     if args.days:
@@ -103,7 +103,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from agents.sweep import sweep
+    from agents.app.sweep import sweep
 
     seeds = [int(x) for x in args.seeds.split(",")]
     rows = sweep(args.scenarios, seeds, args.modes.split(","), Path(args.out), args.engine,

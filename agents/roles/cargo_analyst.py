@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.prompts import CARGO
+from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.llm.prompts import CARGO
 from memory.views import CargoAnalysisView
 from sim.geo import Geography
 from sim.order_rules import Option, evaluate, takeable

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import h3
 
-from agents.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.prompts import SEARCH
+from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
+from agents.llm.prompts import SEARCH
 from memory.views import SearchView
 from sim.geo import haversine_km, in_guangdong
 

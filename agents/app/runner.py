@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.baseline import GreedyPolicy
-from agents.llm import build_model
-from agents.pipeline import AgentPolicy, AgentServices
+from agents.llm.model import build_model
+from agents.roles.baseline import GreedyPolicy
+from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from sim.actions import Policy

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from agents.accounting import AGENT_COLUMNS
-from agents.runner import run_scenario
+from agents.app.runner import run_scenario
+from agents.llm.accounting import AGENT_COLUMNS
 from sim.metrics import quality
 from sim.recorder import read_events
 from sim.scenario import Scenario
