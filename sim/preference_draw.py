@@ -353,9 +353,11 @@ def _k23(ctx: _Ctx) -> Draw:
     stated = ctx.rng.random() < 0.4
     r = float(ctx.pick([1.0, 1.5, 3.0])) if stated else 2.0
     t = int(ctx.step(7 * 60, 10 * 60, 30))
-    stops = []
+    stops: list[dict[str, Any]] = []
     for _ in range(int(ctx.pick([2, 2, 3]))):
         c = ctx.near_county(80.0)
+        while any(haversine_km(c.lat, c.lng, s["lat"], s["lng"]) < 5 for s in stops):
+            c = ctx.pick(_counties())  # distinct stops; rare, so any county will do
         dwell = 0 if ctx.rng.random() < 0.25 else int(ctx.step(20, 90, 10))
         stops.append({"lat": round(c.lat, 2), "lng": round(c.lng, 2), "arrive_by": _hm(t),
                       "min_dwell_minutes": dwell})
@@ -581,7 +583,7 @@ def _en_k16(v: dict[str, Any]) -> list[str]:
 def _zh_k17(v: dict[str, Any]) -> list[str]:
     p = _pt(v["lat"], v["lng"], "zh")
     return [f"每月至少{v['n']}个不同的自然日到过{p}{v['r']}公里内，同日多次只算一天。",
-            f"每个月要去{v['name_zh']}的固定地点{p}（{v['r']}公里内）{v['n']}次以上，"
+            f"每个月要去{v['name_zh']}的固定地点{p}方圆{v['r']}公里内{v['n']}次以上，"
             "一天去几次只算一天。"]
 
 

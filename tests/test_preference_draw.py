@@ -114,7 +114,7 @@ SCHEMA: dict[str, dict[str, Check]] = {
     "first_order_deadline": {"latest": _hhmm},
     "min_visit_days": {**_POINT, "radius_km": _radius, "min_days": _pos_int},
     "min_region_order_days": {"place": _str, "min_days": _pos_int},
-    "must_take_cargo": {"cargo_id": lambda x: isinstance(x, str) and x.isdigit()},
+    "must_take_cargo": {"cargo_id": _str},
     "monthly_category_quota": {
         "category": _str, "month": _month, "min_orders": _pos_int,
         "carry_from": _opt(_obj({"category": _str, "month": _month, "min_orders": _pos_int})),
@@ -166,6 +166,9 @@ def schema_errors(kind: str, params: Any) -> list[str]:
         bys = [s["arrive_by"] for s in params["stops"]]
         if bys != sorted(bys):
             errs.append("stops not in time order")
+        pts = [(s["lat"], s["lng"]) for s in params["stops"]]
+        if len(set(pts)) != len(pts):
+            errs.append("a stop repeats")
     return errs
 
 
@@ -299,6 +302,12 @@ def test_every_kind_draws_valid_params_and_matching_text(kind: str, lang: str) -
             assert dp.params["place"] in dp.text
         if "max_km" in dp.params:
             assert f"{dp.params['max_km']:g}" in dp.text
+        if re.search(r"扣|罚|yuan", dp.text):  # a fine in the text is the drawn amount and cap
+            assert f"{dp.penalty_amount:g}" in dp.text, dp.text
+            if dp.penalty_cap is not None and dp.penalty_cap != dp.penalty_amount:
+                assert f"{dp.penalty_cap:g}" in dp.text, dp.text
+        if kind in ("home_stay_event", "forbidden_circle") and dp.params.get("mode") != "per_step":
+            assert re.search(r"扣|罚|yuan", dp.text)  # the fine carries the mode / the rate
 
 
 def test_amounts_and_caps_follow_each_penalty_model() -> None:
