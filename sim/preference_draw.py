@@ -126,8 +126,16 @@ def _zh_date(d: dt.date) -> str:
     return f"{d.month}月{d.day}日"
 
 
+_MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December")  # not strftime: locale-free
+
+
 def _en_date(d: dt.date) -> str:
-    return d.strftime("%B ") + str(d.day) + d.strftime(", %Y")
+    return f"{_MONTHS_EN[d.month - 1]} {d.day}, {d.year}"
+
+
+def _en_month(ym: str) -> str:
+    return f"{_MONTHS_EN[int(ym[5:]) - 1]} {ym[:4]}"
 
 
 def _hours(minutes: int) -> str:
@@ -325,7 +333,7 @@ def _k20(ctx: _Ctx) -> Draw:
     return ({"category": cat, "month": month, "min_orders": n, "carry_from": carry},
             {"cat": cat, "cat_en": CATEGORIES[cat], "n": n, "carry": carry,
              "m_zh": f"{month[:4]}年{int(month[5:])}月",
-             "m_en": dt.date(int(month[:4]), int(month[5:]), 1).strftime("%B %Y")})
+             "m_en": _en_month(month)})
 
 
 def _k21(ctx: _Ctx) -> Draw:
@@ -626,9 +634,8 @@ def _en_k20(v: dict[str, Any]) -> list[str]:
     c = v["carry"]
     carry = ""
     if c:
-        prev = dt.date(int(c["month"][:4]), int(c["month"][5:]), 1).strftime("%B %Y")
-        carry = (f"; any shortfall on {prev}'s quota of {c['min_orders']} 「{c['category']}」 "
-                 "orders carries over")
+        carry = (f"; any shortfall on {_en_month(c['month'])}'s quota of {c['min_orders']} "
+                 f"「{c['category']}」 orders carries over")
     return [f"KPI for {v['m_en']}: at least {v['n']} 「{v['cat']}」 ({v['cat_en']}) orders{carry}.",
             f"In {v['m_en']} I must haul {v['n']} or more 「{v['cat']}」 loads{carry}."]
 
