@@ -30,8 +30,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.llm import calls  # noqa: E402
 from agents.app.runner import build_run  # noqa: E402
+from agents.llm import calls  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
 
 MODES = ("rules", "compressed")
