@@ -341,3 +341,58 @@ def world_cargo(sc: Scenario, geo: Geography, rng: np.random.Generator) -> Itera
             competitor = create + float(rng.uniform(0.0, remove - create))
         yield Cargo(r["cargo_id"], o, d, r["price"] / 100.0, create, ls, le, remove,
                     float(r["cost_time_minutes"]), geo.road_km(o, d), competitor)
+
+
+# -- calibration tools (the notebook and the tests compare the market with §9 through these) --
+def records_frame(records: Iterator[dict] | list[dict], start: datetime = EPOCH):
+    """Official cargo rows as a pandas table in minutes from `start` (the official flooring),
+    with the straight-line haul, price in yuan, and the origin/destination city."""
+    import pandas as pd
+
+    rows = list(records)
+    base = np.datetime64(start.replace(microsecond=0), "s")
+
+    def minutes(texts: list[str]) -> np.ndarray:
+        t = np.array(texts, dtype="datetime64[s]") - base
+        return np.floor_divide(t.astype(np.int64), 60)
+
+    lt = [r["load_time"] for r in rows]
+    has = np.array([w is not None for w in lt])
+    ws = minutes([w[0] if w else "1970-01-01 00:00:00" for w in lt]).astype(float)
+    we = minutes([w[1] if w else "1970-01-01 00:00:00" for w in lt]).astype(float)
+    df = pd.DataFrame({
+        "cargo_id": [r["cargo_id"] for r in rows],
+        "create": minutes([r["create_time"] for r in rows]),
+        "remove": minutes([r["remove_time"] for r in rows]),
+        "olat": [r["start"]["lat"] for r in rows], "olng": [r["start"]["lng"] for r in rows],
+        "dlat": [r["end"]["lat"] for r in rows], "dlng": [r["end"]["lng"] for r in rows],
+        "origin": [r["start"]["city"] for r in rows], "dest": [r["end"]["city"] for r in rows],
+        "window_start": np.where(has, ws, np.nan), "window_end": np.where(has, we, np.nan),
+        "cost": [r["cost_time_minutes"] for r in rows],
+        "price": np.array([r["price"] for r in rows]) / 100.0,
+        "category": [r["cargo_name"] for r in rows],
+        "truck_length": [r["truck_length"] for r in rows],
+    })
+    df["km"] = official_km(df.olat.to_numpy(), df.olng.to_numpy(), df.dlat.to_numpy(),
+                           df.dlng.to_numpy())
+    df["origin_city"] = df.origin.str.slice(3, 6)
+    return df
+
+
+def simulated_takes(df, rng: np.random.Generator, pickup_km: tuple[float, float] = (1.0, 30.0),
+                    speed_kmh: float = 60.0):
+    """Execution minutes of one greedy-ish take of every cargo, per the official action rules.
+
+    The driver decides at a uniform moment while the cargo is listed, stands a uniform
+    `pickup_km` from the pickup (a nearby cargo from a k = 100 query), drives there at
+    `speed_kmh` (§4.1 minutes), waits for the window to open, then spends cost_time_minutes.
+    Returns (execution minutes, whether the take fails because the window closed first).
+    """
+    t0 = np.floor(df["create"] + rng.random(len(df)) * (df["remove"] - df["create"]))
+    p = rng.uniform(*pickup_km, len(df))
+    drive = np.maximum(1, np.ceil(p / speed_kmh * 60))
+    arrive = t0 + drive
+    window = df["window_start"].notna().to_numpy()
+    late = window & (arrive > df["window_end"].fillna(np.inf)).to_numpy()
+    wait = np.where(window, np.maximum(0.0, df["window_start"].fillna(0) - arrive), 0.0)
+    return drive + wait + df["cost"].to_numpy(), late
