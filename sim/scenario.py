@@ -102,7 +102,7 @@ class CargoConfig:
     line_price_base: float = 167.0  # yuan; price on straight-line km, as the scorer measures
     line_price_per_km: float = 4.58
     line_price_noise: float = 0.12
-    cost_fixed_minutes: float = 172.0  # loading + unloading; cost_time_minutes excludes pickup
+    cost_fixed_minutes: float = 164.0  # loading + unloading; cost_time_minutes excludes pickup
     cost_minutes_per_km: float = 2.36
     cost_noise: float = 0.1
     online_median_minutes: float = 85.0

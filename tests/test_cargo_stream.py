@@ -136,7 +136,7 @@ def test_market_matches_the_reported_figures(tmp_path: Path) -> None:
     online = df["remove"] - df["create"]
     assert online.median() == pytest.approx(85, abs=5)
     assert 0.2 < df.window_start.isna().mean() < 0.4  # some windows are null
-    ex, late = simulated_takes(df, np.random.default_rng(0))
+    ex, late, _ = simulated_takes(df, np.random.default_rng(0))
     slope, intercept = np.polyfit(df.km[~late], ex[~late], 1)
     assert intercept == pytest.approx(237, abs=20)
     assert slope == pytest.approx(2.37, abs=0.15)
