@@ -290,7 +290,9 @@ def official_cargo_records(sc: Scenario) -> Iterator[dict]:
 
     Deterministic from the scenario seed; times count from the scenario start (2026-03-01
     00:00:00 in competition rules); coordinates have 2 decimals like the official file; `price`
-    is in fen. Streams one simulated day at a time.
+    is in fen. Streams one simulated day at a time. It reads the calibrated keys of `[cargo]`
+    whatever `model` says (their defaults are the §9 calibration), so a competition scenario
+    without a cargo file gets this market even if it never set `model = "calibrated"`.
     """
     market = CalibratedMarket(sc.cargo, sc.scenario.seed)
     names = market.k.names
