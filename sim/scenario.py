@@ -36,6 +36,9 @@ class Meta:
     seed: int = 0
     days: float = 1.0
     start: str = "2026-03-02T00:00:00"
+    # competition.toml needs these; the `comp` branch owns their meaning and validation
+    rules: str = "generator"
+    scoring: str = "S4"
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,25 @@ class GeoConfig:
     detour_factor: float = 1.3
     speed_kmh: float = 60.0
     speed_profile: tuple[float, ...] = (1.0,) * 24
+
+
+# Calibrated-market defaults (assumptions where §9 reports nothing; see scenarios/competition.toml)
+CALIBRATED_HOUR_WEIGHTS: tuple[float, ...] = (
+    1.0, 0.6, 0.4, 0.3, 0.3, 0.6, 1.5, 3.0, 5.0, 6.5, 6.5, 5.5,
+    4.0, 4.5, 5.5, 5.5, 5.0, 4.0, 3.0, 2.5, 2.0, 1.8, 1.5, 1.2)
+CALIBRATED_ORIGIN_CITY_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("Shenzhen", 21.0), ("Dongguan", 16.0), ("Guangzhou", 14.0), ("Foshan", 12.0),
+    ("Huizhou", 8.0), ("Jieyang", 5.0), ("Meizhou", 4.0), ("Shantou", 3.0), ("Zhongshan", 3.0),
+    ("Jiangmen", 2.0), ("Zhuhai", 1.5), ("Chaozhou", 1.5), ("Zhaoqing", 1.5), ("Qingyuan", 1.0),
+    ("Shanwei", 1.0), ("Heyuan", 1.0), ("Zhanjiang", 1.0), ("Maoming", 1.0), ("Yangjiang", 0.5),
+    ("Shaoguan", 0.5), ("Yunfu", 0.5))
+CALIBRATED_CATEGORY_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("蔬菜", 12.0), ("水果", 10.0), ("建材", 14.0), ("化工塑料", 9.0), ("煤炭矿产", 5.0),
+    ("机械设备", 10.0), ("食品饮料", 12.0), ("鲜活水产品", 5.0), ("服饰纺织皮革", 7.0),
+    ("快递快运搬家", 8.0), ("日用百货", 4.0), ("电子电器", 4.0))
+CALIBRATED_TRUCK_LENGTH_WEIGHTS: tuple[tuple[str, float], ...] = (
+    ("4.2米", 35.0), ("6.8米", 15.0), ("7.6米", 8.0), ("9.6米", 20.0), ("13米", 10.0),
+    ("17.5米", 7.0), ("3.8米", 5.0))
 
 
 @dataclass(frozen=True)
@@ -64,6 +86,33 @@ class CargoConfig:
     unload_minutes: float = 30.0
     destination_scale_km: float = 150.0
     file: str | None = None
+    # -- the calibrated market (COMPETITION.md §9; sim/cargo_stream.py). Read only when
+    # model = "calibrated", so "poisson" scenarios draw exactly what they always drew.
+    model: str = "poisson"
+    cargo_per_day: float = 16000.0
+    hour_weights: tuple[float, ...] = CALIBRATED_HOUR_WEIGHTS
+    origin_city_weights: tuple[tuple[str, float], ...] = CALIBRATED_ORIGIN_CITY_WEIGHTS
+    dest_bandwidth_km: float = 25.0
+    haul_km_range: tuple[float, float] = (2.0, 330.0)
+    haul_short_share: float = 0.45
+    haul_short_median_km: float = 28.0
+    haul_short_sigma: float = 0.6
+    haul_long_median_km: float = 160.0
+    haul_long_sigma: float = 0.45
+    line_price_base: float = 167.0  # yuan; price on straight-line km, as the scorer measures
+    line_price_per_km: float = 4.58
+    line_price_noise: float = 0.12
+    cost_fixed_minutes: float = 164.0  # loading + unloading; cost_time_minutes excludes pickup
+    cost_minutes_per_km: float = 2.36
+    cost_noise: float = 0.1
+    online_median_minutes: float = 85.0
+    online_sigma: float = 0.7
+    online_minutes_range: tuple[float, float] = (10.0, 1440.0)
+    window_share: float = 0.7
+    window_lead_minutes: tuple[float, float] = (0.0, 240.0)
+    window_length_minutes: tuple[float, float] = (60.0, 600.0)
+    category_weights: tuple[tuple[str, float], ...] = CALIBRATED_CATEGORY_WEIGHTS
+    truck_length_weights: tuple[tuple[str, float], ...] = CALIBRATED_TRUCK_LENGTH_WEIGHTS
 
 
 @dataclass(frozen=True)
@@ -174,6 +223,7 @@ CHOICES = {
     ("memory", "mode"): ("off", "full", "rules", "compressed"),
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
+    ("cargo", "model"): ("poisson", "calibrated"),
 }
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
@@ -192,7 +242,14 @@ NON_NEGATIVE = {
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
     ("scenario", "seed"),
 }
-RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes"}
+RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes",
+          "haul_km_range", "online_minutes_range", "window_lead_minutes", "window_length_minutes"}
+POSITIVE |= {("cargo", k) for k in ("cargo_per_day", "dest_bandwidth_km", "haul_short_median_km",
+                                   "haul_long_median_km", "online_median_minutes")}
+NON_NEGATIVE |= {("cargo", k) for k in (
+    "haul_short_sigma", "haul_long_sigma", "line_price_base", "line_price_per_km",
+    "line_price_noise", "cost_fixed_minutes", "cost_minutes_per_km", "cost_noise", "online_sigma")}
+WEIGHT_TABLE = tuple[tuple[str, float], ...]
 
 
 class _Ctx:
@@ -222,6 +279,8 @@ class _Ctx:
 
 
 def _type_name(tp: Any) -> str:
+    if tp == WEIGHT_TABLE:
+        return "a table of name = weight"
     if tp in (tuple[float, float],):
         return "a list of two numbers [start, end]"
     if typing.get_origin(tp) is tuple:
@@ -252,6 +311,12 @@ def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
         if not isinstance(v, str):
             raise ctx.fail(table, key, "a string", v)
         return v
+    if tp == WEIGHT_TABLE:
+        ok = isinstance(v, dict) and all(
+            isinstance(x, int | float) and not isinstance(x, bool) for x in v.values())
+        if not ok:
+            raise ctx.fail(table, key, _type_name(tp), v)
+        return tuple((str(k), float(x)) for k, x in v.items())
     if typing.get_origin(tp) is tuple:
         args = typing.get_args(tp)
         ok = isinstance(v, list) and all(
@@ -304,6 +369,32 @@ def _check_geo(ctx: _Ctx, g: GeoConfig) -> None:
                        list(g.speed_profile))
 
 
+def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
+    """The calibrated market's keys that single-value checks cannot catch."""
+    from sim.geo import load_counties
+
+    for key in ("haul_short_share", "window_share"):
+        if not 0.0 <= getattr(c, key) <= 1.0:
+            raise ctx.fail("cargo", key, "a share from 0 to 1", getattr(c, key))
+    if len(c.hour_weights) != 24 or min(c.hour_weights) < 0 or sum(c.hour_weights) <= 0:
+        raise ctx.fail("cargo", "hour_weights", "24 hourly weights of zero or more, not all zero",
+                       list(c.hour_weights))
+    if c.haul_km_range[0] <= 0:
+        raise ctx.fail("cargo", "haul_km_range", "a shortest haul above 0 km",
+                       list(c.haul_km_range))
+    cities = {county.city_en for county in load_counties()}
+    for key in ("origin_city_weights", "category_weights", "truck_length_weights"):
+        table = getattr(c, key)
+        if not table or min(w for _, w in table) < 0 or sum(w for _, w in table) <= 0:
+            raise ctx.fail("cargo", key, "weights of zero or more, not all zero", dict(table))
+        if any(not name.strip() for name, _ in table):
+            raise ctx.fail("cargo", key, "non-empty names", dict(table))
+    unknown = sorted({name for name, _ in c.origin_city_weights} - cities)
+    if unknown:
+        raise ctx.fail("cargo", "origin_city_weights",
+                       f"Guangdong cities ({', '.join(sorted(cities))})", unknown)
+
+
 def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec:
     table = "drivers.fixed"
     if not isinstance(raw, dict):
@@ -352,6 +443,7 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
         skip = ("fixed",) if table == "drivers" else ()
         parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
     _check_geo(ctx, parts["geo"])
+    _check_cargo(ctx, parts["cargo"])
     drivers_raw = raw.get("drivers", {}).get("fixed", [])
     if not isinstance(drivers_raw, list):
         raise ctx.fail("drivers", "fixed", "an array of tables [[drivers.fixed]]", drivers_raw)

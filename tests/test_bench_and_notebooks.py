@@ -122,3 +122,16 @@ def test_explore_run_notebook(bench_dir: Path, tmp_path: Path) -> None:
                                    "FREIGHTSIM_PLOTS_DIR": str(tmp_path)}, tmp_path)
     for png in ("income_per_driver.png", "actions_over_time.png", "market_value_map.png"):
         assert (tmp_path / png).stat().st_size > 5000
+
+
+def test_market_calibration_notebook(tmp_path: Path) -> None:
+    _execute("market_calibration.ipynb", {"FREIGHTSIM_PLOTS_DIR": str(tmp_path),
+                                          "FREIGHTSIM_CALIB_DAYS": "1"}, tmp_path)
+    for png in ("volume_by_hour.png", "origin_share.png", "haul_km.png", "price_vs_km.png",
+                "execution_vs_km.png", "online_minutes.png", "categories.png"):
+        assert (tmp_path / png).stat().st_size > 5000
+    table = (tmp_path / "calibration_table.md").read_text(encoding="utf-8").splitlines()
+    assert table[0] == "| figure | generated | reported (COMPETITION.md §9) |"
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table[2:]}
+    assert {"cargo per day", "haul km: min / median / max", "categories",
+            "take execution (pickup + window wait + cost time)"} <= set(rows)

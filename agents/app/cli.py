@@ -116,6 +116,36 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export_cargo(args: argparse.Namespace) -> int:
+    """Write the scenario's calibrated market as the official cargo JSON Lines (§2.2)."""
+    import json
+
+    from tqdm import tqdm
+
+    from sim.cargo_stream import official_cargo_records
+
+    sc = _load(args.scenario, args.seed, None)
+    # competition rules draw this market when they have no cargo file, whatever the model says
+    if sc.cargo.model != "calibrated" and sc.scenario.rules != "competition":
+        raise ScenarioError(args.scenario, "[cargo] model", '"calibrated" (the market that '
+                            "export-cargo writes)", sc.cargo.model)
+    expected = round(sc.cargo.cargo_per_day * sc.scenario.days)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with out.open("w", encoding="utf-8") as fh, tqdm(
+            total=expected, unit=" cargo", disable=args.no_progress or expected < 50_000,
+            file=sys.stderr) as bar:
+        for rec in official_cargo_records(sc):
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            n += 1
+            if n % 1000 == 0:
+                bar.update(1000)
+        bar.update(n % 1000)
+    print(f"{out}: {n:,} cargo over {sc.scenario.days:g} days from {sc.scenario.start}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -151,6 +181,12 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check a scenario file and report the first problem")
     v.add_argument("scenario")
     v.set_defaults(func=cmd_validate)
+    x = sub.add_parser("export-cargo", help="write a calibrated scenario's cargo as official JSONL")
+    x.add_argument("scenario")
+    x.add_argument("out", help="output .jsonl path")
+    x.add_argument("--seed", type=int, help="override the scenario's seed")
+    x.add_argument("--no-progress", action="store_true", help="no progress bar")
+    x.set_defaults(func=cmd_export_cargo)
     return p
 
 
