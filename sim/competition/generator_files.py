@@ -1,4 +1,4 @@
-"""Import of the public cargo-finding competition's files (JSON Lines) instead of generating.
+"""Import of competition-format files into the GENERATOR world (`[cargo] file`, `[drivers] file`).
 
 cargo rows: cargo_id, create_time, remove_time (wall clock), start/end {lat, lng},
 load_time [start, end] or null, cost_time_minutes, price (fen).
