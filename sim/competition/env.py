@@ -234,6 +234,22 @@ class Api:
                 "returned_count": len(chosen), "records": copy.deepcopy(chosen)}
 
 
+def archive_results(out_dir: Path, stamp: str) -> None:
+    """§4.7.1: earlier regular files go to history/<stamp>/, so old logs never mix in."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    old = [p for p in out_dir.iterdir() if p.is_file()]
+    if old:
+        dest = out_dir / "history" / stamp
+        dest.mkdir(parents=True, exist_ok=True)
+        for p in old:
+            shutil.move(str(p), dest / p.name)
+
+
+def run_stamp() -> str:
+    """The run's timestamp in file names: local wall time at run start (later release)."""
+    return datetime.now().strftime("%Y%m%d_%H%M%S")
+
+
 class StepTimeoutError(Exception):
     """decide ran past the step timeout (§3.6)."""
 
@@ -243,22 +259,15 @@ class CompetitionEnv:
                  out_dir: str | Path, stamp: str | None = None) -> None:
         self.table, self.drivers, self.rules = table, drivers, rules
         self.out_dir = Path(out_dir)
-        self.stamp = stamp or datetime.now().strftime("%Y%m%d_%H%M%S")
+        self.stamp = stamp or run_stamp()
         self.by_id = {d.driver_id: d for d in drivers}
         self.runs: list[DriverRun] = []
         self.runs_by_id: dict[str, DriverRun] = {}
         self.api = Api(self)
         self.on_step: Callable[[DriverRun, dict], None] | None = None
 
-    def _archive_old_results(self) -> None:
-        """§4.7.1: earlier regular files go to history/<stamp>/, so old logs never mix in."""
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        old = [p for p in self.out_dir.iterdir() if p.is_file()]
-        if old:
-            dest = self.out_dir / "history" / self.stamp
-            dest.mkdir(parents=True, exist_ok=True)
-            for p in old:
-                shutil.move(str(p), dest / p.name)
+    def archive_old_results(self) -> None:
+        archive_results(self.out_dir, self.stamp)
 
     def _new_run(self, i: int, rec: DriverRecord) -> DriverRun:
         return DriverRun(i, rec, DriverState(rec.driver_id, rec.lat, rec.lng), Pool(self.table),
@@ -352,9 +361,10 @@ class CompetitionEnv:
             self.api._bind(None)
             run.done.set()
 
-    def run(self, agent: Agent) -> dict:
+    def run(self, agent: Agent, archive: bool = True) -> dict:
         """Every driver in file order (threads if concurrency > 1); returns the run summary."""
-        self._archive_old_results()
+        if archive:
+            self.archive_old_results()
         t0 = time.perf_counter()
         self.runs = [self._new_run(i, d) for i, d in enumerate(self.drivers)]
         self.runs_by_id = {r.record.driver_id: r for r in self.runs}
