@@ -106,6 +106,17 @@ class FreightsimAgent:
         self.geo = Geography.guangdong(detour_factor=1.0, speed_kmh=scenario.geo.speed_kmh,
                                        market_h3_res=scenario.geo.market_h3_res)
         self.services = build_services(scenario, None) if uses_agents(scenario) else None
+        if self.services is not None:  # our model calls count as the step's token_usage
+            log, sink = self.services.log, self.services.log.sink
+
+            def counted(r: Any) -> None:
+                sink(r)
+                if r.backend == "llm":
+                    api.add_usage({"prompt_tokens": r.prompt_tokens,
+                                   "completion_tokens": r.completion_tokens,
+                                   "total_tokens": r.prompt_tokens + r.completion_tokens})
+
+            log.sink = counted
         seeds = np.random.SeedSequence(scenario.scenario.seed).spawn(len(drivers))
         self.seeds = {d.driver_id: s for d, s in zip(drivers, seeds, strict=True)}
         self.drivers: dict[str, _Driver] = {}
