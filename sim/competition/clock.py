@@ -7,7 +7,9 @@ arithmetic stays in integers and matches the official simulator.
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 EPOCH = datetime(2026, 3, 1)
 WALL_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -15,14 +17,46 @@ EARTH_RADIUS_KM = 6371.0
 MONTH_PREFIX = "202603"  # the log prefix stays 202603 even in the 92-day round (§5.1)
 
 
+_WALL = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", re.ASCII)
+
+
 def parse_wall(value: object) -> datetime | None:
-    """`YYYY-MM-DD HH:MM:SS` (surrounding spaces trimmed) as a naive datetime, else None."""
+    """`YYYY-MM-DD HH:MM:SS` (surrounding spaces trimmed) as a naive datetime, else None.
+
+    Accepts exactly what `datetime.strptime(value, WALL_FORMAT)` accepts; the zero-padded form
+    is parsed by a regex and cached, so a 500,000-row file (a few distinct minutes repeated)
+    does not pay strptime per field.
+    """
     if not isinstance(value, str):
         return None
+    return _parse(value.strip())
+
+
+@lru_cache(maxsize=1 << 18)
+def _parse(s: str) -> datetime | None:
+    m = _WALL.fullmatch(s)
+    if m is not None:
+        try:
+            return datetime(*map(int, m.groups()))
+        except ValueError:
+            return None
     try:
-        return datetime.strptime(value.strip(), WALL_FORMAT)
+        return datetime.strptime(s, WALL_FORMAT)
     except ValueError:
         return None
+
+
+def wall_minutes(value: object) -> int | None:
+    """parse_wall then to_minutes, cached: the loader's hot path."""
+    if not isinstance(value, str):
+        return None
+    return _minutes(value.strip())
+
+
+@lru_cache(maxsize=1 << 18)
+def _minutes(s: str) -> int | None:
+    t = _parse(s)
+    return None if t is None else to_minutes(t)
 
 
 def to_minutes(t: datetime) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.competition.clock import parse_wall, to_minutes
+from sim.competition.clock import parse_wall, wall_minutes
 from sim.scenario import ScenarioError
 
 MAX_COST_MINUTES = 1_000_000  # about two years: anything above is a unit mix-up
@@ -52,8 +52,11 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _loads(text: str) -> Any:
-    return json.loads(text, parse_constant=_no_constant)
+    return _DECODER.decode(text)
 
 
 def _is_number(v: object) -> bool:
@@ -61,13 +64,18 @@ def _is_number(v: object) -> bool:
 
 
 def _finite(row: dict, key: str, v: object, lo: float, hi: float, what: str) -> float:
-    if not _is_number(v):
+    """A JSON number (not a bool, not a string) in [lo, hi]; NaN and ±inf fail the range."""
+    tv = type(v)
+    if tv is float:
+        x = v
+    elif tv is int:
+        try:
+            x = float(v)
+        except OverflowError:
+            raise RowError(key, what, _short(v)) from None
+    else:
         raise RowError(key, what, _short(v))
-    try:
-        x = float(v)
-    except OverflowError:
-        raise RowError(key, what, _short(v)) from None
-    if not math.isfinite(x) or not lo <= x <= hi:
+    if not lo <= x <= hi:
         raise RowError(key, what, _short(v))
     return x
 
@@ -86,10 +94,10 @@ def _point(row: dict, key: str) -> tuple[float, float]:
 
 def _time(row: dict, key: str) -> int:
     v = row.get(key)
-    t = parse_wall(v)
+    t = wall_minutes(v)
     if t is None:
         raise RowError(key, "a time like 2026-03-01 08:00:00 (no timezone)", _short(v))
-    return to_minutes(t)
+    return t
 
 
 def cargo_key(v: object) -> str:
@@ -134,7 +142,7 @@ def _check_cargo(row: dict, strict: bool) -> tuple[str, int, int, float, float]:
             if not isinstance(lt, list) or len(lt) != 2:
                 raise RowError("load_time", "null or [start, end] wall-clock strings", _short(lt))
             for x in lt:
-                if parse_wall(x) is None:
+                if wall_minutes(x) is None:
                     raise RowError("load_time", "[start, end] like 2026-03-01 08:00:00",
                                    _short(lt))
         cost = row.get("cost_time_minutes")
