@@ -49,11 +49,12 @@ def driver_rows(n: int = 10, seed: int = 3) -> list[dict]:
     out = []
     for i in range(n):
         _, lat, lng = CITIES[i % 4]
-        prefs: list = [{"content": "每天至少连续休息4小时，每天不满足扣钱100元。",
+        prefs: list = [{"content": "每月至少休息3天。",
                         "start_time": "2026-03-01 00:00:00", "end_time": "2026-03-31 23:59:59",
                         "penalty_amount": 100, "penalty_cap": None}]
         if i % 3 == 0:
-            prefs.append({"content": "3月2日当天不接单。", "start_time": "2026-03-02 00:00:00",
+            prefs.append({"content": "Do not drive between 23:00 and 5:00.",
+                          "start_time": "2026-03-02 00:00:00",
                           "end_time": "2026-03-02 23:59:59", "penalty_amount": 200,
                           "penalty_cap": 200})
         out.append({"driver_id": f"D{i + 1:03d}", "name": f"司机{i + 1}",

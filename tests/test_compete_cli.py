@@ -137,3 +137,55 @@ def test_shipped_smoke_scenario(tmp_path: Path) -> None:
                "--out", str(tmp_path / "o"))
     assert proc.returncode == 0, proc.stderr
     assert len(_logs(tmp_path / "o")) == 3
+
+
+def test_validate_opens_the_data_files(tmp_path: Path) -> None:
+    sc = _scenario(tmp_path, days=1, drivers=2)
+    rows = driver_rows(2)
+    rows[1]["preferences"].append({"content": "开心就好", "penalty_amount": 1,
+                                   "penalty_cap": None})
+    write_drivers(tmp_path / "drivers.json", rows)
+    ok = cli("validate", str(sc))
+    assert ok.returncode == 0, ok.stderr
+    assert "150 rows, listed 2026-03-01" in ok.stdout
+    assert "drivers.json:" in ok.stdout
+    assert "preferences[1]: not understood by the rules parser: '开心就好'" in ok.stdout
+    cargo = cargo_rows(1, 5)
+    cargo[4]["create_time"] = "2026-03-01 08:00:00+08:00"
+    write_cargo(tmp_path / "cargo.jsonl", cargo)
+    bad = cli("validate", str(sc))
+    assert bad.returncode == 2
+    assert "cargo.jsonl:5: create_time: expected a time like" in bad.stderr
+
+
+def test_memory_view_for_competition_agents(tmp_path: Path) -> None:
+    from agents.app.compete import run_competition
+    from sim.scenario import load_scenario
+
+    sc = load_scenario(_scenario(tmp_path, days=1, drivers=2)).with_overrides(
+        memory={"mode": "rules"})
+    seen = {}
+
+    class Peek:
+        def __init__(self, api) -> None:
+            from agents.app.compete_adapter import FreightsimAgent
+            from sim.competition.records import load_driver_records
+
+            self.api = api
+            self.ours = FreightsimAgent(api, sc, load_driver_records(tmp_path / "drivers.json"))
+
+        def decide(self, driver_id: str) -> dict:
+            out = self.ours.decide(driver_id)
+            seen.setdefault(driver_id, self.api.memory_view(driver_id, "main_decision"))
+            return out
+
+    import sys
+    import types
+
+    mod = types.ModuleType("peek_agent")
+    mod.Peek = Peek
+    sys.modules["peek_agent"] = mod
+    summary = run_competition(sc, tmp_path / "o", "peek_agent:Peek", stamp="20260301_000000")
+    assert set(summary["driver_end_reasons"].values()) == {"normal"}
+    assert sorted(seen) == ["D001", "D002"]
+    assert all(isinstance(v, str) and v for v in seen.values())

@@ -49,6 +49,14 @@ def format_summary(summary: dict) -> str:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     sc = _load(args.scenario, None, None)
+    if sc.scenario.rules == "competition":  # open and check the data files too
+        from agents.app.compete import validate_inputs
+
+        for note in validate_inputs(sc):
+            print(note)
+        print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
+              f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
+        return 0
     print(f"{args.scenario}: ok ({sc.scenario.name}, {sc.scenario.days:g} days, "
           f"{len(sc.drivers.fixed) or sc.drivers.count} drivers, memory {sc.memory.mode})")
     return 0

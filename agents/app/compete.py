@@ -237,3 +237,32 @@ def print_summary(summary: dict, comp: Path) -> None:
         print(f"  {did}: {msg}")
     print(f"wall time (s): {summary['simulate_time_seconds']}")
     print(f"results: {comp}/ (action logs, run_summary_202603.json, {INPUTS_FILE})")
+
+
+def validate_inputs(scenario: Scenario) -> list[str]:
+    """`validate` for competition rules: open both files strictly (a bad row raises with its
+    line) and describe them; preferences our rules parser cannot read are listed (the official
+    environment scores them as text, so they are notes, not errors)."""
+    from sim.competition.clock import wall_time
+    from sim.preference_text import PreferenceParseError, parse_preference
+
+    notes = []
+    if scenario.cargo.file:
+        t = load_cargo_table(scenario.cargo.file)
+        lo, hi = t.time_range()
+        notes.append(f"cargo {scenario.cargo.file}: {len(t):,} rows, listed {wall_time(lo)} .. "
+                     f"delisted by {wall_time(hi)}")
+    else:
+        notes.append("cargo: generated (sim.cargo_stream)")
+    drivers = official_drivers(scenario)
+    notes.append(f"drivers: {len(drivers)}")
+    if scenario.drivers.file:
+        for rec in load_driver_records(scenario.drivers.file):
+            for i, p in enumerate(rec.preferences):
+                text = p if isinstance(p, str) else p.get("content", p.get("text", ""))
+                try:
+                    parse_preference(str(text))
+                except PreferenceParseError:
+                    notes.append(f"{scenario.drivers.file}:{rec.line}: preferences[{i}]: "
+                                 f"not understood by the rules parser: {str(text)[:60]!r}")
+    return notes
