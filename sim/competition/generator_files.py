@@ -4,12 +4,13 @@ cargo rows: cargo_id, create_time, remove_time (wall clock), start/end {lat, lng
 load_time [start, end] or null, cost_time_minutes, price (fen).
 driver rows: driver_id, current_lat, current_lng, cost_per_km,
 preferences [{content, penalty_amount, penalty_cap}].
-A bad row raises ScenarioError with the file and line number.
+A bad row raises ScenarioError with the file and line number. Rows are read by the same strict
+reader as the competition environment (UTF-8, no NaN/Infinity, bounded nesting), numbers must be
+real finite numbers (not bools or strings), times carry no timezone, ids are unique.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,23 +18,32 @@ from typing import Any
 import numpy as np
 
 from sim.cargo import Cargo
+from sim.competition.records import (
+    MAX_COST_MINUTES,
+    MAX_PRICE_FEN,
+    RowError,
+    decode_lines,
+    finite_number,
+    parse_object,
+    short_value,
+)
 from sim.geo import Geography, Point, in_guangdong
 from sim.preference_text import PreferenceParseError, parse_preference
 from sim.scenario import DriverSpec, ScenarioError
 
 
 def _rows(path: Path):
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ScenarioError(path, "row", "one JSON object per line", str(exc), n) from None
-            if not isinstance(row, dict):
-                raise ScenarioError(path, "row", "a JSON object", row, n)
-            yield n, row
+    if not path.is_file():
+        raise ScenarioError(path, "file", "an existing regular file", str(path))
+    for n, _, _, text in decode_lines(path, path.read_bytes()):
+        yield n, parse_object(path, n, text)
+
+
+def _number(path: Path, n: int, key: str, v: Any, lo: float, hi: float, what: str) -> float:
+    try:
+        return finite_number({}, key, v, lo, hi, what)
+    except RowError as e:
+        raise ScenarioError(path, e.key, e.expected, e.found, n) from None
 
 
 def _field(path: Path, n: int, row: dict, key: str) -> Any:
@@ -44,17 +54,20 @@ def _field(path: Path, n: int, row: dict, key: str) -> Any:
 
 def _minutes(path: Path, n: int, key: str, value: Any, start: datetime) -> float:
     try:
-        t = datetime.fromisoformat(str(value))
+        t = datetime.fromisoformat(value) if isinstance(value, str) else None
     except ValueError:
-        raise ScenarioError(path, key, "a time like 2026-03-02 08:00:00", value, n) from None
+        t = None
+    if t is None or t.tzinfo is not None:
+        raise ScenarioError(path, key, "a time like 2026-03-02 08:00:00 (no timezone)",
+                            short_value(value), n)
     return (t - start).total_seconds() / 60.0
 
 
 def _point(path: Path, n: int, key: str, value: Any) -> Point:
-    try:
-        p = Point(float(value["lat"]), float(value["lng"]))
-    except (TypeError, KeyError, ValueError):
-        raise ScenarioError(path, key, "an object {lat, lng} of numbers", value, n) from None
+    if not isinstance(value, dict):
+        raise ScenarioError(path, key, "an object {lat, lng} of numbers", short_value(value), n)
+    p = Point(_number(path, n, f"{key}.lat", value.get("lat"), -90, 90, "a latitude"),
+              _number(path, n, f"{key}.lng", value.get("lng"), -180, 180, "a longitude"))
     if not in_guangdong(p.lat, p.lng):
         raise ScenarioError(path, key, "a point inside Guangdong", value, n)
     return p
@@ -64,8 +77,17 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
                rng: np.random.Generator) -> list[Cargo]:
     path = Path(path)
     out: list[Cargo] = []
+    seen: dict[str, int] = {}
     for n, row in _rows(path):
-        cid = str(_field(path, n, row, "cargo_id"))
+        raw_id = _field(path, n, row, "cargo_id")
+        cid = str(raw_id).strip()
+        if raw_id is None or isinstance(raw_id, bool | dict | list) or not cid:
+            raise ScenarioError(path, "cargo_id", "a non-empty string or number",
+                                short_value(raw_id), n)
+        if cid in seen:
+            raise ScenarioError(path, "cargo_id", "a unique cargo id",
+                                f"{cid} (also on line {seen[cid]})", n)
+        seen[cid] = n
         create = _minutes(path, n, "create_time", _field(path, n, row, "create_time"), start)
         remove = _minutes(path, n, "remove_time", _field(path, n, row, "remove_time"), start)
         if remove < create:
@@ -86,10 +108,9 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
                                     "a loading window whose end is not before its start", lt, n)
         cost = _field(path, n, row, "cost_time_minutes")
         price = _field(path, n, row, "price")
-        if not isinstance(cost, int | float) or cost < 0:
-            raise ScenarioError(path, "cost_time_minutes", "minutes of zero or more", cost, n)
-        if not isinstance(price, int | float) or price < 0:
-            raise ScenarioError(path, "price", "a price in fen, zero or more", price, n)
+        cost = _number(path, n, "cost_time_minutes", cost, 0, MAX_COST_MINUTES,
+                       "minutes of zero or more")
+        price = _number(path, n, "price", price, 0, MAX_PRICE_FEN, "a price in fen, zero or more")
         competitor = None
         if rng.random() < competitor_share:
             competitor = create + float(rng.uniform(0.0, max(remove - create, 0.0)))
@@ -102,26 +123,39 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
 def load_drivers(path: str | Path) -> list[DriverSpec]:
     path = Path(path)
     out: list[DriverSpec] = []
+    seen: dict[str, int] = {}
     for n, row in _rows(path):
-        did = str(_field(path, n, row, "driver_id"))
-        lat, lng = _field(path, n, row, "current_lat"), _field(path, n, row, "current_lng")
-        if not all(isinstance(x, int | float) for x in (lat, lng)):
-            raise ScenarioError(path, "current_lat", "numbers for current_lat/current_lng",
-                                [lat, lng], n)
+        did = _field(path, n, row, "driver_id")
+        if not isinstance(did, str) or not did.strip():
+            raise ScenarioError(path, "driver_id", "a non-empty string", short_value(did), n)
+        if did in seen:
+            raise ScenarioError(path, "driver_id", "a unique driver id",
+                                f"{did} (also on line {seen[did]})", n)
+        seen[did] = n
+        lat = _number(path, n, "current_lat", _field(path, n, row, "current_lat"), -90, 90,
+                      "a latitude")
+        lng = _number(path, n, "current_lng", _field(path, n, row, "current_lng"), -180, 180,
+                      "a longitude")
         if not in_guangdong(lat, lng):
             raise ScenarioError(path, "current_lat", "a start inside Guangdong", [lat, lng], n)
-        cpk = row.get("cost_per_km", 1.5)
-        if not isinstance(cpk, int | float) or cpk <= 0:
-            raise ScenarioError(path, "cost_per_km", "a positive number", cpk, n)
+        cpk = _number(path, n, "cost_per_km", row.get("cost_per_km", 1.5), 1e-9, 1e6,
+                      "a positive number")
         prefs = []
-        for p in row.get("preferences") or []:
+        raw_prefs = row.get("preferences") or []
+        if not isinstance(raw_prefs, list):
+            raise ScenarioError(path, "preferences", "an array", short_value(raw_prefs), n)
+        for p in raw_prefs:
             if not isinstance(p, dict) or "content" not in p:
                 raise ScenarioError(path, "preferences",
-                                    "objects {content, penalty_amount, penalty_cap}", p, n)
+                                    "objects {content, penalty_amount, penalty_cap}",
+                                    short_value(p), n)
+            amount = _number(path, n, "preferences.penalty_amount",
+                             p.get("penalty_amount", 100.0), 0, 1e12, "a number of yuan")
+            cap = p.get("penalty_cap", 1000.0)
+            cap = 1e12 if cap is None else _number(path, n, "preferences.penalty_cap", cap, 0,
+                                                   1e12, "null or a number of yuan")
             try:
-                prefs.append(parse_preference(str(p["content"]),
-                                              float(p.get("penalty_amount", 100.0)),
-                                              float(p.get("penalty_cap", 1000.0))))
+                prefs.append(parse_preference(str(p["content"]), amount, cap))
             except PreferenceParseError as exc:
                 raise ScenarioError(path, "preferences.content",
                                     "a preference the rules parser understands",

@@ -36,7 +36,7 @@ class RowError(ValueError):
         self.key, self.expected, self.found = key, expected, found
 
 
-def _short(v: object) -> object:
+def short_value(v: object) -> object:
     """The found value as shown in an error, cut so a huge or deep value stays readable."""
     if isinstance(v, str | int | float | bool) or v is None:
         s = repr(v)
@@ -63,7 +63,7 @@ def _is_number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _finite(row: dict, key: str, v: object, lo: float, hi: float, what: str) -> float:
+def finite_number(row: dict, key: str, v: object, lo: float, hi: float, what: str) -> float:
     """A JSON number (not a bool, not a string) in [lo, hi]; NaN and ±inf fail the range."""
     tv = type(v)
     if tv is float:
@@ -72,23 +72,23 @@ def _finite(row: dict, key: str, v: object, lo: float, hi: float, what: str) -> 
         try:
             x = float(v)
         except OverflowError:
-            raise RowError(key, what, _short(v)) from None
+            raise RowError(key, what, short_value(v)) from None
     else:
-        raise RowError(key, what, _short(v))
+        raise RowError(key, what, short_value(v))
     if not lo <= x <= hi:
-        raise RowError(key, what, _short(v))
+        raise RowError(key, what, short_value(v))
     return x
 
 
 def _point(row: dict, key: str) -> tuple[float, float]:
     v = row.get(key)
     if not isinstance(v, dict):
-        raise RowError(key, "an object {lat, lng, city}", _short(v))
-    lat = _finite(row, f"{key}.lat", v.get("lat"), -90.0, 90.0, "a latitude in degrees")
-    lng = _finite(row, f"{key}.lng", v.get("lng"), -180.0, 180.0, "a longitude in degrees")
+        raise RowError(key, "an object {lat, lng, city}", short_value(v))
+    lat = finite_number(row, f"{key}.lat", v.get("lat"), -90.0, 90.0, "a latitude in degrees")
+    lng = finite_number(row, f"{key}.lng", v.get("lng"), -180.0, 180.0, "a longitude in degrees")
     city = v.get("city")
     if city is not None and not isinstance(city, str):
-        raise RowError(f"{key}.city", "a string", _short(city))
+        raise RowError(f"{key}.city", "a string", short_value(city))
     return lat, lng
 
 
@@ -96,7 +96,7 @@ def _time(row: dict, key: str) -> int:
     v = row.get(key)
     t = wall_minutes(v)
     if t is None:
-        raise RowError(key, "a time like 2026-03-01 08:00:00 (no timezone)", _short(v))
+        raise RowError(key, "a time like 2026-03-01 08:00:00 (no timezone)", short_value(v))
     return t
 
 
@@ -127,34 +127,35 @@ def _check_cargo(row: dict, strict: bool) -> tuple[str, int, int, float, float]:
     cid = row["cargo_id"]
     if isinstance(cid, bool) or not isinstance(cid, str | int | float) or (
             isinstance(cid, float) and not math.isfinite(cid)):
-        raise RowError("cargo_id", "a string or a number", _short(cid))
+        raise RowError("cargo_id", "a string or a number", short_value(cid))
     key = cargo_key(cid)
     if not key:
-        raise RowError("cargo_id", "a non-empty cargo id", _short(cid))
+        raise RowError("cargo_id", "a non-empty cargo id", short_value(cid))
     create = _time(row, "create_time")
     remove = _time(row, "remove_time")
     lat, lng = _point(row, "start")
-    _finite(row, "price", row.get("price"), 0.0, MAX_PRICE_FEN, "a price in fen (0 to 1e12)")
+    finite_number(row, "price", row.get("price"), 0.0, MAX_PRICE_FEN, "a price in fen (0 to 1e12)")
     if strict:
         _point(row, "end")
         lt = row.get("load_time")
         if lt is not None:
             if not isinstance(lt, list) or len(lt) != 2:
-                raise RowError("load_time", "null or [start, end] wall-clock strings", _short(lt))
+                raise RowError("load_time", "null or [start, end] wall-clock strings",
+                               short_value(lt))
             for x in lt:
                 if wall_minutes(x) is None:
                     raise RowError("load_time", "[start, end] like 2026-03-01 08:00:00",
-                                   _short(lt))
+                                   short_value(lt))
         cost = row.get("cost_time_minutes")
         c = parse_cost_minutes(cost) if not isinstance(cost, bool) else None
         if c is None or not 0 <= c <= MAX_COST_MINUTES or (
                 isinstance(cost, float) and not 0 <= cost <= MAX_COST_MINUTES):
             raise RowError("cost_time_minutes",
-                           f"whole minutes from 0 to {MAX_COST_MINUTES}", _short(cost))
+                           f"whole minutes from 0 to {MAX_COST_MINUTES}", short_value(cost))
     return key, create, remove, lat, lng
 
 
-def _decode_lines(path: Path, buf: bytes):
+def decode_lines(path: Path, buf: bytes):
     """(line number, start offset, end offset, text) for each non-blank line."""
     pos, n, size = 0, 0, len(buf)
     if buf.startswith(b"\xef\xbb\xbf"):
@@ -176,7 +177,7 @@ def _decode_lines(path: Path, buf: bytes):
         pos = nl + 1
 
 
-def _parse_object(path: Path, n: int, text: str) -> dict:
+def parse_object(path: Path, n: int, text: str) -> dict:
     try:
         row = _loads(text)
     except RecursionError:
@@ -186,7 +187,7 @@ def _parse_object(path: Path, n: int, text: str) -> dict:
         raise ScenarioError(path, "row", "one JSON object per line", str(exc)[:MAX_FOUND],
                             n) from None
     if not isinstance(row, dict):
-        raise ScenarioError(path, "row", "a JSON object", _short(row), n)
+        raise ScenarioError(path, "row", "a JSON object", short_value(row), n)
     return row
 
 
@@ -238,8 +239,8 @@ def load_cargo_table(path: str | Path, strict: bool = True) -> CargoTable:
     remove: list[int] = []
     lat: list[float] = []
     lng: list[float] = []
-    for n, a, b, text in _decode_lines(path, buf):
-        row = _parse_object(path, n, text)
+    for n, a, b, text in decode_lines(path, buf):
+        row = parse_object(path, n, text)
         try:
             key, c, r, la, ln = _check_cargo(row, strict)
         except RowError as e:
@@ -282,43 +283,43 @@ def _check_preference(i: int, p: object, strict: bool) -> None:
         return
     if not isinstance(p, dict):
         raise RowError(key, "a string or an object {content, penalty_amount, penalty_cap}",
-                       _short(p))
+                       short_value(p))
     text = p.get("content", p.get("text"))
     if not isinstance(text, str):
-        raise RowError(f"{key}.content", "a string", _short(text))
+        raise RowError(f"{key}.content", "a string", short_value(text))
     amount = p.get("penalty_amount")
     if amount is not None or strict:
-        _finite(p, f"{key}.penalty_amount", amount, 0.0, 1e12, "a number of yuan (0 to 1e12)")
+        finite_number(p, f"{key}.penalty_amount", amount, 0.0, 1e12, "a number of yuan (0 to 1e12)")
     cap = p.get("penalty_cap")
     if cap is not None:
-        _finite(p, f"{key}.penalty_cap", cap, 0.0, 1e12, "null or a number of yuan")
+        finite_number(p, f"{key}.penalty_cap", cap, 0.0, 1e12, "null or a number of yuan")
     for bound in ("start_time", "end_time"):
         v = p.get(bound)
         if v is None:
             continue
         if not isinstance(v, str) or (strict and parse_wall(v) is None):
             raise RowError(f"{key}.{bound}", "null or a time like 2026-03-01 08:00:00",
-                           _short(v))
+                           short_value(v))
 
 
 def _check_driver(row: dict, strict: bool) -> tuple[str, float, float, float, tuple]:
     did = row.get("driver_id")
     if not isinstance(did, str) or not did.strip():
-        raise RowError("driver_id", "a non-empty string", _short(did))
+        raise RowError("driver_id", "a non-empty string", short_value(did))
     if "_" in did:
         raise RowError("driver_id", "an id without '_' (the scorer splits file names on it)",
                        did)
     for key in ("name", "vehicle_no", "truck_length"):
         if key in row and row[key] is not None and not isinstance(row[key], str):
-            raise RowError(key, "a string", _short(row[key]))
-    lat = _finite(row, "current_lat", row.get("current_lat"), -90.0, 90.0, "a latitude")
-    lng = _finite(row, "current_lng", row.get("current_lng"), -180.0, 180.0, "a longitude")
+            raise RowError(key, "a string", short_value(row[key]))
+    lat = finite_number(row, "current_lat", row.get("current_lat"), -90.0, 90.0, "a latitude")
+    lng = finite_number(row, "current_lng", row.get("current_lng"), -180.0, 180.0, "a longitude")
     cpk = row.get("cost_per_km")
     if cpk is not None or strict:
-        cpk = _finite(row, "cost_per_km", cpk, 0.0, 1e6, "yuan per km, 0 or more")
+        cpk = finite_number(row, "cost_per_km", cpk, 0.0, 1e6, "yuan per km, 0 or more")
     prefs = row.get("preferences", [])
     if prefs is None or not isinstance(prefs, list):
-        raise RowError("preferences", "an array (not null)", _short(prefs))
+        raise RowError("preferences", "an array (not null)", short_value(prefs))
     for i, p in enumerate(prefs):
         _check_preference(i, p, strict)
     return did, lat, lng, float(cpk or 0.0), tuple(prefs)
@@ -339,8 +340,8 @@ def _driver_rows(path: Path, buf: bytes):
         raise ScenarioError(path, "file", "UTF-8 without a byte-order mark", "a BOM", 1)
     stripped = text.lstrip()
     if not stripped.startswith("["):
-        for n, _, _, line in _decode_lines(path, buf):
-            yield n, _parse_object(path, n, line)
+        for n, _, _, line in decode_lines(path, buf):
+            yield n, parse_object(path, n, line)
         return
     dec = json.JSONDecoder(parse_constant=_no_constant)
     pos = len(text) - len(stripped) + 1
@@ -371,7 +372,7 @@ def _driver_rows(path: Path, buf: bytes):
             raise ScenarioError(path, "row", "a JSON array of driver objects",
                                 str(exc)[:MAX_FOUND], n) from None
         if not isinstance(row, dict):
-            raise ScenarioError(path, "row", "a driver object", _short(row), n)
+            raise ScenarioError(path, "row", "a driver object", short_value(row), n)
         yield n, row
     if text[pos + 1:].strip():
         raise ScenarioError(path, "drivers", "nothing after the closing ]",
