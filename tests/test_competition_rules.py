@@ -64,6 +64,7 @@ class Script:
 
 def play(tmp: Path, rows: list[dict], steps, drivers: list[dict] | None = None,
          strict: bool = True, **rule_kw) -> tuple[CompetitionEnv, dict]:
+    tmp.mkdir(parents=True, exist_ok=True)
     # far away and listed from minute 1: keeps pools non-empty, never in a minute-0 query
     rows = [*rows, cargo("bg", create=1, remove=10**7, at=(20.5, 110.5))]
     c = write_cargo(tmp / "cargo.jsonl", rows)
@@ -653,3 +654,29 @@ def test_concurrency_gives_identical_logs(tmp_path: Path) -> None:
         outs.append({p.name: p.read_text() for p in env.out_dir.glob("actions_*.jsonl")})
     assert len(outs[0]) == 8
     assert outs[0] == outs[1]
+
+
+def test_history_of_an_earlier_driver_under_concurrency(tmp_path: Path) -> None:
+    seen = {}
+
+    def ask(api, d):
+        seen[d] = api.query_decision_history("A", -1)["total_steps"]
+        return {"action": "wait"}
+
+    for conc in (1, 3):
+        play(tmp_path / str(conc), [cargo("7")],
+             {"A": [wait(1)] * 5, "B": [ask], "C": [ask]},
+             [driver("A"), driver("B"), driver("C")], concurrency=conc)
+        # as in the sequential loop: A has finished (5 steps + the closing wait)
+        assert seen == {"B": 6, "C": 6}
+        seen.clear()
+
+
+def test_version_budgets(tmp_path: Path) -> None:
+    _, s2 = play(tmp_path / "a", [cargo("7")], [wait(1)], scoring="S2", step_timeout_s=None)
+    assert s2["driver_max_total_tokens"] is None
+    assert Rules.for_version("S2").step_timeout_s is None
+    assert Rules.for_version("S3").token_budget == 5_000_000
+    assert Rules.for_version("S4").step_timeout_s == 120.0
+    with pytest.raises(ValueError, match="scoring must be one of"):
+        Rules.for_version("S5")
