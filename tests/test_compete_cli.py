@@ -189,3 +189,34 @@ def test_memory_view_for_competition_agents(tmp_path: Path) -> None:
     assert set(summary["driver_end_reasons"].values()) == {"normal"}
     assert sorted(seen) == ["D001", "D002"]
     assert all(isinstance(v, str) and v for v in seen.values())
+
+
+def test_model_calls_are_counted_recorded_and_replayed(tmp_path: Path, monkeypatch) -> None:
+    from agents.app.compete import run_competition
+    from agents.testing.fakes import ScriptedServer, constant
+    from sim.scenario import load_scenario
+
+    monkeypatch.setenv("COMP_TEST_KEY", "sk-test")
+    base = _scenario(tmp_path, days=1, drivers=2)
+    logs = []
+    with ScriptedServer(constant("hello"), prompt_tokens=30, completion_tokens=7) as srv:
+        llm = {"backend": "llm", "base_url": srv.base_url, "model": "m1",
+               "api_key_env": "COMP_TEST_KEY", "cache": str(tmp_path / "cache.jsonl")}
+        sc = load_scenario(base).with_overrides(llm=llm)
+        run_competition(sc, tmp_path / "rec", AGENT, stamp="20260301_000000")
+        logs.append(_logs(tmp_path / "rec"))
+        assert srv.requests[0]["model"] == "m1"  # filled in from config
+        assert srv.headers[0]["authorization"] == "Bearer sk-test"
+        sent = len(srv.requests)
+    replay = load_scenario(base).with_overrides(llm={**llm, "replay": True,
+                                                     "base_url": "http://127.0.0.1:9/v1"})
+    summary = run_competition(replay, tmp_path / "rep", AGENT, stamp="20260301_000000")
+    logs.append(_logs(tmp_path / "rep"))
+    assert logs[0] == logs[1]
+    recs = [json.loads(x) for x in logs[0]["D001"].splitlines()]
+    # one request per distinct payload ("step n"): repeats are answered from the cache
+    assert sent == max(len(v.splitlines()) for v in logs[0].values())
+    assert {r["action"].get("note") for r in recs if "note" in r["action"]} == {"hello"}
+    assert all(r["token_usage"] == {"prompt_tokens": 30, "completion_tokens": 7,
+                                    "reasoning_tokens": 0, "total_tokens": 37} for r in recs)
+    assert summary["driver_token_usage"]["D001"] == 37 * len(recs)
