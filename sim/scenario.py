@@ -36,9 +36,9 @@ class Meta:
     seed: int = 0
     days: float = 1.0
     start: str = "2026-03-02T00:00:00"
-    # competition.toml needs these; the `comp` branch owns their meaning and validation
-    rules: str = "generator"
-    scoring: str = "S4"
+    rules: str = "generator"  # "competition": COMPETITION.md's environment (sim/competition)
+    scoring: str = "S4"  # competition scoring version S1-S4 (§7.1)
+    max_steps: int = 20000  # competition: steps per driver
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,7 @@ class LLMConfig:
     cache: str | None = None
     replay: bool = False
     max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
+    concurrency: int = 1  # competition rules: drivers simulated at once (threads)
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,8 @@ TABLES: dict[str, type] = {
     "output": OutputConfig,
 }
 CHOICES = {
+    ("scenario", "rules"): ("generator", "competition"),
+    ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
     ("memory", "mode"): ("off", "full", "rules", "compressed"),
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
@@ -234,6 +237,7 @@ POSITIVE = {
     ("memory", "compress_threshold"), ("memory", "recent_actions"),
     ("memory", "confirm_minutes"), ("llm", "timeout_s"),
     ("llm", "max_tokens"), ("output", "batch_rows"),
+    ("scenario", "max_steps"), ("llm", "concurrency"),
 }
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
@@ -393,6 +397,11 @@ def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
     if unknown:
         raise ctx.fail("cargo", "origin_city_weights",
                        f"Guangdong cities ({', '.join(sorted(cities))})", unknown)
+def _check_competition(ctx: _Ctx, m: Meta) -> None:
+    """Competition rules count whole days of integer minutes from 2026-03-01 (§2.1, §2.4)."""
+    if m.rules == "competition" and not float(m.days).is_integer():
+        raise ctx.fail("scenario", "days", "a whole number of days under competition rules",
+                       m.days)
 
 
 def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec:
@@ -444,6 +453,7 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
         parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
     _check_geo(ctx, parts["geo"])
     _check_cargo(ctx, parts["cargo"])
+    _check_competition(ctx, parts["scenario"])
     drivers_raw = raw.get("drivers", {}).get("fixed", [])
     if not isinstance(drivers_raw, list):
         raise ctx.fail("drivers", "fixed", "an array of tables [[drivers.fixed]]", drivers_raw)

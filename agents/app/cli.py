@@ -49,8 +49,31 @@ def format_summary(summary: dict) -> str:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     sc = _load(args.scenario, None, None)
+    if sc.scenario.rules == "competition":  # open and check the data files too
+        from agents.app.compete import validate_inputs
+
+        for note in validate_inputs(sc):
+            print(note)
+        print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
+              f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
+        return 0
     print(f"{args.scenario}: ok ({sc.scenario.name}, {sc.scenario.days:g} days, "
           f"{len(sc.drivers.fixed) or sc.drivers.count} drivers, memory {sc.memory.mode})")
+    return 0
+
+
+def cmd_compete(args: argparse.Namespace) -> int:
+    from agents.app.compete import print_summary, run_competition
+
+    sc = _load(args.scenario, None, args.memory)
+    if args.llm_replay:
+        sc = sc.with_overrides(llm={"replay": True})
+    if args.concurrency is not None:
+        sc = sc.with_overrides(llm={"concurrency": args.concurrency})
+    out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-compete"
+    summary = run_competition(sc, out, args.agent, stamp=args.timestamp,
+                              token_budget=args.token_budget, step_timeout_s=args.step_timeout)
+    print_summary(summary, out / "competition")
     return 0
 
 
@@ -61,6 +84,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.llm_replay:
         sc = sc.with_overrides(llm={"replay": True})
     out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-s{sc.scenario.seed}"
+    if sc.scenario.rules == "competition":  # our agents under the official loop
+        from agents.app.compete import print_summary, run_competition
+
+        print_summary(run_competition(sc, out), out / "competition")
+        return 0
     result = run_scenario(sc, out, progress=not args.no_progress)
     print(format_summary(result.summary))
     files = [f for f in ("events.parquet", "steps.parquet", "llm_calls.parquet",
@@ -178,6 +206,20 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--engine", choices=["local", "ray"], default="local")
     w.add_argument("--workers", type=int, default=2)
     w.set_defaults(func=cmd_sweep)
+    c = sub.add_parser("compete", help="run a competition agent (or ours) under the official "
+                       "loop; writes <out>/competition/ action logs and run summary")
+    c.add_argument("scenario")
+    c.add_argument("--agent", help="MODULE:CLASS (module or .py path); default: our agents")
+    c.add_argument("--out", help="run directory (default runs/<name>-compete)")
+    c.add_argument("--memory", choices=["off", "full", "rules", "compressed"],
+                   help="override [memory] mode (our agents)")
+    c.add_argument("--concurrency", type=int, help="drivers at once (threads)")
+    c.add_argument("--timestamp", help="fixed YYYYMMDD_HHMMSS for file names (tests)")
+    c.add_argument("--token-budget", type=int, help="tokens per driver (default by version)")
+    c.add_argument("--step-timeout", type=float, help="seconds per decide (default by version)")
+    c.add_argument("--llm-replay", action="store_true",
+                   help="answer model calls from the recorded cache only")
+    c.set_defaults(func=cmd_compete)
     v = sub.add_parser("validate", help="check a scenario file and report the first problem")
     v.add_argument("scenario")
     v.set_defaults(func=cmd_validate)

@@ -1,0 +1,268 @@
+"""`freightsim compete`: a competition agent (or ours) under the official loop (COMPETITION.md).
+
+The agent class is constructed once as `CLASS(api)` and called as `decide(driver_id)`. The api
+is sim/competition's, plus `model_chat_completion` through our [llm] settings (record/replay
+cache, the round's budgets) and an optional `memory_view`. Outputs go to `<out>/competition/`.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from agents.app.simkit_shim import install as install_simkit
+from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
+from sim.competition.log import write_atomic
+from sim.competition.records import load_cargo_table, load_driver_records
+from sim.geo import Geography
+from sim.scenario import Scenario, ScenarioError
+
+INPUTS_FILE = "freightsim_inputs.json"
+
+
+def load_agent_class(spec: str) -> type:
+    """MODULE:CLASS, where MODULE is a dotted module or a path to a .py file."""
+    if ":" not in spec:
+        raise ScenarioError("--agent", "--agent", "MODULE:CLASS", spec)
+    mod_name, cls_name = spec.rsplit(":", 1)
+    install_simkit()
+    try:
+        if mod_name.endswith(".py") or os.sep in mod_name:
+            path = Path(mod_name).resolve()
+            if not path.is_file():
+                raise ScenarioError(path, "--agent", "an existing .py file", mod_name)
+            for p in (str(path.parent.parent), str(path.parent)):
+                if p not in sys.path:
+                    sys.path.insert(0, p)
+            spec_ = importlib.util.spec_from_file_location(path.stem, path)
+            module = importlib.util.module_from_spec(spec_)
+            sys.modules[path.stem] = module
+            spec_.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(mod_name)
+    except ImportError as exc:
+        raise ScenarioError("--agent", "--agent", "an importable agent module",
+                            f"{mod_name} ({exc})") from None
+    cls = getattr(module, cls_name, None)
+    if not isinstance(cls, type):
+        raise ScenarioError("--agent", "--agent", f"a class {cls_name} in {mod_name}",
+                            "missing")
+    return cls
+
+
+class ChatGateway:
+    """§3.5's model call: a non-streaming POST of the payload, answered from the [llm] cache
+    when recorded (or only from it with replay), never through environment proxies."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        cfg = scenario.llm
+        self.cfg = cfg
+        self.enabled = cfg.backend == "llm" or cfg.replay
+        self.url = cfg.base_url.rstrip("/") + "/chat/completions"
+        self.key = os.environ.get(cfg.api_key_env, "")
+        self.cache_path: Path | None = None
+        if cfg.cache:
+            p = Path(cfg.cache)
+            self.cache_path = p if p.is_absolute() else Path(scenario.path).parent / p
+        self.cache: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        if self.cache_path is not None and self.cache_path.is_file():
+            for line in self.cache_path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    if "response" in row:
+                        self.cache[row["key"]] = row["response"]
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    @staticmethod
+    def key_of(payload: dict) -> str:
+        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def complete(self, payload: dict) -> dict:
+        if not self.enabled:
+            raise RuntimeError("no model configured: set [llm] backend = \"llm\" (and base_url)")
+        if not isinstance(payload, dict):
+            raise TypeError("payload must be a dict (an OpenAI Chat Completions body)")
+        body = dict(payload)
+        body.setdefault("model", self.cfg.model)
+        key = self.key_of(body)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return copy.deepcopy(hit)
+        if self.cfg.replay:
+            raise RuntimeError(f"replay miss for request {key[:12]}")
+        req = urllib.request.Request(
+            self.url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"),
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.key}"},
+            method="POST")
+        with self._opener.open(req, timeout=self.cfg.timeout_s) as resp:  # HTTP errors raise
+            reply = json.loads(resp.read().decode("utf-8"))
+        if not isinstance(reply, dict):
+            raise ValueError(f"model reply is not a JSON object: {type(reply).__name__}")
+        if self.cache_path is not None:
+            with self._lock:
+                self.cache[key] = reply
+                self.cache_path.parent.mkdir(parents=True, exist_ok=True)
+                with self.cache_path.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"key": key, "request": body, "response": reply},
+                                        ensure_ascii=False) + "\n")
+        return copy.deepcopy(reply)
+
+
+class HarnessApi(Api):
+    """The official four methods, plus freightsim's memory as an optional extra."""
+
+    def __init__(self, env: CompetitionEnv, gateway: ChatGateway) -> None:
+        super().__init__(env)
+        self._gateway = gateway
+        self.memory_views: dict[str, Any] = {}  # driver id -> callable(agent) -> str
+
+    def model_chat_completion(self, payload: dict) -> dict:
+        reply = self._gateway.complete(payload)
+        self.add_usage(reply.get("usage"))  # a null count raises here, uncounted (§3.5)
+        return reply
+
+    def memory_view(self, driver_id: str, agent: str = "main_decision") -> str:
+        """freightsim's memory view for one agent role of this driver (our adapter only)."""
+        fn = self.memory_views.get(driver_id)
+        if fn is None:
+            raise KeyError(f"no freightsim memory for driver {driver_id!r} in this run")
+        return fn(agent)
+
+
+def _official_cargo(scenario: Scenario, dest: Path) -> Path:
+    try:
+        from sim.cargo_stream import official_cargo_records
+    except ImportError:
+        raise ScenarioError(scenario.path, "[cargo] file",
+                            "a cargo file (generated official cargo needs sim.cargo_stream, "
+                            "which this build lacks)", "no file") from None
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n"
+                   for r in official_cargo_records(scenario))
+    write_atomic(dest, text)
+    return dest
+
+
+def official_drivers(scenario: Scenario) -> list[dict]:
+    """The scenario's drivers (file, fixed or generated, as the generator world makes them) in
+    the official drivers.json form."""
+    d = scenario.drivers
+    if d.file is not None:
+        return [r.raw for r in load_driver_records(d.file)]
+    from sim.world import World  # the generator's own driver draw, so both worlds agree
+
+    s = scenario
+    geo = Geography.guangdong(detour_factor=s.geo.detour_factor, speed_kmh=s.geo.speed_kmh,
+                              speed_profile=tuple(s.geo.speed_profile),
+                              market_h3_res=s.geo.market_h3_res)
+    rng = np.random.default_rng(np.random.SeedSequence(s.scenario.seed).spawn(4)[1])
+    specs = World._driver_specs(SimpleNamespace(scenario=s, geo=geo, rng_drivers=rng))
+    return [{"driver_id": x.driver_id, "name": x.driver_id, "vehicle_no": "",
+             "truck_length": "", "cost_per_km": x.cost_per_km, "current_lat": x.lat,
+             "current_lng": x.lng,
+             "preferences": [{"content": p.text, "penalty_amount": p.penalty_amount,
+                              "penalty_cap": p.penalty_cap} for p in x.preferences]}
+            for x in specs]
+
+
+def rules_for(scenario: Scenario, **overrides: Any) -> Rules:
+    s = scenario
+    kw: dict[str, Any] = {"days": int(s.scenario.days), "speed_kmh": s.geo.speed_kmh,
+                          "max_steps": s.scenario.max_steps, "concurrency": s.llm.concurrency}
+    kw.update({k: v for k, v in overrides.items() if v is not None})
+    return Rules.for_version(s.scenario.scoring, **kw)
+
+
+def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None = None,
+                    stamp: str | None = None, **overrides: Any) -> dict:
+    """Run the competition loop; returns the run summary (also written to disk)."""
+    comp = Path(out) / "competition"
+    rules = rules_for(scenario, **overrides)
+    cargo_path = Path(scenario.cargo.file) if scenario.cargo.file else None
+    drivers = official_drivers(scenario)
+    stamp = stamp or run_stamp()
+    archive_results(comp, stamp)  # before writing this run's inputs next to the logs
+    if cargo_path is None:
+        cargo_path = _official_cargo(scenario, comp / "cargo_dataset.jsonl")
+    drivers_path = comp / "drivers.json"
+    write_atomic(drivers_path, json.dumps(drivers, ensure_ascii=False, indent=2))
+    table = load_cargo_table(cargo_path)
+    records = load_driver_records(drivers_path)
+    env = CompetitionEnv(table, records, rules, comp, stamp)
+    api = HarnessApi(env, ChatGateway(scenario))
+    env.api = api
+    if agent_spec is not None:
+        agent = load_agent_class(agent_spec)(api)
+    else:
+        from agents.app.compete_adapter import FreightsimAgent
+
+        agent = FreightsimAgent(api, scenario, records)
+    write_atomic(comp / INPUTS_FILE, json.dumps({
+        "cargo": str(cargo_path.resolve()), "drivers": str(drivers_path.resolve()),
+        "reposition_speed_km_per_hour": rules.speed_kmh,
+        "simulation_duration_days": rules.days, "scoring_version": rules.scoring,
+    }, indent=2))
+    summary = env.run(agent, archive=False)
+    try:
+        from sim.scoring import score_run
+    except ImportError:
+        return summary
+    score_run(comp)
+    return summary
+
+
+def print_summary(summary: dict, comp: Path) -> None:
+    reasons: dict[str, int] = {}
+    for r in summary["driver_end_reasons"].values():
+        reasons[r] = reasons.get(r, 0) + 1
+    print(f"drivers: {len(summary['driver_completed_steps'])}, steps: "
+          f"{summary['completed_steps']}, end reasons: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    for did, msg in summary["driver_simulation_failures"].items():
+        print(f"  {did}: {msg}")
+    print(f"wall time (s): {summary['simulate_time_seconds']}")
+    print(f"results: {comp}/ (action logs, run_summary_202603.json, {INPUTS_FILE})")
+
+
+def validate_inputs(scenario: Scenario) -> list[str]:
+    """`validate` for competition rules: open both files strictly (a bad row raises with its
+    line) and describe them; preferences our rules parser cannot read are listed (the official
+    environment scores them as text, so they are notes, not errors)."""
+    from sim.competition.clock import wall_time
+    from sim.preference_text import PreferenceParseError, parse_preference
+
+    notes = []
+    if scenario.cargo.file:
+        t = load_cargo_table(scenario.cargo.file)
+        lo, hi = t.time_range()
+        notes.append(f"cargo {scenario.cargo.file}: {len(t):,} rows, listed {wall_time(lo)} .. "
+                     f"delisted by {wall_time(hi)}")
+    else:
+        notes.append("cargo: generated (sim.cargo_stream)")
+    drivers = official_drivers(scenario)
+    notes.append(f"drivers: {len(drivers)}")
+    if scenario.drivers.file:
+        for rec in load_driver_records(scenario.drivers.file):
+            for i, p in enumerate(rec.preferences):
+                text = p if isinstance(p, str) else p.get("content", p.get("text", ""))
+                try:
+                    parse_preference(str(text))
+                except PreferenceParseError:
+                    notes.append(f"{scenario.drivers.file}:{rec.line}: preferences[{i}]: "
+                                 f"not understood by the rules parser: {str(text)[:60]!r}")
+    return notes

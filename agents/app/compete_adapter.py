@@ -1,0 +1,256 @@
+"""Our agents (baseline or the memory pipeline) as a competition agent, so both compare 1:1.
+
+One `FreightsimAgent` serves every driver (as the official loop constructs one instance). Per
+driver it keeps our Policy and a private event bus; each `decide` reads the previous step's
+record from `query_decision_history`, turns it into our events (so memory stores learn from
+what the api returned), builds our Observation and asks the policy. A `Search` decision is a
+`query_cargo` inside the same decide (its minutes are the step's scan cost), after which the
+policy is asked again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from agents.app.runner import build_services, uses_agents
+from agents.roles.baseline import GreedyPolicy
+from agents.roles.pipeline import AgentPolicy
+from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
+from sim.cargo import CargoView
+from sim.competition.clock import haversine, parse_wall, to_minutes
+from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
+from sim.events import (
+    ActionChosen,
+    Drove,
+    EventBus,
+    OrderCompleted,
+    OrderTaken,
+    SearchDone,
+    TakeFailed,
+    Waited,
+)
+from sim.geo import Geography, Point
+from sim.preference_text import PreferenceParseError, parse_preference
+from sim.preferences import PreferenceTracker
+from sim.scenario import DriverSpec, Scenario
+
+NO_WINDOW_END = 1e9
+MAX_SEARCHES_PER_STEP = 3
+
+
+def _preferences(rec: DriverRecord) -> tuple:
+    out = []
+    for p in rec.preferences:
+        text = p if isinstance(p, str) else p.get("content", p.get("text", ""))
+        amount = 0.0 if isinstance(p, str) else float(p.get("penalty_amount") or 0.0)
+        cap = p.get("penalty_cap") if isinstance(p, dict) else 0.0
+        try:
+            out.append(parse_preference(str(text), amount, 1e12 if cap is None else float(cap)))
+        except PreferenceParseError:
+            continue  # a preference our rules cannot read is not steered for
+    return tuple(out)
+
+
+def cargo_view(item: dict, now: int) -> CargoView | None:
+    """Our view of one query item (price already in yuan); None if it cannot be taken."""
+    c = item["cargo"]
+    try:
+        o = Point(float(c["start"]["lat"]), float(c["start"]["lng"]))
+        d = Point(float(c["end"]["lat"]), float(c["end"]["lng"]))
+        cost = parse_cost_minutes(c.get("cost_time_minutes"))
+        remove = to_minutes(parse_wall(c["remove_time"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if cost is None or cost < 0:
+        return None
+    lt = c.get("load_time")
+    if lt is None:
+        w0, w1 = float(now), NO_WINDOW_END
+    else:
+        a = parse_wall(lt[0]) if isinstance(lt, list) and len(lt) == 2 else None
+        b = parse_wall(lt[1]) if a is not None else None
+        if a is None or b is None or b < a:
+            return None
+        w0, w1 = float(to_minutes(a)), float(to_minutes(b))
+    return CargoView(cargo_key(c["cargo_id"]), o, d, float(c.get("price", 0.0)), w0, w1,
+                     float(remove), float(cost), haversine(o.lat, o.lng, d.lat, d.lng))
+
+
+@dataclass
+class _Driver:
+    spec: DriverSpec
+    policy: Any
+    bus: EventBus
+    tracker: PreferenceTracker
+    seen_steps: int = 0
+    income: float = 0.0
+    orders: int = 0
+    empty_km: float = 0.0
+    loaded_km: float = 0.0
+    last_search: tuple = ()
+    last_search_time: float | None = None
+    last_outcome: str = ""
+    views: dict[str, CargoView] = field(default_factory=dict)
+
+
+class FreightsimAgent:
+    def __init__(self, api: Any, scenario: Scenario, drivers: list[DriverRecord]) -> None:
+        self.api, self.sc = api, scenario
+        self.records = {d.driver_id: d for d in drivers}
+        self.horizon = int(scenario.scenario.days) * 1440
+        self.geo = Geography.guangdong(detour_factor=1.0, speed_kmh=scenario.geo.speed_kmh,
+                                       market_h3_res=scenario.geo.market_h3_res)
+        self.services = build_services(scenario, None) if uses_agents(scenario) else None
+        if self.services is not None:  # our model calls count as the step's token_usage
+            log, sink = self.services.log, self.services.log.sink
+
+            def counted(r: Any) -> None:
+                sink(r)
+                if r.backend == "llm":
+                    api.add_usage({"prompt_tokens": r.prompt_tokens,
+                                   "completion_tokens": r.completion_tokens,
+                                   "total_tokens": r.prompt_tokens + r.completion_tokens})
+
+            log.sink = counted
+        seeds = np.random.SeedSequence(scenario.scenario.seed).spawn(len(drivers))
+        self.seeds = {d.driver_id: s for d, s in zip(drivers, seeds, strict=True)}
+        self.drivers: dict[str, _Driver] = {}
+
+    def _driver(self, driver_id: str) -> _Driver:
+        d = self.drivers.get(driver_id)
+        if d is not None:
+            return d
+        rec = self.records[driver_id]
+        spec = DriverSpec(driver_id, rec.lat, rec.lng, rec.cost_per_km, _preferences(rec))
+        bus = EventBus()
+        rng = np.random.default_rng(self.seeds[driver_id])
+        if self.services is None:
+            policy: Any = GreedyPolicy(self.geo, self.sc, rng)
+        else:
+            world = SimpleNamespace(bus=bus, geo=self.geo, horizon=float(self.horizon))
+            policy = AgentPolicy(world, spec, rng, self.services)
+            mem = policy.memory
+            if hasattr(self.api, "memory_views"):
+                self.api.memory_views[driver_id] = lambda agent: str(
+                    mem.views(self._observe(self.drivers[driver_id], None))[agent])
+        d = _Driver(spec, policy, bus, PreferenceTracker(spec.preferences, self.horizon))
+        self.drivers[driver_id] = d
+        return d
+
+    # -- what the api returned becomes our events ---------------------------------------
+    def _absorb(self, d: _Driver, rec: dict) -> None:
+        did, res, act = d.spec.driver_id, rec["result"], rec["action"]
+        t1 = res["simulation_progress_minutes"]
+        t0 = t1 - rec["action_exec_cost_minutes"]
+        a, b = rec["position_before"], rec["position_after"]
+        pa, pb = Point(a["lat"], a["lng"]), Point(b["lat"], b["lng"])
+        name = str(act.get("action", "")).strip().lower()
+        if name == "wait":
+            d.bus.publish(Waited(t0, did, float(t1 - t0)))
+            d.last_outcome = f"waited {t1 - t0} min"
+        elif name == "reposition":
+            km = float(res.get("distance_km", 0.0))
+            d.empty_km += km
+            d.bus.publish(Drove(t1, did, t0, pa.lat, pa.lng, pb.lat, pb.lng, km, False))
+            d.tracker.on_segment(t0, t1, pa, pb, km, False)
+            d.last_outcome = f"repositioned {km:.1f} km"
+        elif name == "take_order":
+            cid = str(res.get("cargo_id", act.get("params", {}).get("cargo_id", "")))
+            if res.get("accepted"):
+                v = d.views.get(cid)
+                empty, loaded = res["pickup_deadhead_km"], res["haul_distance_km"]
+                price = v.price if v is not None else 0.0
+                cost = (empty + loaded) * d.spec.cost_per_km
+                d.bus.publish(OrderTaken(t0, did, cid, t0, t0, t1, empty, loaded))
+                d.bus.publish(OrderCompleted(t1, did, cid, price, cost, price - cost,
+                                             bool(res.get("income_eligible", True)), pb.lat,
+                                             pb.lng))
+                d.tracker.on_segment(t0, t1, pa, pb, empty + loaded, True)
+                d.orders += 1
+                d.income += price - cost
+                d.empty_km += empty
+                d.loaded_km += loaded
+                d.last_outcome = f"completed {cid}, net {price - cost:.0f}"
+            else:
+                why = "window_missed" if res.get("detail") == "load_time_window_expired" \
+                    else "expired"
+                d.bus.publish(TakeFailed(t1, did, cid, why))
+                d.last_outcome = f"take_order {cid} failed: {why}"
+
+    def _observe(self, d: _Driver, status: dict | None) -> Observation:
+        if status is None:
+            status = self.api.get_driver_status(d.spec.driver_id)
+        now = status["simulation_progress_minutes"]
+        return Observation(
+            driver_id=d.spec.driver_id, now=float(now), horizon=float(self.horizon),
+            position=Point(status["current_lat"], status["current_lng"]),
+            cost_per_km=d.spec.cost_per_km, income=d.income, orders=d.orders,
+            empty_km=d.empty_km, loaded_km=d.loaded_km, query_budget_left=10**6,
+            last_search=d.last_search, last_search_time=d.last_search_time,
+            last_outcome=d.last_outcome, preferences=d.spec.preferences,
+            progress=tuple(d.tracker.snapshot(float(now))))
+
+    def _search(self, d: _Driver, a: Search, obs: Observation) -> None:
+        lat = obs.position.lat if a.lat is None else a.lat
+        lng = obs.position.lng if a.lng is None else a.lng
+        got = self.api.query_cargo(d.spec.driver_id, lat, lng)
+        views = tuple(v for it in got["items"] if (v := cargo_view(it, int(obs.now))) is not None)
+        d.views.update((v.cargo_id, v) for v in views)
+        best = max((v.route(self.geo, obs.position, d.spec.cost_per_km)[0] for v in views),
+                   default=0.0)
+        d.bus.publish(SearchDone(obs.now, d.spec.driver_id, lat, lng, 0.0,
+                                 math.ceil(len(got["items"]) / 10), 10**6, views,
+                                 best_net=best))
+        d.last_search, d.last_search_time = views, obs.now
+        d.last_outcome = f"search found {len(views)} cargo"
+
+    def _publish(self, d: _Driver, t: float, dec: Decision) -> None:
+        a = dec.action
+        params: dict[str, Any] = {}
+        if isinstance(a, Wait):
+            params["minutes"] = a.minutes
+        elif isinstance(a, Reposition):
+            params.update(lat=a.lat, lng=a.lng)
+        if dec.short_plan:
+            params["short_plan"] = dec.short_plan
+        d.bus.publish(ActionChosen(t, d.spec.driver_id, a.name,
+                                   a.cargo_id if isinstance(a, TakeOrder) else None, params,
+                                   dec.reason or None))
+
+    def decide(self, driver_id: str) -> dict:
+        d = self._driver(driver_id)
+        hist = self.api.query_decision_history(driver_id, 1)
+        if hist["total_steps"] > d.seen_steps:
+            for rec in hist["records"]:
+                self._absorb(d, rec)
+            d.seen_steps = hist["total_steps"]
+        for _ in range(MAX_SEARCHES_PER_STEP):
+            obs = self._observe(d, None)
+            dec = d.policy.decide(obs)
+            self._publish(d, obs.now, dec)
+            a = dec.action
+            if isinstance(a, Search):
+                self._search(d, a, obs)
+                continue
+            return official_action(dec)
+        return {"action": "wait", "params": {"duration_minutes": 1},
+                "reason": "searched enough this step"}
+
+
+def official_action(dec: Decision) -> dict:
+    a = dec.action
+    if isinstance(a, TakeOrder):
+        out = {"action": "take_order", "params": {"cargo_id": a.cargo_id}}
+    elif isinstance(a, Reposition):
+        out = {"action": "reposition", "params": {"latitude": a.lat, "longitude": a.lng}}
+    else:
+        minutes = max(1, math.ceil(a.minutes)) if math.isfinite(a.minutes) else 60
+        out = {"action": "wait", "params": {"duration_minutes": minutes}}
+    if dec.reason:
+        out["reason"] = dec.reason
+    return out

@@ -1,0 +1,97 @@
+"""Competition time and distance base (COMPETITION.md §2.1): integer minutes from 2026-03-01.
+
+Wall-clock strings have exactly one format; every conversion here floors seconds, so minute
+arithmetic stays in integers and matches the official simulator.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+EPOCH = datetime(2026, 3, 1)
+WALL_FORMAT = "%Y-%m-%d %H:%M:%S"
+EARTH_RADIUS_KM = 6371.0
+MONTH_PREFIX = "202603"  # the log prefix stays 202603 even in the 92-day round (§5.1)
+
+
+_WALL = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", re.ASCII)
+
+
+def parse_wall(value: object) -> datetime | None:
+    """`YYYY-MM-DD HH:MM:SS` (surrounding spaces trimmed) as a naive datetime, else None.
+
+    Accepts exactly what `datetime.strptime(value, WALL_FORMAT)` accepts; the zero-padded form
+    is parsed by a regex and cached, so a 500,000-row file (a few distinct minutes repeated)
+    does not pay strptime per field.
+    """
+    if not isinstance(value, str):
+        return None
+    return _parse(value.strip())
+
+
+@lru_cache(maxsize=1 << 18)
+def _parse(s: str) -> datetime | None:
+    m = _WALL.fullmatch(s)
+    if m is not None:
+        try:
+            return datetime(*map(int, m.groups()))
+        except ValueError:
+            return None
+    try:
+        return datetime.strptime(s, WALL_FORMAT)
+    except ValueError:
+        return None
+
+
+def wall_minutes(value: object) -> int | None:
+    """parse_wall then to_minutes, cached: the loader's hot path."""
+    if not isinstance(value, str):
+        return None
+    return _minutes(value.strip())
+
+
+@lru_cache(maxsize=1 << 18)
+def _minutes(s: str) -> int | None:
+    t = _parse(s)
+    return None if t is None else to_minutes(t)
+
+
+def to_minutes(t: datetime) -> int:
+    """⌊(t − epoch) / 60 s⌋ — floored, so times before the epoch give negative minutes."""
+    d = t - EPOCH
+    return (d.days * 86400 + d.seconds) // 60
+
+
+def to_seconds(t: datetime) -> int:
+    d = t - EPOCH
+    return d.days * 86400 + d.seconds
+
+
+def wall_time(minutes: int) -> str:
+    """`simulation_wall_time`: epoch + minutes as YYYY-MM-DD HH:MM:SS."""
+    return (EPOCH + timedelta(minutes=minutes)).strftime(WALL_FORMAT)
+
+
+def end_time(minutes: int) -> str:
+    """`simulation_end_time` in logs: YYYY-MM-DD HH:MM."""
+    return (EPOCH + timedelta(minutes=minutes)).strftime("%Y-%m-%d %H:%M")
+
+
+def haversine(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    """The scalar haversine of §2.1 (moves and take distances): each angle to radians first."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp = p2 - p1
+    dl = math.radians(lng2) - math.radians(lng1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    h = min(1.0, max(0.0, h))
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
+def drive_minutes(km: float, speed_kmh: float) -> int:
+    """§4.1: 1 if d ≤ 0, else max(1, ⌈(d / speed)·60⌉), division first."""
+    if km <= 0:
+        return 1
+    return max(1, math.ceil((km / speed_kmh) * 60))
