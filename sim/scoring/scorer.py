@@ -172,8 +172,8 @@ def _resolve(text: str, structured: object, parser: Parser | None
         return None, parsed, f"bad structured form: {exc}"
 
 
-def read_preferences(entries: list, settings: VersionSettings, parser: Parser | None
-                     ) -> list[Preference]:
+def read_preferences(entries: list, settings: VersionSettings, parser: Parser | None,
+                     n_days: int = 31) -> list[Preference]:
     out: list[Preference] = []
     for i, entry in enumerate(entries, 1):
         if isinstance(entry, str):
@@ -182,8 +182,8 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
             rule, parsed, why = _resolve(entry.strip(), None, parser)
             amount = _num((parsed or {}).get("penalty_amount")) or 0.0
             cap = _num((parsed or {}).get("penalty_cap"))
-            out.append(Preference(i, entry.strip(), amount, cap, Window.from_bounds(None, None),
-                                  rule, why))
+            out.append(Preference(i, entry.strip(), amount, cap,
+                                  Window.from_bounds(None, None, n_days=n_days), rule, why))
             continue
         if not isinstance(entry, dict):
             continue
@@ -199,7 +199,8 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
             cap = cap if "penalty_cap" in entry else _num(parsed.get("penalty_cap"))
         zc = structured.get("zero_cap_uncapped") if isinstance(structured, dict) else None
         out.append(Preference(i, text, amount or 0.0, cap,
-                              Window.from_bounds(entry.get("start_time"), entry.get("end_time")),
+                              Window.from_bounds(entry.get("start_time"), entry.get("end_time"),
+                                                 n_days=n_days),
                               rule, why, zc if isinstance(zc, bool) else None))
     return out
 
@@ -403,7 +404,8 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
             reports.append(DriverReport(did, Income.zero(), dict.fromkeys(TOKEN_KEYS, 0), True,
                                         msg, files=[str(f) for f in files]))
             continue
-        prefs = read_preferences(row.get("preferences") or [], settings, use_parser)
+        prefs = read_preferences(row.get("preferences") or [], settings, use_parser,
+                                 inputs.n_days)
         for p in prefs:
             if p.rule is None:
                 warnings.append(f"driver {did} preference {p.index} unscored ({p.unscored}): "

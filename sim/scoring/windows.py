@@ -3,6 +3,8 @@
 A preference's `start_time`/`end_time` (both inclusive, second resolution) become the half-open
 minute window W = [start_min, end_min + 1). In the scorer a missing bound defaults to 0 or
 31*1440; an unparseable bound is treated as missing (the scorer cannot read it either).
+Interpretation: for a horizon longer than 31 days (the 92-day round) the missing end defaults to
+the horizon instead, otherwise every month-2 rule without an end bound would be void.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ class Window:
     end: int
 
     @classmethod
-    def from_bounds(cls, start_time: object, end_time: object) -> Window:
-        return cls(_bound(start_time, 0, 0), _bound(end_time, DEFAULT_END, 1))
+    def from_bounds(cls, start_time: object, end_time: object, *, n_days: int = 31) -> Window:
+        return cls(_bound(start_time, 0, 0),
+                   _bound(end_time, max(DEFAULT_END, n_days * DAY), 1))
 
     def overlaps(self, a: int, b: int) -> bool:
         return overlaps(a, b, self.start, self.end)
