@@ -387,9 +387,6 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
     driver_rows = load_drivers(inputs.drivers_path)
     use_parser = default_parser() if parser == "default" else parser
     warnings: list[str] = []
-    if use_parser is None:
-        warnings.append("no preference text parser available (sim.preftext not importable); "
-                        "preferences without a 'structured' form are unscored")
 
     by_driver: dict[str, list[Path]] = {}
     for f in inputs.log_files:
