@@ -102,6 +102,28 @@ def test_all_24_kinds_penalties_sum_to_the_driver_total(tmp_path):
     assert by["must_take_cargo"].penalty == 100.0 + 18  # min(A, C)
 
 
+def test_order_finishing_after_the_horizon_counts_for_rules_but_is_not_paid(tmp_path):
+    cargo = [cargo_row("late", HOME, DG, category="煤炭矿产", cost_time=180, remove=40 * 1440,
+                       price=90_000)]
+    b = LogBuilder("d1", *HOME, cargo).wait(30 * 1440 - 60).take("late")  # ends day 30 02:00
+    prefs = [{"content": "不拉煤", "penalty_amount": 100, "penalty_cap": None,
+              "structured": {"kind": "forbidden_cargo_category",
+                             "params": {"categories": ["煤炭矿产"]}}}]
+    write_run(tmp_path, cargo, [driver_row("d1", *HOME, prefs)], [b], days=31, version="S2")
+    s2 = score_run(tmp_path, parser=None).driver("d1")
+    assert s2.income.gross_income == 0.0  # ends after H = 30 * 1440
+    assert s2.income.preference_penalty == 100.0  # it started inside the scored days
+    s3 = score_run(tmp_path, parser=None, version="S3").driver("d1")
+    assert s3.income.gross_income == 900.0  # H = 31 * 1440
+
+
+def test_bad_drivers_file_is_an_input_error(tmp_path):
+    write_run(tmp_path, CARGO, [driver_row("d1", *HOME, [], cost_per_km="cheap")], [busy_log()],
+              days=2)
+    with pytest.raises(ScoringInputError, match="cost_per_km"):
+        score_run(tmp_path)
+
+
 def test_one_aborted_driver_leaves_the_others(tmp_path):
     ok, bad = busy_log("d1"), busy_log("d2")
     bad.records[1]["action_exec_cost_minutes"] += 5

@@ -320,6 +320,10 @@ def load_drivers(path: Path) -> dict[str, dict]:
                                                                   list):
             raise ScoringInputError(f"drivers file {path}: driver {row['driver_id']}: "
                                     f"preferences must be a list")
+        cost = row.get("cost_per_km", 0)
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or cost < 0:
+            raise ScoringInputError(f"drivers file {path}: driver {row['driver_id']}: "
+                                    f"cost_per_km must be a number >= 0, got {cost!r}")
         out[str(row["driver_id"]).strip()] = row
     return out
 
@@ -339,7 +343,7 @@ def _score_file(path: Path, driver: dict, prefs: list[Preference], inputs: RunIn
     zero = dict.fromkeys(TOKEN_KEYS, 0)
     horizon = settings.horizon_days(inputs.n_days) * DAY
     try:
-        cost_per_km = float(driver.get("cost_per_km", 0) or 0)
+        cost_per_km = float(driver.get("cost_per_km", 0))
         _check_rule_count(len(prefs), settings, expected)
         lines = path.read_text(encoding="utf-8").splitlines()
         vlog = validate_log(lines, LogContext(settings, cargo, inputs.speed_kmh, horizon))
