@@ -69,6 +69,7 @@ def test_p_short_p_event_and_must_take():
     assert p_event(30, 2.0, True, 500, 100) == 100
     assert p_must_take(True, 500, None) == 500
     assert p_must_take(True, 500, 300) == 300
+    assert p_must_take(True, 500, 0) == 500  # "C or infinity": a zero cap is no cap
     assert p_must_take(False, 500, 300) == 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -162,6 +163,18 @@ def test_text_preferences_go_through_the_injected_parser(tmp_path):
     assert any("unscored" in w for w in rep.warnings)
     s2 = score_run(tmp_path, parser=parser, version="S2")  # S2 drops string entries
     assert s2.driver("d1").rules == []
+    @dataclasses.dataclass
+    class Parsed:  # the shape sim.preftext returns
+        kind: str
+        params: dict
+        penalty_amount: float | None = None
+        penalty_cap: float | None = None
+
+        def to_dict(self) -> dict:
+            return dataclasses.asdict(self)
+
+    obj = score_run(tmp_path, parser=lambda t: Parsed(**parser(t)) if parser(t) else None)
+    assert obj.driver("d1").rules[0].penalty == 50.0
     none = score_run(tmp_path, parser=None)
     assert all(r.label == "unscored" for r in none.driver("d1").rules)
 

@@ -68,6 +68,7 @@ def p_event(absence_minutes: int, rate: float, failed: bool, amount: float,
 
 
 def p_must_take(failed: bool, amount: float, cap: float | None) -> float:
+    """min(A, C or infinity): a null or zero cap leaves A."""
     if not failed:
         return 0.0
-    return amount if cap is None else min(amount, cap)
+    return min(amount, cap) if cap else amount

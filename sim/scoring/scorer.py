@@ -12,6 +12,7 @@ unscored with a warning and penalty 0.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -42,7 +43,7 @@ COST_MEANING = "cost = distance_km * cost_per_km (yuan): every km driven, loaded
 COST_METRIC = ("distance_km = sum of reposition distance_km + accepted takes' pickup_deadhead_km "
                "+ haul_distance_km; net_income = gross_income - cost - preference_penalty")
 
-Parser = Callable[[str], "dict | None"]
+Parser = Callable[[str], Any]  # -> {"kind", "params", "penalty_amount", "penalty_cap"} or None
 
 
 class ScoringInputError(ValueError):
@@ -152,6 +153,19 @@ def _num(v: object) -> float | None:
         return None
 
 
+def _as_dict(parsed: object) -> dict | None:
+    """A parser may return a dict or an object with `to_dict()` (sim.preftext's
+    ParsedPreference) or any dataclass; anything else reads as 'not understood'."""
+    if parsed is None or isinstance(parsed, dict):
+        return parsed
+    to_dict = getattr(parsed, "to_dict", None)
+    if callable(to_dict):
+        return to_dict()
+    if dataclasses.is_dataclass(parsed) and not isinstance(parsed, type):
+        return dataclasses.asdict(parsed)
+    return None
+
+
 def _resolve(text: str, structured: object, parser: Parser | None
              ) -> tuple[Kind | None, dict | None, str | None]:
     """-> (rule, parsed dict or None, reason unscored)."""
@@ -160,7 +174,7 @@ def _resolve(text: str, structured: object, parser: Parser | None
         parsed = structured
     elif parser is not None and text:
         try:
-            parsed = parser(text)
+            parsed = _as_dict(parser(text))
         except Exception as exc:  # a broken parser must not stop scoring
             return None, None, f"parser raised {type(exc).__name__}: {exc}"
     if not parsed:
