@@ -6,6 +6,8 @@ One job per module: `timebase` (minutes, haversine), `cargo` (the raw cargo inde
 1-7), `income` (§6 step 8), `scorer` (`score_run`). It knows nothing of agents or memory.
 """
 
+from sim.scoring.scorer import ScoreReport, ScoringInputError, score_run
 from sim.scoring.versions import ScoringVersion, VersionSettings, settings_for
 
-__all__ = ["ScoringVersion", "VersionSettings", "settings_for"]
+__all__ = ["ScoreReport", "ScoringInputError", "ScoringVersion", "VersionSettings", "score_run",
+           "settings_for"]
