@@ -190,6 +190,24 @@ def test_empty_log_scores_zero_except_in_s4(tmp_path):
     assert s4.income.preference_penalty == 30.0  # every night of the 3 days is charged
 
 
+def test_s2_zero_cap_is_uncapped_unless_the_rule_says_otherwise(tmp_path):
+    def pref(flag: bool | None) -> dict:
+        structured = {"kind": "forbidden_cargo_place", "params": {"place": "东莞"}}
+        if flag is not None:
+            structured["zero_cap_uncapped"] = flag
+        return {"content": "不去东莞", "penalty_amount": 100, "penalty_cap": 0,
+                "structured": structured}
+
+    write_run(tmp_path, CARGO, [driver_row("d1", *HOME, [pref(None), pref(False)])],
+              [busy_log()], days=2, version="S2")
+    default, literal = score_run(tmp_path, parser=None).driver("d1").rules
+    assert default.counters["violations"] == 2
+    assert default.penalty == 200.0  # S2: a cap of 0 means uncapped
+    assert literal.penalty == 0.0  # this rule's calculator takes 0 literally
+    s3 = score_run(tmp_path, parser=None, version="S3").driver("d1").rules
+    assert [r.penalty for r in s3] == [0.0, 0.0]  # S3: only null is uncapped
+
+
 def test_several_files_per_driver(tmp_path):
     bad, good = busy_log(), busy_log()
     bad.records[0]["query_scan_cost_minutes"] = 7

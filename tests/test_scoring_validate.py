@@ -52,6 +52,10 @@ def _abort(records, version="S2", match=""):
 
 @pytest.mark.parametrize(("mutate", "type_name", "match"), [
     (lambda r: r[0]["action"].update(action="sleep"), "ValueError", "unknown action"),
+    (lambda r: r[0].update(action="wait"), "ValueError", "action must be an object"),
+    (lambda r: r[0]["action"].update(params=[1]), "TypeError", "params must be an object"),
+    (lambda r: r[0].update(position_before=None), "ValueError", "position_before"),
+    (lambda r: r[1].update(result="ok"), "KeyError", "missing result"),
     (lambda r: r[0].update(token_usage=[1, 2]), "TypeError", "token_usage"),
     (lambda r: r[1].update(step_elapsed_minutes=-1), "ValueError", ">= 0"),
     (lambda r: r[1].pop("query_scan_cost_minutes"), "KeyError", "query_scan_cost_minutes"),
@@ -76,6 +80,20 @@ def test_each_abort_cause(mutate, type_name, match):
     err = _abort(b.records, match=match)
     assert err.type_name == type_name
     assert str(err).startswith(f"{type_name}: line ")
+
+
+def test_a_line_that_is_not_json_aborts():
+    ctx = LogContext(settings_for("S4"), index_cargo(CARGO), 60.0, 31 * 1440)
+    lines = [*good_log().lines(), "{not json"]
+    with pytest.raises(LogValidationError) as err:
+        validate_log(lines, ctx)
+    assert str(err.value).startswith("JSONDecodeError: line 5:")
+
+
+def test_action_name_is_lowercased():
+    b = good_log()
+    b.records[0]["action"]["action"] = "WAIT"
+    check(b.records)
 
 
 def test_take_exec_must_equal_pickup_wait_and_cost_time():
