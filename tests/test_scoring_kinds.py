@@ -428,3 +428,23 @@ def test_k24_leaving_early_and_a_broken_pickup_dwell():
     c = run("home_stay_event", K24, broken)
     assert c["pickup_done"] is None
     assert c["failed"] is True
+
+
+# --------------------------------------------------------------------------- windows (§7.3)
+def test_validity_window_is_inclusive_of_its_end_second_and_touching_is_outside():
+    w = Window.from_bounds("2026-03-01 08:00:00", "2026-03-01 23:59:59")
+    assert (w.start, w.end) == (480, 1440)  # end 23:59:59 gives the next midnight
+    assert w.covers_day(0)
+    assert not w.covers_day(1)
+    assert Window.from_bounds(None, "oops") == Window(0, 31 * 1440)
+    cargo = [cargo_row("a", HOME, HOME, category="煤炭矿产", cost_time=60),
+             cargo_row("b", HOME, HOME, category="煤炭矿产", cost_time=60)]
+    p = {"categories": ["煤炭矿产"]}
+    window = ("2026-03-01 08:00:00", "2026-03-01 23:59:59")
+    # [420, 480) and [1440, 1500) only touch the window [480, 1440)
+    touching = builder(cargo).wait(420).take("a").wait_until(1440).take("b")
+    assert run("forbidden_cargo_category", p, touching, version="S3", window=window)[
+        "violations"] == 0
+    inside = builder(cargo).wait(421).take("a")  # [421, 481) overlaps [480, 1440)
+    assert run("forbidden_cargo_category", p, inside, version="S3", window=window)[
+        "violations"] == 1

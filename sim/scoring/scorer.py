@@ -363,8 +363,8 @@ def _score_file(path: Path, driver: dict, prefs: list[Preference], inputs: RunIn
         vlog = validate_log(lines, LogContext(settings, cargo, inputs.speed_kmh, horizon))
     except LogValidationError as exc:
         return DriverReport(did, Income.zero(), zero, True, str(exc), files=[str(path)]), str(exc)
-    except OSError as exc:
-        msg = f"OSError: {exc.strerror}"
+    except (OSError, UnicodeDecodeError) as exc:
+        msg = f"{type(exc).__name__}: {exc}"
         return DriverReport(did, Income.zero(), zero, True, msg, files=[str(path)]), msg
     log = StepLog.from_records(vlog.records, cargo, accepted_truthy=settings.accepted_truthy)
     initial = None
