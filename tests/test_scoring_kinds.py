@@ -448,3 +448,26 @@ def test_validity_window_is_inclusive_of_its_end_second_and_touching_is_outside(
     inside = builder(cargo).wait(421).take("a")  # [421, 481) overlaps [480, 1440)
     assert run("forbidden_cargo_category", p, inside, version="S3", window=window)[
         "violations"] == 1
+
+
+def test_k3_equal_start_and_end_is_a_whole_day_window():
+    b = builder().wait(900).reposition(*NORTH)  # 15:00
+    assert run("quiet_window", {"start": "08:00", "end": "08:00"}, b, days=1)["violations"] == 1
+
+
+def test_k4_position_is_the_last_step_ended_by_curfew():
+    b = builder().reposition(*NORTH).wait(60).reposition(*HOME).wait_until(1800)
+    assert run("home_by_curfew", K4, b, days=1)["violations"] == 0
+
+
+def test_k13_two_orders_on_one_start_day_work_two_completion_days():
+    cargo = [cargo_row("a", HOME, HOME, cost_time=60), cargo_row("b", HOME, HOME, cost_time=200)]
+    b = builder(cargo).wait(1000).take("a").wait(300).take("b")  # a ends day 0, b ends day 1
+    assert run("min_days_without_orders", {"min_days": 1}, b, days=31)["unworked_days"] == 29
+
+
+def test_k24_a_move_starting_at_the_home_arrival_minute_is_leaving_early():
+    b = builder().wait(470).reposition(*NORTH).wait(30).reposition(*HOME).reposition(*NORTH)
+    c = run("home_stay_event", K24, b)
+    assert c["home_arrival"] == b.records[3]["result"]["simulation_progress_minutes"]
+    assert c["left_early"] is True
