@@ -39,5 +39,6 @@ class ForbiddenCircle(Kind):
     @classmethod
     def hint(cls, params: ForbiddenCircleParams) -> str:
         how = "once" if params.mode == "once" else "per step"
-        return (f"Never stop within {params.radius_km:g} km of ({params.lat}, {params.lng}) "
+        return (f"Never start or end a step within {params.radius_km:g} km of "
+                f"({params.lat}, {params.lng}) "
                 f"(fined {how}).")
