@@ -174,6 +174,39 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_score(args: argparse.Namespace) -> int:
+    """Score a competition run's logs as the official scorer (COMPETITION.md §6-§7)."""
+    import json
+
+    from sim.scoring.scorer import ScoringInputError, format_report, score_run
+
+    try:
+        report = score_run(Path(args.run_dir), version=args.version, cargo=args.cargo,
+                           drivers=args.drivers, days=args.days, speed=args.speed)
+    except ScoringInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for w in report.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(report.to_official_json(), ensure_ascii=False, indent=2))
+    else:
+        print(format_report(report))
+    return 0
+
+
+def add_score_parser(sub) -> None:
+    s = sub.add_parser("score", help="official competition scoring of a run's action logs")
+    s.add_argument("run_dir", help="run directory (with competition/) or the folder of the logs")
+    s.add_argument("--json", action="store_true", help="print the official result JSON")
+    s.add_argument("--version", choices=["S1", "S2", "S3", "S4"], help="scoring version")
+    s.add_argument("--cargo", type=Path, help="cargo JSON Lines (overrides the inputs file)")
+    s.add_argument("--drivers", type=Path, help="drivers JSON array (overrides the inputs file)")
+    s.add_argument("--days", type=int, help="simulation_duration_days (overrides the summary)")
+    s.add_argument("--speed", type=float, help="reposition_speed_km_per_hour (default 60)")
+    s.set_defaults(func=cmd_score)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -229,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--seed", type=int, help="override the scenario's seed")
     x.add_argument("--no-progress", action="store_true", help="no progress bar")
     x.set_defaults(func=cmd_export_cargo)
+    add_score_parser(sub)
     return p
 
 

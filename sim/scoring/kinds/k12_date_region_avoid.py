@@ -1,0 +1,59 @@
+"""K12: on the listed days, no order touching the place and no move into the box."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.scoring.kinds.base import Counters, Date, Kind, Params, ParamsError, RuleContext
+from sim.scoring.kinds.k10_stay_inside_bbox import BBox
+from sim.scoring.penalties import PenaltyModel
+from sim.scoring.steps import ActionKind, StepLog
+from sim.scoring.timebase import DAY, date_to_day
+
+
+@dataclass(frozen=True)
+class DateRegionParams(Params):
+    dates: list[Date]
+    bbox: BBox | None = None
+    place: str | None = None
+
+    def check(self, where: str) -> None:
+        if not self.dates:
+            raise ParamsError(f"{where}.dates: expected at least one date")
+        if self.bbox is None and self.place is None:
+            raise ParamsError(f"{where}.place: a place or a bbox is required")
+
+
+class DateRegionAvoid(Kind):
+    name = "date_region_avoid"
+    number = 12
+    family = "named place + dates"
+    model = PenaltyModel.COUNT
+    Params = DateRegionParams
+
+    def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
+        p = self.params
+        days = [date_to_day(x) for x in p.dates]
+        bad = []
+        for s in log.steps:
+            if s.action is ActionKind.WAIT or not ctx.step_in_scope(s):
+                continue
+            a, b = s.action_start, s.action_end
+            if not any(max(a, DAY * d) < min(b, DAY * d + DAY) for d in days):
+                continue
+            if s.accepted:
+                cargo = log.cargo.get(s.cargo_id or "")
+                hit = p.place is not None and cargo is not None and (
+                    p.place in cargo.start_city or p.place in cargo.end_city)
+            else:
+                hit = p.bbox is not None and (p.bbox.contains(s.before)
+                                              or p.bbox.contains(s.after))
+            if hit:
+                bad.append(s.index)
+        return {"violations": len(bad), "violating_steps": bad}
+
+    @classmethod
+    def hint(cls, params: DateRegionParams) -> str:
+        where = params.place or "the given box"
+        return (f"On {', '.join(params.dates)} take no cargo loading or unloading in {where} and "
+                f"do not drive into that area.")
