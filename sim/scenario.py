@@ -171,10 +171,15 @@ TABLES: dict[str, type] = {
     "output": OutputConfig,
 }
 CHOICES = {
-    ("memory", "mode"): ("off", "full", "rules", "compressed"),
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
 }
+
+
+def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
+    """Let the layer that owns a setting's values name them (memory registers its modes), so
+    the file is checked against the one list without the world knowing what they mean."""
+    CHOICES[(table, key)] = tuple(values)
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
     ("cargo", "rate_per_hour"), ("cargo", "load_minutes"), ("cargo", "unload_minutes"),

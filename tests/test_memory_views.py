@@ -59,7 +59,7 @@ def test_views_hold_only_what_their_agent_needs(tmp_path: Path, smoke: Scenario)
     assert mem.market.grids
     obs = Observation(mem.spec.driver_id, 1439.0, 1440.0, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
-    views = mem.views(obs)
+    views = mem.step(obs).views
     search, pref = views["search"], views["preference"]
     assert isinstance(search, SearchView)
     assert isinstance(pref, PreferenceView)
