@@ -61,6 +61,11 @@ def register(mode: MemoryMode) -> MemoryMode:
     return mode
 
 
+def unregister(name: str) -> None:
+    MODES.pop(name, None)
+    register_choices("memory", "mode", (OFF, *MODES))
+
+
 def mode_names() -> tuple[str, ...]:
     """The memory modes, in registry order (bench and sweep run these)."""
     return tuple(MODES)

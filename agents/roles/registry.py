@@ -58,6 +58,11 @@ def register(spec: AgentSpec) -> AgentSpec:
     return spec
 
 
+def unregister(name: str) -> None:
+    """Drop an agent (tests that register a throwaway one clean up with this)."""
+    _AGENTS.pop(name, None)
+
+
 def agents() -> dict[str, AgentSpec]:
     """Every agent, in view order."""
     import agents.roles as package
