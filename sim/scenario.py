@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.clock import DAY
 from sim.geo import in_guangdong
 from sim.preferences import Preference, PrefKind, preference_from_dict
 
@@ -148,7 +149,7 @@ class Scenario:
 
     @property
     def minutes(self) -> float:
-        return self.scenario.days * 1440
+        return self.scenario.days * DAY
 
     def with_overrides(self, **tables: dict[str, Any]) -> Scenario:
         """A copy with some fields replaced, e.g. with_overrides(memory={"mode": "full"})."""

@@ -18,6 +18,7 @@ from agents.roles.registry import agent_names
 from agents.testing.fakes import ScriptedModel
 from memory.tokens import TokenCounter
 from sim.actions import Observation
+from sim.clock import DAY
 from sim.geo import Point
 from sim.recorder import read_events
 from sim.scenario import Scenario
@@ -79,7 +80,7 @@ def memory_with_history(tmp_path: Path, smoke: Scenario):
     world, services = build_run(smoke.with_overrides(memory={"mode": "compressed"}), tmp_path)
     world.run()
     mem = max(services.memories.values(), key=lambda m: len(m.market.grids))
-    obs = Observation(mem.spec.driver_id, 1439.0, 1440.0, Point(mem.spec.lat, mem.spec.lng),
+    obs = Observation(mem.spec.driver_id, DAY - 1.0, DAY, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
     return mem, obs
 

@@ -28,8 +28,12 @@ def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.Compl
 
 
 def test_wheel_installs_into_a_fresh_venv_and_runs_anywhere(tmp_path: Path) -> None:
+    # build from a clean copy: no stale build/ of the checkout can leak into the wheel
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "runs", "*.egg-info", "__pycache__", ".*_cache"))
     dist = tmp_path / "dist"
-    built = _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, ROOT,
+    built = _run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", dist, src,
                  cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     (wheel,) = dist.glob("freightsim-*.whl")

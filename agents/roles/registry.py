@@ -49,6 +49,7 @@ class AgentSpec:
 
 
 _AGENTS: dict[str, AgentSpec] = {}
+_discovered = False  # every module of agents.roles imported (each registers its agent)
 
 
 def register(spec: AgentSpec) -> AgentSpec:
@@ -65,10 +66,13 @@ def unregister(name: str) -> None:
 
 def agents() -> dict[str, AgentSpec]:
     """Every agent, in view order."""
-    import agents.roles as package
+    global _discovered
+    if not _discovered:
+        import agents.roles as package
 
-    for m in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"{package.__name__}.{m.name}")
+        for m in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{m.name}")
+        _discovered = True
     return {a.name: a for a in sorted(_AGENTS.values(), key=lambda a: a.order)}
 
 
