@@ -86,6 +86,7 @@ class AgentPolicy:
                                   {name: a.views for name, a in registered.items()})
         services.memories[spec.driver_id] = self.memory
         self.agents = {a.name: a.make(caller, world.geo, sc) for a in by_stage()}
+        self.decider = next(reversed(self.agents))  # the last stage answers with the Decision
         self.prefs = spec.preferences
         self._parsed = False
 
@@ -122,7 +123,7 @@ class AgentPolicy:
         advice: dict[str, Any] = {}
         for name, agent in self.agents.items():
             advice[name] = agent.advise(step.views[name], advice, ctx)
-        decision = advice[name]  # the last stage decides
+        decision: Decision = advice[self.decider]
         self.services.log.end_step(self.spec.driver_id, self.step, obs.now, self.mode,
                                    decision.action.name,
                                    sum(v.fact_lines for v in step.views.values()))
