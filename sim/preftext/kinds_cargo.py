@@ -1,0 +1,201 @@
+"""Cargo, mileage, order-count and KPI kinds (K5-K9, K15, K19, K20, K21)."""
+
+from __future__ import annotations
+
+import re
+
+from sim.preftext.common import (
+    AT_LEAST,
+    DAILY,
+    LIMIT,
+    MONTH,
+    REFUSE,
+    Candidate,
+    hit,
+    int_before,
+)
+from sim.preftext.extract import Facts, cargo_ids, km_values, months
+
+ORDERS = r"单|笔|趟|票|次|个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?"
+PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|进出|往返|来回|"
+              r"发往|运往|去往|拉往|送往|到|从|来自|\bto\b|\bfrom\b|pickup|pick-up|drop|delivery|"
+              r"loading|unloading|origin|destination|start|end|bound for|going to|coming from")
+
+
+def forbidden_cargo_category(f: Facts) -> Candidate | None:
+    if not f.categories or not hit(f, REFUSE):
+        return None
+    score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|type of|goods|"
+                              r"cargo|货")
+    if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
+        score -= 2.0
+    return Candidate("forbidden_cargo_category", score,
+                     {"categories": [c for c, _ in f.categories]})
+
+
+def forbidden_cargo_place(f: Facts) -> Candidate | None:
+    if not f.places or not hit(f, REFUSE):
+        return None
+    score = 1.8 + 0.8 * hit(f, PLACE_ENDS) + 0.4 * hit(f, r"货|cargo|loads?|orders?|jobs?|freight")
+    if f.dates:
+        score -= 1.5
+    if int_before(f, r"个不同的日子|个不同的?(?:自然)?日|天|different days|days|个日子"):
+        score -= 1.0
+    if f.coords or f.radius is not None:
+        score -= 1.0
+    return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})
+
+
+_HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|一趟|单程|"
+         r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
+         r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
+         r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"
+         r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|load)|"
+         r"long-haul|long haul|origin to destination|start to end")
+_PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|接货路上|去接货|"
+           r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|driving|leg) to|"
+           r"deadhead to|drive empty to|reach the (?:pickup|loading)|to get to the|to the (?:pickup|"
+           r"shipper)|getting to the load")
+_EMPTY = r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|no load"
+_TOTAL = (r"总|累计|总和|合计|加起来|加一起|一共|共计|总共|总量|total|altogether|in total|sum|cumulative|"
+          r"combined|overall|all together|added up")
+
+
+def _km(f: Facts) -> float | None:
+    kms = km_values(f.num)
+    return kms[0][0] if kms else None
+
+
+def max_haul_km(f: Facts) -> Candidate | None:
+    km = _km(f)
+    if km is None or not hit(f, LIMIT):
+        return None
+    score = 1.2 + 1.2 * hit(f, _HAUL)
+    if hit(f, _EMPTY) or hit(f, _PICKUP):
+        score -= 1.0
+    if f.coords or f.radius is not None:
+        score -= 1.5
+    return Candidate("max_haul_km", score, {"max_km": km})
+
+
+def max_pickup_deadhead_km(f: Facts) -> Candidate | None:
+    km = _km(f)
+    if km is None or not (hit(f, _PICKUP) or hit(f, _EMPTY)):
+        return None
+    score = 1.2 + 1.0 * hit(f, _PICKUP) + 0.5 * hit(f, _EMPTY)
+    if hit(f, MONTH) and hit(f, _TOTAL):
+        score -= 1.5
+    if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|每公里"):
+        score -= 0.8
+    if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|any single|单趟"):
+        score += 0.5
+    if f.coords or f.radius is not None:
+        score -= 1.5
+    return Candidate("max_pickup_deadhead_km", score, {"max_km": km})
+
+
+def max_total_deadhead_km(f: Facts) -> Candidate | None:
+    km = _km(f)
+    if km is None or not hit(f, _EMPTY):
+        return None
+    score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, _TOTAL) + 0.6 * hit(
+        f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|每公里|"
+           r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|kilomet)")
+    if hit(f, DAILY) and not hit(f, MONTH):
+        score -= 1.0
+    if f.coords or f.radius is not None:
+        score -= 1.5
+    return Candidate("max_total_deadhead_km", score, {"max_km": km})
+
+
+def max_orders_per_day(f: Facts) -> Candidate | None:
+    vals = int_before(f, ORDERS)
+    if not vals or not hit(f, DAILY + r"|同一天|同日|单日|一天之内|in a single day|on any day"):
+        return None
+    score = 1.8 + 0.6 * hit(f, LIMIT)
+    if hit(f, MONTH) and not hit(f, DAILY):
+        score -= 1.5
+    if f.categories or f.durations:
+        score -= 1.0
+    return Candidate("max_orders_per_day", score, {"max_orders": vals[0][0]})
+
+
+def must_take_cargo(f: Facts) -> Candidate | None:
+    ids = cargo_ids(f.text)
+    if not ids:
+        return None
+    score = 3.0 + 0.5 * hit(f, r"必须|一定|指定|临时约定|熟货|老客户|must|have to|make sure|"
+                              r"guarantee|promised|agreed")
+    return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
+
+
+def _month_default(f: Facts) -> list[tuple[str, int]]:
+    ms = months(f.num)
+    return ms
+
+
+def monthly_category_quota(f: Facts) -> Candidate | None:
+    if not f.categories:
+        return None
+    counts = int_before(f, ORDERS)
+    if not counts:
+        return None
+    score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|at least|"
+                              r"minimum|no fewer|完成|达到") + 0.3 * hit(f, MONTH)
+    if hit(f, REFUSE) and not hit(f, AT_LEAST):
+        score -= 1.5
+    ms = _month_default(f)
+    cats = f.categories
+    carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|backlog")
+    groups = []
+    for i, (cat, pos) in enumerate(cats):
+        nxt = cats[i + 1][1] if i + 1 < len(cats) else len(f.low)
+        prv = cats[i - 1][1] if i > 0 else 0
+        mo = [m for m, p in ms if prv <= p < nxt] or [m for m, p in ms if p < nxt]
+        cnt = [v for v, p in counts if prv <= p < nxt] or [v for v, p in counts if p >= pos]
+        groups.append((cat, mo[-1] if mo else None, cnt[0] if cnt else None))
+    if carry_words and len(groups) >= 2:
+        groups_m = [g for g in groups if g[1]]
+        if len(groups_m) >= 2:
+            main = max(groups_m, key=lambda g: g[1])
+            prev = min(groups_m, key=lambda g: g[1])
+        else:
+            main, prev = groups[-1], groups[0]
+        carry = {"category": prev[0], "month": prev[1] or _prev_month(main[1] or "2026-04"),
+                 "min_orders": prev[2] if prev[2] is not None else counts[0][0]}
+    else:
+        main, carry = groups[0], None
+        if main[1] is None and ms:
+            main = (main[0], ms[0][0], main[2])
+    month = main[1] or "2026-03"
+    if carry and carry["month"] == month:
+        carry = dict(carry, month=_prev_month(month))
+    mo_orders = main[2] if main[2] is not None else counts[0][0]
+    return Candidate("monthly_category_quota", score,
+                     {"category": main[0], "month": month, "min_orders": mo_orders,
+                      "carry_from": carry})
+
+
+def _prev_month(m: str) -> str:
+    y, mo = int(m[:4]), int(m[5:7])
+    return f"{y - 1}-12" if mo == 1 else f"{y}-{mo - 1:02d}"
+
+
+def monthly_long_haul_cap(f: Facts) -> Candidate | None:
+    hs = [d for d in f.durations]
+    counts = int_before(f, ORDERS)
+    if not hs or not counts or not hit(f, MONTH):
+        return None
+    score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|over|exceed|"
+                               r"longer than") + 0.3 * hit(f, LIMIT)
+    if f.categories:
+        score -= 1.0
+    after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]
+    return Candidate("monthly_long_haul_cap", score,
+                     {"threshold_minutes": int(hs[0][0]), "max_per_month": after[0]})
+
+
+RECOGNISERS = (forbidden_cargo_category, forbidden_cargo_place, max_haul_km,
+               max_pickup_deadhead_km, max_total_deadhead_km, max_orders_per_day, must_take_cargo,
+               monthly_category_quota, monthly_long_haul_cap)
+_ = re
