@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,8 @@ class Candidate:
     params: dict[str, Any]
 
 
-DAILY = (r"每天|每日|每晚|天天|每一天|日日|当天|一天|daily|every day|each day|per day|a day|"
+DAILY = (r"每天|每日|每晚|天天|每一天|日日|当天|一天|同一天|同日|单日|daily|every day|each day|per day|a day|"
+         r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
 MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
 REST = (r"休息|歇|停车|熄火|睡|停着|停下|停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
@@ -35,12 +37,13 @@ NO_WORK = (r"不接单|不接活|不接货|不拉货|不跑车|不开车|不出�
            r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
            r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
            r"not be (?:driving|working|moving)|no jobs?|no trips?")
-REFUSE = (r"不接|不拉|推掉|干不了|不运|不要|别派|别给|拒接|拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
+REFUSE = (r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
           r"rather not|prefer not|stay away|keep away|nothing|exclude")
 LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|上限|封顶|"
-         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
+         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|or less|"
+         r"or under|控制在|go over|"
          r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
 AT_LEAST = (r"至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|no fewer|"
             r"not fewer|no less|not less|or more|a minimum of|min\.?")
@@ -49,7 +52,7 @@ WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星�
 
 
 def hit(f: Facts, pattern: str) -> bool:
-    return re.search(pattern, f.low, re.I) is not None
+    return re.search(pattern, f.kw, re.I) is not None
 
 
 def hits(f: Facts, *patterns: str) -> int:
@@ -59,12 +62,21 @@ def hits(f: Facts, *patterns: str) -> int:
 def span(f: Facts) -> tuple[Clock, Clock] | None:
     """The first two clocks joined by a span connector (至, 到, ~, -, and, to, until)."""
     cs = f.clocks
+    pair = None
     for a, b in zip(cs, cs[1:], strict=False):
         between = f.num[a.end:b.start]
         if len(between) <= 14 and re.search(r"至|到|~|-|and|to|until|till|through|直到|一直|起", between,
                                             re.I):
-            return a, b
-    return (cs[0], cs[1]) if len(cs) >= 2 else None
+            pair = (a, b)
+            break
+    if pair is None and len(cs) >= 2:
+        pair = (cs[0], cs[1])
+    if pair is None:
+        return None
+    a, b = pair
+    if b.bare and a.minutes >= 720 and b.minutes < 720 and b.minutes + 720 > a.minutes:
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
+    return a, b
 
 
 def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:

@@ -58,7 +58,7 @@ def number_view(t: str) -> str:
         v = cn_to_int(m.group(0))
         return m.group(0) if v is None else str(v)
 
-    t = re.sub(rf"[{_CN}]+{_UNIT_AFTER}", repl, t)
+    t = re.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
     t = re.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = re.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = re.sub(r"(\d+)点半", r"\1点30分", t)
@@ -88,6 +88,7 @@ class Clock:
     end: int
     next_day: bool
     before: bool  # followed by 前/之前/before-ish: a deadline
+    bare: bool = False  # "7点" with no 上午/下午 word: a span end may inherit the start's half
 
     @property
     def hhmm(self) -> str:
@@ -144,7 +145,11 @@ def clocks(t: str) -> list[Clock]:
             continue
         ctx = t[max(0, m.start(2) - 14):m.start(2)]
         nd = any(w in prefix for w in _NEXT) or bool(re.search(r"(至|到|~|-)\s*(次日|第二天|翌日)\s*$", ctx))
-        out.append(Clock(_adjust(h, mi, prefix), m.start(2), m.end(), nd, _is_before(t, m.end())))
+        lw = re.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|"
+                       r"每晚|当晚|今晚|夜晚|早|晚|夜)(?=(?:每天|每日|当天|次日|第二天|翌日|隔天|\s)*$)", prefix)
+        last = lw.group(0) if lw else ""
+        out.append(Clock(_adjust(h, mi, last), m.start(2), m.end(), nd,
+                         _is_before(t, m.end(), m.start(2)), bare=not last and not colon))
     for m in _CLOCK_EN.finditer(t):
         h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower()
         if h > 12 or mi > 59:
@@ -194,7 +199,8 @@ def _is_before(t: str, end: int, start: int | None = None) -> bool:
 def hours_spans(t: str) -> list[tuple[float, int, int]]:
     """(hours, start, end) for 'N小时', 'N个小时', 'N hours', 'N-hour', 'N h'."""
     out = []
-    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:小时|钟头|-?\s*hours?\b|-?\s*hrs?\b|h\b)",
+    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|continuous|"
+                         r"uninterrupted|solid|unbroken|whole|clear)\s+)?(?:小时|钟头|-?\s*hours?\b|-?\s*hrs?\b|h\b)",
                          t, re.I):
         out.append((float(m.group(1)), m.start(), m.end()))
     return out
@@ -218,8 +224,10 @@ def durations_min(t: str) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- dates
 _MONTHS_EN = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-_MON_ALT = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)"
-_MON_RE = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MON_NAMES = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+              r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MON_ALT = r"(?:" + _MON_NAMES + r")"
+_MON_RE = r"\b(" + _MON_NAMES + r")\b\.?"
 
 
 @dataclass(frozen=True)
@@ -264,7 +272,7 @@ def dates(t: str, year: int = 2026) -> list[Date]:
         out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
     for m in re.finditer(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?(?!\s*:)"
                          r"((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
-                         r"[a-z]*\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
+                         r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
         _en_dates(out, m, mo, int(m.group(2)), int(m.group(3) or year), m.group(4))
     for m in re.finditer(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE +
@@ -274,11 +282,19 @@ def dates(t: str, year: int = 2026) -> list[Date]:
         mo = _MONTHS_EN[m.group(2).lower()[:3]]
         _en_dates(out, m, mo, int(m.group(1)), int(m.group(3) or year), "")
     seen, uniq = set(), []
-    for d in sorted(out, key=lambda d: d.start):
-        if d.iso not in seen and 1 <= d.month <= 12 and 1 <= d.day <= 31:
-            seen.add(d.iso)
+    for d in sorted(out, key=lambda d: d.start):  # every mention; a repeat elsewhere is kept
+        if (d.iso, d.start) not in seen and 1 <= d.month <= 12 and 1 <= d.day <= 31:
+            seen.add((d.iso, d.start))
             uniq.append(d)
     return uniq
+
+
+def distinct_isos(ds: list[Date]) -> list[str]:
+    out: list[str] = []
+    for d in ds:
+        if d.iso not in out:
+            out.append(d.iso)
+    return out
 
 
 def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: str) -> None:
@@ -286,7 +302,7 @@ def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: 
         return
     out.append(Date(y, mo, d, m.start(), m.end()))
     for sep, mon2, d2 in re.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
-                                    r"([a-z]*)\.?\s+)?(\d{1,2})", rest or "", re.I):
+                                    r"()\.?\s+)?(\d{1,2})", rest or "", re.I):
         d2 = int(d2)
         if sep in ("to", "-", "through") and d2 > out[-1].day:
             for dd in range(out[-1].day + 1, d2 + 1):
@@ -458,7 +474,7 @@ def rate_per_minute(t: str) -> float | None:
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or re.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
-         or re.search(r"(?:per|each|every|a)\s+minute[^.;,，。]{0,40}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
+         or re.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
                       t, re.I))
     return float(m.group(1)) if m else None
 
@@ -613,7 +629,7 @@ def places(t: str) -> list[PlaceRef]:
 
 def cargo_ids(t: str) -> list[str]:
     m = re.findall(r"(?:货源编号|货源号|货号|编号|单号|订单号|ID|id|cargo(?:\s*id)?|order(?:\s*id)?|"
-                   r"number|No\.?|#)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*([A-Za-z0-9][A-Za-z0-9_-]{2,})", t)
+                   r"number|No\.?|#)\s*(?:no\.?|number|id|#)?\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*([A-Za-z0-9][A-Za-z0-9_-]{2,})", t)
     return [x for x in m if any(ch.isdigit() for ch in x)]
 
 
@@ -624,6 +640,7 @@ class Facts:
     text: str  # NFKC-normalised
     num: str  # number view
     low: str  # number view, lowercased (English matching)
+    kw: str = ""  # both views, lowercased: keyword groups match either spelling
     clocks: list[Clock] = field(default_factory=list)
     dates: list[Date] = field(default_factory=list)
     coords: list[Coord] = field(default_factory=list)
@@ -637,7 +654,7 @@ class Facts:
     durations: list[tuple[int, int]] = field(default_factory=list)
 
     def has(self, pattern: str) -> bool:
-        return re.search(pattern, self.low, re.I) is not None
+        return re.search(pattern, self.kw, re.I) is not None
 
     def count(self, *patterns: str) -> int:
         return sum(1 for p in patterns if self.has(p))
@@ -646,7 +663,7 @@ class Facts:
 def facts(raw: str) -> Facts:
     text = normalise(raw)
     num = number_view(text)
-    f = Facts(raw, text, num, num.lower())
+    f = Facts(raw, text, num, num.lower(), text.lower() + " || " + num.lower())
     f.clocks = clocks(num)
     f.dates = dates(num)
     f.coords = coords(num)

@@ -51,13 +51,15 @@ _HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货
          r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
          r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"
          r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|load)|"
-         r"long-haul|long haul|origin to destination|start to end")
+         r"long-haul|long haul|origin to destination|start to end|loading-to-unloading|"
+         r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸")
 _PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|接货路上|去接货|"
            r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|driving|leg) to|"
            r"deadhead to|drive empty to|reach the (?:pickup|loading)|to get to the|to the (?:pickup|"
            r"shipper)|getting to the load")
 _EMPTY = r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|no load"
-_TOTAL = (r"总|累计|总和|合计|加起来|加一起|一共|共计|总共|总量|total|altogether|in total|sum|cumulative|"
+_RADIUS = r"半径|radius|圆心|circle"
+_TOTAL = (r"里程|mileage|plus|加上|包括|including|总|累计|总和|合计|加起来|加一起|一共|共计|总共|总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
 
 
@@ -71,9 +73,9 @@ def max_haul_km(f: Facts) -> Candidate | None:
     if km is None or not hit(f, LIMIT):
         return None
     score = 1.2 + 1.2 * hit(f, _HAUL)
-    if hit(f, _EMPTY) or hit(f, _PICKUP):
+    if hit(f, _EMPTY) or (hit(f, _PICKUP) and not hit(f, _HAUL)):
         score -= 1.0
-    if f.coords or f.radius is not None:
+    if f.coords or hit(f, _RADIUS):
         score -= 1.5
     return Candidate("max_haul_km", score, {"max_km": km})
 
@@ -83,13 +85,15 @@ def max_pickup_deadhead_km(f: Facts) -> Candidate | None:
     if km is None or not (hit(f, _PICKUP) or hit(f, _EMPTY)):
         return None
     score = 1.2 + 1.0 * hit(f, _PICKUP) + 0.5 * hit(f, _EMPTY)
+    if hit(f, _HAUL) and not hit(f, _EMPTY):
+        score -= 1.0
     if hit(f, MONTH) and hit(f, _TOTAL):
         score -= 1.5
     if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|每公里"):
         score -= 0.8
     if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|any single|单趟"):
         score += 0.5
-    if f.coords or f.radius is not None:
+    if f.coords or hit(f, _RADIUS):
         score -= 1.5
     return Candidate("max_pickup_deadhead_km", score, {"max_km": km})
 
@@ -103,7 +107,7 @@ def max_total_deadhead_km(f: Facts) -> Candidate | None:
            r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|kilomet)")
     if hit(f, DAILY) and not hit(f, MONTH):
         score -= 1.0
-    if f.coords or f.radius is not None:
+    if f.coords or hit(f, _RADIUS):
         score -= 1.5
     return Candidate("max_total_deadhead_km", score, {"max_km": km})
 
@@ -129,51 +133,63 @@ def must_take_cargo(f: Facts) -> Candidate | None:
     return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
 
 
-def _month_default(f: Facts) -> list[tuple[str, int]]:
-    ms = months(f.num)
-    return ms
+_QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
+                      r"(?:[a-z-]+\s+){0,2})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
 
 
 def monthly_category_quota(f: Facts) -> Candidate | None:
+    """Each month mention opens a segment holding its category and count; with carry wording
+    the latest month is the rule and an earlier one is carry_from."""
     if not f.categories:
         return None
-    counts = int_before(f, ORDERS)
+    counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)]
+    counts += [(int(m.group(1)), m.start()) for m in
+               re.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
     if not counts:
         return None
     score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|at least|"
                               r"minimum|no fewer|完成|达到") + 0.3 * hit(f, MONTH)
-    if hit(f, REFUSE) and not hit(f, AT_LEAST):
+    if hit(f, REFUSE) and not hit(f, AT_LEAST + r"|考核|kpi|quota"):
         score -= 1.5
-    ms = _month_default(f)
-    cats = f.categories
+    mentions = [(c, p) for c, p in _all_categories(f)]
+    ms = months(f.num)
+    bounds = [p for _, p in ms] + [len(f.low)]
+    segs = []
+    for i, (mo, p) in enumerate(ms):
+        lo, hi = (0 if i == 0 else p), bounds[i + 1]
+        cat = next((c for c, q in mentions if lo <= q < hi), None)
+        cnt = next((v for v, q in counts if lo <= q < hi), None)
+        if cat is not None and cnt is not None:
+            segs.append((mo, cat, cnt))
     carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|backlog")
-    groups = []
-    for i, (cat, pos) in enumerate(cats):
-        nxt = cats[i + 1][1] if i + 1 < len(cats) else len(f.low)
-        prv = cats[i - 1][1] if i > 0 else 0
-        mo = [m for m, p in ms if prv <= p < nxt] or [m for m, p in ms if p < nxt]
-        cnt = [v for v, p in counts if prv <= p < nxt] or [v for v, p in counts if p >= pos]
-        groups.append((cat, mo[-1] if mo else None, cnt[0] if cnt else None))
-    if carry_words and len(groups) >= 2:
-        groups_m = [g for g in groups if g[1]]
-        if len(groups_m) >= 2:
-            main = max(groups_m, key=lambda g: g[1])
-            prev = min(groups_m, key=lambda g: g[1])
-        else:
-            main, prev = groups[-1], groups[0]
-        carry = {"category": prev[0], "month": prev[1] or _prev_month(main[1] or "2026-04"),
-                 "min_orders": prev[2] if prev[2] is not None else counts[0][0]}
-    else:
-        main, carry = groups[0], None
-        if main[1] is None and ms:
-            main = (main[0], ms[0][0], main[2])
-    month = main[1] or "2026-03"
-    if carry and carry["month"] == month:
-        carry = dict(carry, month=_prev_month(month))
-    mo_orders = main[2] if main[2] is not None else counts[0][0]
+    if not segs:
+        main = (ms[0][0] if ms else "2026-03", mentions[0][0], counts[0][0])
+        return Candidate("monthly_category_quota", score - 0.3,
+                         {"category": main[1], "month": main[0], "min_orders": main[2],
+                          "carry_from": None})
+    main = max(segs, key=lambda g: g[0])
+    carry = None
+    earlier = [g for g in segs if g[0] < main[0]]
+    if carry_words and earlier:
+        prev = max(earlier, key=lambda g: g[0])
+        carry = {"category": prev[1], "month": prev[0], "min_orders": prev[2]}
+    elif not carry_words:
+        main = segs[0]
     return Candidate("monthly_category_quota", score,
-                     {"category": main[0], "month": month, "min_orders": mo_orders,
+                     {"category": main[1], "month": main[0], "min_orders": main[2],
                       "carry_from": carry})
+
+
+def _all_categories(f: Facts) -> list[tuple[str, int]]:
+    from sim.preftext.extract import canonical_category
+    out = []
+    for m in re.finditer(r"[「『“\"]([^」』”\"]{1,20})[」』”\"]", f.num):
+        c = canonical_category(m.group(1))
+        if c:
+            out.append((c, m.start()))
+    if out:
+        return out
+    return f.categories
 
 
 def _prev_month(m: str) -> str:
@@ -183,7 +199,7 @@ def _prev_month(m: str) -> str:
 
 def monthly_long_haul_cap(f: Facts) -> Candidate | None:
     hs = [d for d in f.durations]
-    counts = int_before(f, ORDERS)
+    counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/月")
     if not hs or not counts or not hit(f, MONTH):
         return None
     score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|over|exceed|"

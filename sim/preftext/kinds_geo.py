@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sim.preftext.common import MONTH, REFUSE, Candidate, hit, int_before
-from sim.preftext.extract import Clock, Facts
+from sim.preftext.extract import Clock, Facts, distinct_isos
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|within)")
@@ -13,7 +13,9 @@ ENTER = (r"不得进入|不进入|不想进入|不要进入|别进|不进|绕开
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|not go into|"
          r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
          r"forbidden")
-DAYS_N = r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|different days|separate days|days|次|times"
+DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次|"
+          r"(?:distinct|different|separate|unique|individual|calendar|other)?\s*(?:calendar\s+)?"
+          r"days\b|times\b")
 
 
 def stay_inside_bbox(f: Facts) -> Candidate | None:
@@ -55,7 +57,7 @@ def date_region_avoid(f: Facts) -> Candidate | None:
         return None
     score = 2.8
     return Candidate("date_region_avoid", score,
-                     {"dates": [d.iso for d in f.dates], "bbox": f.bbox,
+                     {"dates": distinct_isos(f.dates), "bbox": f.bbox,
                       "place": f.places[0].name_zh if f.places else None})
 
 
@@ -71,7 +73,9 @@ def min_visit_days(f: Facts) -> Candidate | None:
     else:
         return None
     score = 2.0 + 0.8 * hit(f, r"到过|去|回|到|visit|be at|go to|stop by|call at|check in|back|"
-                              r"home|看望|探望") + 0.3 * hit(f, MONTH)
+                              r"home|看望|探望|within|be near|near") + 0.3 * hit(f, MONTH)
+    if any(k.before for k in f.clocks) and not hit(f, MONTH):
+        score -= 1.2
     if f.dates:
         score -= 1.5
     if len(f.coords) >= 2:
@@ -107,7 +111,7 @@ def _dwell_after(f: Facts, start: int, end: int) -> int | None:
 
 
 def dwell_at_point_on_day(f: Facts) -> Candidate | None:
-    if len(f.dates) != 1 or not f.coords or not f.durations:
+    if len(distinct_isos(f.dates)) != 1 or not f.coords or not f.durations:
         return None
     c = f.coords[0]
     score = 2.5 + 0.5 * hit(f, r"停|待|留|呆|dwell|stay|park|wait|remain")
@@ -121,56 +125,72 @@ def dwell_at_point_on_day(f: Facts) -> Candidate | None:
                       "arrive_by": arrive.hhmm if arrive else None})
 
 
+_STEP_SPLIT = re.compile(r"[;；。]|再|然后|接着|之后|随后|最后|\bthen\b|after that|afterwards|"
+                         r"\bnext\b|\bfinally\b", re.I)
+
+
 def route_stops_on_day(f: Facts) -> Candidate | None:
+    """Stops split at 再/然后/then: each piece's coordinate, its deadline clock, and its dwell
+    (a stated duration, or the span from the deadline to a later 待到/until clock)."""
     if not f.dates or len(f.coords) < 2:
         return None
-    if hit(f, r"每分钟|per minute|a minute|each minute"):
+    if hit(f, r"每分钟|per minute|a minute|each minute|every minute"):
         return None
-    stops = []
-    cs = f.coords
-    for i, c in enumerate(cs):
-        seg_end = cs[i + 1].start if i + 1 < len(cs) else len(f.num)
-        seg_start = c.start
-        if i == 0:
-            seg_start = max(0, c.start - 30)
-        ks: list[Clock] = [k for k in f.clocks if seg_start <= k.start < seg_end
-                           and not (i == 0 and k.start < c.start and k.start < (f.dates[0].end))]
-        if i > 0:
-            # clocks written just before this stop's coordinate and after the previous one's
-            ks = [k for k in f.clocks if cs[i - 1].end <= k.start < seg_end and
-                  not any(k in s["_k"] for s in stops)]
+    cuts = [0] + [m.start() for m in _STEP_SPLIT.finditer(f.num)] + [len(f.num)]
+    segs = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    stops: list[dict] = []
+    for a, b in segs:
+        cs = [c for c in f.coords if a <= c.start < b]
+        ks = [k for k in f.clocks if a <= k.start < b]
+        if len(cs) > 1:
+            return None
+        if not cs:
+            if stops and ks and not stops[-1]["_dwell_set"]:
+                later = ks[0]
+                stops[-1]["min_dwell_minutes"] = (later.minutes - stops[-1]["_arr"]) % 1440
+                stops[-1]["_dwell_set"] = True
+            continue
         if not ks:
             return None
         arrive = next((k for k in ks if k.before), ks[0])
-        dwell = _dwell_after(f, c.end, seg_end)
+        dwell = _dwell_after(f, a, b)
+        dset = dwell is not None
         if dwell is None:
             later = [k for k in ks if k.start > arrive.start]
             dwell = (later[0].minutes - arrive.minutes) % 1440 if later else 0
-        stops.append({"lat": c.lat, "lng": c.lng, "arrive_by": arrive.hhmm,
-                      "min_dwell_minutes": int(dwell), "_k": ks})
+            dset = bool(later)
+        stops.append({"lat": cs[0].lat, "lng": cs[0].lng, "arrive_by": arrive.hhmm,
+                      "min_dwell_minutes": int(dwell), "_arr": arrive.minutes,
+                      "_dwell_set": dset})
+    if len(stops) < 2:
+        return None
     score = 2.5 + 0.8 * hit(f, r"先|再|然后|接着|first|then|after that|next")
-    for s in stops:
-        del s["_k"]
+    clean = [{k: v for k, v in s.items() if not k.startswith("_")} for s in stops]
     return Candidate("route_stops_on_day", score,
                      {"date": f.dates[0].iso, "radius_km": f.radius if f.radius else 2.0,
-                      "stops": stops})
+                      "stops": clean})
 
 
-def _walls(f: Facts) -> list[tuple[str, int, Clock]]:
-    """Wall times (date + clock): each clock takes the latest date written before it."""
-    out = []
+def _walls(f: Facts) -> list[tuple[str, Clock]]:
+    """Wall times (date + clock). A clock takes the latest date written before it, except that
+    the end of a span (18:00至22:00) takes its start's date, plus a day when 次日."""
+    from datetime import date, timedelta
+    out: list[tuple[str, Clock]] = []
+    prev: tuple[date, Clock] | None = None
     for k in f.clocks:
         ds = [d for d in f.dates if d.start < k.start]
         if not ds:
             continue
         d = ds[-1]
-        day = d.day
-        iso = d.iso
-        if k.next_day and d.end < k.start:
-            from datetime import date, timedelta
-            nd = date(d.year, d.month, day) + timedelta(days=1)
-            iso = nd.isoformat()
-        out.append((f"{iso} {k.hhmm}:00", k.start, k))
+        day = date(d.year, d.month, d.day)
+        between = f.num[prev[1].end:k.start] if prev else ""
+        if prev and d.end <= prev[1].start and len(between) <= 8 and re.search(
+                r"至|到|~|-|and|to|until|till", between, re.I):
+            day = prev[0]
+        if k.next_day:
+            day += timedelta(days=1)
+        out.append((f"{day.isoformat()} {k.hhmm}:00", k))
+        prev = (day, k)
     return out
 
 
@@ -187,15 +207,22 @@ def home_stay_event(f: Facts) -> Candidate | None:
             r"家|home", f.low[max(0, hm.start - 12):hm.start]):
         pk, hm = hm, pk
     w0 = walls[0][0]
-    rest = walls[1:]
-    w1 = rest[0][0]
-    w_end = rest[1][0] if len(rest) >= 2 else rest[0][0]
-    for w, pos, _ in rest:
-        ctx = f.low[max(0, pos - 20):pos + 24]
-        if re.search(r"不在家|缺席|absen|not (?:at )?home|每分钟|per minute|迟到|late", ctx):
-            w1 = w
-        if re.search(r"方可|才能|再出车|离家|离开|leave|待到|stay (?:until|till)|before leaving", ctx):
+    w1 = w_end = None
+    absent = r"不在家|缺席|absen|away|not (?:at )?home|每分钟|per minute|every minute|迟到|late"
+    for w, k in walls[1:]:
+        a = max([m.end() for m in re.finditer(r"[;；。]", f.num[:k.start])] or [0])
+        b = min([m.start() for m in re.finditer(r"[;；。]", f.num[k.end:])] or [len(f.num)],
+                default=len(f.num))
+        clause = f.low[a:k.end + b]
+        pre = f.low[max(a, k.start - 16):k.start]
+        if re.search(absent, clause, re.I):
+            if w1 is None or f.low.rfind(";", 0, k.start) < a:
+                w1 = w
+        elif w_end is None and re.search(r"待到|待至|留到|呆到|住到|until|till|方可|出车", pre + clause):
             w_end = w
+    rest = [w for w, _ in walls[1:]]
+    w1 = w1 or (rest[0] if rest else w0)
+    w_end = w_end or rest[-1]
     dw = [m for m, p in f.durations if pk.start - 40 <= p]
     return Candidate("home_stay_event", 3.5,
                      {"w0": w0, "w1": w1, "w_end": w_end, "pickup_lat": pk.lat,

@@ -22,7 +22,8 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts
 
-DAYS_UNIT = r"个整天|整天|个自然日|自然日|天|日|days?|full days|whole days"
+DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:]{0,5}?(?:日|天)|"
+             r"(?:[a-z-]+\s+){0,3}days?\b")
 
 
 def daily_continuous_rest(f: Facts) -> Candidate | None:
@@ -128,9 +129,9 @@ _OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|�
              r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
              r"not move|no driving|stationary|parked all day|completely off|fully off|"
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
-             r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|at all|whole day|"
+             r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
-_NO_ORDERS = (r"不接单|不接活|没有订单|没接单|零单|放空|不拉货|不干活|歇|休息|停工|no orders?|without (?:any )?orders|"
+_NO_ORDERS = (r"无订单|无单|没单|没有单|不接单|不接活|没有订单|没接单|零单|放空|不拉货|不干活|歇|休息|停工|no orders?|without (?:any )?orders|"
               r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|rest days?|"
               r"without work|don't work|not work|free days?")
 
@@ -161,7 +162,7 @@ def min_full_off_days(f: Facts) -> Candidate | None:
 
 def first_order_deadline(f: Facts) -> Candidate | None:
     if not f.clocks or not hit(f, r"首单|第一单|第一笔|头一单|第一个单|开工|开张|出第一|first (?:order|job|load|"
-                                  r"pickup|take|booking)|start work|begin work|start the day|"
+                                  r"pickup|take|booking|one)|start work|begin work|start the day|"
                                   r"earliest order|first .{0,10}of the day"):
         return None
     score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|之前|以前|前|before|by|no later|not later|latest")
