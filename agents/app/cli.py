@@ -151,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check a scenario file and report the first problem")
     v.add_argument("scenario")
     v.set_defaults(func=cmd_validate)
+    from agents.app.preferences_cmd import add_preferences_parser
+    add_preferences_parser(sub)
     return p
 
 

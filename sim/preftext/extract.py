@@ -247,7 +247,7 @@ def dates(t: str, year: int = 2026) -> list[Date]:
     """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
     out: list[Date] = []
     for m in re.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
-                         r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}\s*(?:日|号)?)*)"
+                         r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}(?![\d.:])\s*(?:日|号)?)*)"
                          r"(?:\s*(?:日|号))?", t):
         y = int(m.group(1) or year)
         mo, d = int(m.group(2)), int(m.group(3))
@@ -417,7 +417,8 @@ _CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有
                        r"no upper limit|no (?:monthly )?ceiling|not capped", re.I)
 _CAP = [
     r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|罚)(?:钱|款)?|"
-    r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)\s*(?:元|块)?",
+    r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)(?![\d.])"
+    r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
     r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
     r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|cny)?\s*"
@@ -458,8 +459,9 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
             if any(a <= s < b for a, b in spans):
                 continue
             near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
-            if _RATE.search(t[max(0, m.start() - 8):m.start() + 2]) or _RATE.search(
-                    t[m.end():m.end() + 12]):
+            a = max([x.end() for x in re.finditer(r"[;；。.!](?!\d)", t[:m.start()])] or [0])
+            b = re.search(r"[;；。!]|\.(?!\d)", t[m.end():])
+            if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]):
                 continue
             if re.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
                 continue
@@ -495,15 +497,15 @@ _CAT_ALIASES: list[tuple[str, str]] = [
     (r"建材|建筑材料", "建材"),
     (r"\bvegetables?\b|\bveg\b|\bgreens\b", "蔬菜"),
     (r"\bfruits?\b", "水果"),
-    (r"building materials?|construction materials?|\bbuilding supplies\b", "建材"),
-    (r"chemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
-    (r"coal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|\bores?\b", "煤炭矿产"),
-    (r"machinery(?:\s*(?:and|&|/|,)\s*equipment)?|\bequipment\b|\bmachines?\b", "机械设备"),
-    (r"food(?:\s*(?:and|&|/|,)\s*(?:beverages?|drinks?))?|\bbeverages?\b|\bdrinks?\b",
+    (r"\bbuilding materials?|\bconstruction materials?|\bbuilding supplies\b", "建材"),
+    (r"\bchemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
+    (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|\bores?\b", "煤炭矿产"),
+    (r"\bmachinery(?:\s*(?:and|&|/|,)\s*equipment)?|\bequipment\b|\bmachines?\b", "机械设备"),
+    (r"\bfood(?:\s*(?:and|&|/|,)\s*(?:beverages?|drinks?))?\b|\bbeverages?\b|\bdrinks?\b",
      "食品饮料"),
     (r"(?:live|fresh)\s*(?:and\s*live\s*)?(?:aquatic products?|seafood|fish)|aquatic products?|"
      r"seafood", "鲜活水产品"),
-    (r"cloth(?:ing|es)|garments?|textiles?|leather|apparel", "服饰纺织皮革"),
+    (r"\bcloth(?:ing|es)\b|\bgarments?\b|\btextiles?\b|\bleather\b|\bapparel\b", "服饰纺织皮革"),
     (r"express(?:\s*(?:delivery|freight|parcels?))?|courier|parcels?|house moving|"
      r"moving house|removals?|\bmoving\b", "快递快运搬家"),
 ]
