@@ -27,7 +27,8 @@ def test_valid_reply_is_validated_into_a_preference() -> None:
     model = ScriptedModel([json.dumps(REST)])
     got = parse_with_model(model, TEXT)
     assert got.error is None
-    assert got.preference is not None and got.preference.params == REST["params"]
+    assert got.preference is not None
+    assert got.preference.params == REST["params"]
     assert model.requests[0][-1]["content"] == TEXT
 
 
@@ -44,25 +45,31 @@ def test_bad_replies_are_errors_not_crashes() -> None:
 
 def test_agreeing_model_gives_no_disagreement() -> None:
     r = read_preference(TEXT, ScriptedModel([json.dumps(REST)]))
-    assert r.parsed_by == "rules" and r.disagreement is None
+    assert r.parsed_by == "rules"
+    assert r.disagreement is None
 
 
 def test_disagreement_is_reported_and_rules_win() -> None:
     other = {**REST, "params": {"min_minutes": 420, "days": "all"}}
     r = read_preference(TEXT, ScriptedModel([json.dumps(other)]))
-    assert r.parsed_by == "rules" and r.preference == parse_preference(TEXT)
-    assert r.disagreement is not None and r.disagreement.field == "params"
+    assert r.parsed_by == "rules"
+    assert r.preference == parse_preference(TEXT)
+    assert r.disagreement is not None
+    assert r.disagreement.field == "params"
     assert r.disagreement.model.params["min_minutes"] == 420
     kind = {**REST, "kind": "min_full_off_days", "params": {"min_days": 8}}
     d = compare(TEXT, parse_preference(TEXT), parse_with_model(
         ScriptedModel([json.dumps(kind)]), TEXT).preference)
-    assert d is not None and d.field == "kind"
+    assert d is not None
+    assert d.field == "kind"
 
 
 def test_model_reads_what_the_rules_cannot() -> None:
     text = "老婆说了，干这行别太拼，身体要紧"
     assert parse_preference(text) is None
     r = read_preference(text, ScriptedModel([json.dumps(REST)]))
-    assert r.parsed_by == "model" and r.preference is not None
+    assert r.parsed_by == "model"
+    assert r.preference is not None
     none = read_preference(text, ScriptedModel([LLMError("connection")]))
-    assert none.parsed_by == "none" and none.model_error == "llm:connection"
+    assert none.parsed_by == "none"
+    assert none.model_error == "llm:connection"

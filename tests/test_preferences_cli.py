@@ -23,7 +23,8 @@ def test_parse_competition_array_with_strings_and_objects(tmp_path: Path) -> Non
              "penalty_cap": None, "start_time": "2026-03-01 00:00:00",
              "end_time": "2026-03-31 23:59:59"},
             {"content": ""}]},
-        {"driver_id": "D002", "preferences": [{"text": "同一天接单不得超过3单，每多一单扣钱100元。"}]},
+        {"driver_id": "D002",
+         "preferences": [{"text": "同一天接单不得超过3单，每多一单扣钱100元。"}]},
     ]
     f = tmp_path / "drivers.json"
     f.write_text(json.dumps(drivers, ensure_ascii=False), encoding="utf-8")
@@ -60,12 +61,15 @@ def test_bad_file_exits_2_with_file_and_line(tmp_path: Path) -> None:
     g = tmp_path / "bad2.json"
     g.write_text('[{"driver_id": "A", "preferences": [42]}]', encoding="utf-8")
     r2 = _cli("parse", str(g))
-    assert r2.returncode == 2 and str(g) in r2.stderr
+    assert r2.returncode == 2
+    assert str(g) in r2.stderr
     assert _cli("parse", str(tmp_path / "missing.json")).returncode == 2
 
 
 def test_eval_prints_per_kind_accuracy_for_each_split() -> None:
     r = _cli("eval", "--split", "all")
     assert r.returncode == 0, r.stderr
-    assert "split train:" in r.stdout and "split heldout:" in r.stdout
-    assert "daily_continuous_rest" in r.stdout and "home_stay_event" in r.stdout
+    assert "split train:" in r.stdout
+    assert "split heldout:" in r.stdout
+    assert "daily_continuous_rest" in r.stdout
+    assert "home_stay_event" in r.stdout

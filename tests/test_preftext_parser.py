@@ -59,7 +59,8 @@ def test_fine_and_cap_come_from_the_text() -> None:
     assert got == ParsedPreference("daily_continuous_rest", {"min_minutes": 480, "days": "all"},
                                    200.0, 3000.0)
     uncapped = parse_preference("货源品类为「蔬菜」的一律不接，每接一次罚100元，上不封顶")
-    assert uncapped is not None and uncapped.penalty_cap is None
+    assert uncapped is not None
+    assert uncapped.penalty_cap is None
     assert uncapped.penalty_amount == 100.0
 
 

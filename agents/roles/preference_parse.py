@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agents.llm.model import LanguageModel, LLMError
-from sim.preftext import KINDS, InvalidPreference, ParsedPreference, same, validate
+from sim.preftext import KINDS, InvalidPreferenceError, ParsedPreference, same, validate
 from sim.preftext.parser import parse_preference
 from sim.preftext.types import SCHEMA as PARAMS
 
@@ -84,7 +84,7 @@ def parse_with_model(model: LanguageModel, text: str, max_tokens: int = 600) -> 
         return ModelParse(None, "unparsed")
     try:
         return ModelParse(validate(obj))
-    except InvalidPreference as exc:
+    except InvalidPreferenceError as exc:
         return ModelParse(None, f"schema:{exc}")
 
 

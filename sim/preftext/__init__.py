@@ -5,7 +5,14 @@
 """
 
 from sim.preftext.parser import candidates, parse_preference
-from sim.preftext.types import KINDS, SCHEMA, InvalidPreference, ParsedPreference, same, validate
+from sim.preftext.types import (
+           KINDS,
+           SCHEMA,
+           InvalidPreferenceError,
+           ParsedPreference,
+           same,
+           validate,
+)
 
-__all__ = ["KINDS", "SCHEMA", "InvalidPreference", "ParsedPreference", "candidates",
+__all__ = ["KINDS", "SCHEMA", "InvalidPreferenceError", "ParsedPreference", "candidates",
            "parse_preference", "same", "validate"]

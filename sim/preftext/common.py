@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -17,32 +18,41 @@ class Candidate:
     params: dict[str, Any]
 
 
-DAILY = (r"每天|每日|每晚|天天|每一天|日日|当天|一天|同一天|同日|单日|daily|every day|each day|per day|a day|"
+DAILY = (r"每天|每日|每晚|天天|每一天|日日|当天|一天|同一天|同日|单日|daily|every day|each day|"
+         r"per day|a day|"
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
 MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
 REST = (r"休息|歇|停车|熄火|睡|停着|停下|停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
         r"\bstop(?:ped)?\b|downtime|time off")
-REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|has to|"
+REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
+                 r"has to|"
                  r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
-CONTINUOUS = (r"连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|连轴转|in a row|consecutive|"
+CONTINUOUS = (r"连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|连轴转|in a row|"
+              r"consecutive|"
               r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
-NO_WORK = (r"不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|不空车|不空跑|不赶路|不跑|不动车|"
-           r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|不能开|"
+NO_WORK = (r"不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|不空车|不空跑|不赶路|"
+           r"不跑|不动车|"
+           r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
+           r"不能开|"
            r"no orders?|not take|no driving|not drive|don't drive|do not drive|no work|not work|"
-           r"stay off|stop working|don't take|do not take|never take|no (?:new )?(?:jobs|loads|cargo)|"
+           r"stay off|stop working|don't take|do not take|never take|no (?:new )?(?:jobs|loads|"
+           r"cargo)|"
            r"no (?:empty|deadhead)|not (?:run|move|drive)|nothing moves|no moving|no repositioning|"
            r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
            r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
            r"not be (?:driving|working|moving)|no jobs?|no trips?")
-REFUSE = (r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
+REFUSE = (r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
+          r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
           r"rather not|prefer not|stay away|keep away|nothing|exclude")
-LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|上限|封顶|"
-         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|or less|"
+LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
+         r"上限|封顶|"
+         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
+         r"or less|"
          r"or under|控制在|go over|"
          r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
 AT_LEAST = (r"至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|no fewer|"
@@ -63,9 +73,10 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     """The first two clocks joined by a span connector (至, 到, ~, -, and, to, until)."""
     cs = f.clocks
     pair = None
-    for a, b in zip(cs, cs[1:], strict=False):
+    for a, b in itertools.pairwise(cs):
         between = f.num[a.end:b.start]
-        if len(between) <= 14 and re.search(r"至|到|~|-|and|to|until|till|through|直到|一直|起", between,
+        if len(between) <= 14 and re.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
+                                            r"起", between,
                                             re.I):
             pair = (a, b)
             break

@@ -95,13 +95,14 @@ class Clock:
         return f"{self.minutes // 60:02d}:{self.minutes % 60:02d}"
 
 
-_PM = ("下午", "傍晚", "晚上", "晚间", "夜里", "夜间", "半夜", "深夜", "每晚", "当晚", "今晚", "夜晚",
-       "晚")
 _NEXT = ("次日", "第二天", "翌日", "隔天", "次晨", "第二日", "转天")
-_PREFIX = (r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|每晚|每天|"
+_PREFIX = (r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|"
+           r"每晚|每天|"
            r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|夜)\s*)*")
-_CLOCK_ZH = re.compile(_PREFIX + r"(?<![\d.])(\d{1,2})(?:(?::(\d{2}))|(?:点|时)(?:(\d{1,2})分?|钟|整)?)"
-                       r"(?!\d|\s*(?:小时|个|分钟|公里|km|天|日|号|单|元|月|a\.?m|p\.?m|o'clock))", re.I)
+_CLOCK_ZH = re.compile(_PREFIX + r"(?<![\d.])(\d{1,2})(?:(?::(\d{2}))|(?:点|时)(?:(\d{1,2})分?|钟|"
+                                 r"整)?)"
+                       r"(?!\d|\s*(?:小时|个|分钟|公里|km|天|日|号|单|元|月|a\.?m|p\.?m|"
+                       r"o'clock))", re.I)
 _CLOCK_EN = re.compile(r"(?<![\d.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock)(?![a-z])",
                        re.I)
 _WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午", re.I)
@@ -110,19 +111,19 @@ _WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午", re.I
 def _adjust(h: int, mi: int, prefix: str) -> int:
     if h == 24:
         h = 0
-    if any(p in prefix for p in ("下午", "傍晚")) and h < 12:
+    if prefix in ("下午", "傍晚") and h < 12:
         h += 12
-    elif any(p in prefix for p in ("晚上", "晚间", "每晚", "当晚", "今晚", "夜晚")) or prefix.endswith("晚"):
+    elif prefix in ("晚上", "晚间", "每晚", "当晚", "今晚", "夜晚", "晚"):
         if 5 <= h < 12:
             h += 12
         elif h == 12:
             h = 0
-    elif any(p in prefix for p in ("夜里", "夜间", "深夜", "半夜")) or prefix.endswith("夜"):
+    elif prefix in ("夜里", "夜间", "深夜", "半夜", "夜"):
         if 6 <= h < 12:
             h += 12
         elif h == 12:
             h = 0
-    elif "中午" in prefix and 1 <= h < 6:
+    elif prefix == "中午" and 1 <= h < 6:
         h += 12
     return (h % 24) * 60 + mi
 
@@ -132,8 +133,10 @@ def clocks(t: str) -> list[Clock]:
     for m in _CLOCK_ZH.finditer(t):
         prefix = m.group(1) or ""
         # only the prefix words directly attached count
-        pm = re.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|每晚|每天|"
-                       r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|夜)\s*)*$",
+        pm = re.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+                       r"半夜|深夜|每晚|每天|"
+                       r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|"
+                       r"夜)\s*)*$",
                        t[max(0, m.start(2) - 12):m.start(2)])
         prefix = pm.group(0) if pm else prefix
         h = int(m.group(2))
@@ -144,9 +147,12 @@ def clocks(t: str) -> list[Clock]:
         if not colon and not prefix and re.match(r"\s*(?:点|时)", t[m.end(2):]) is None:
             continue
         ctx = t[max(0, m.start(2) - 14):m.start(2)]
-        nd = any(w in prefix for w in _NEXT) or bool(re.search(r"(至|到|~|-)\s*(次日|第二天|翌日)\s*$", ctx))
-        lw = re.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|"
-                       r"每晚|当晚|今晚|夜晚|早|晚|夜)(?=(?:每天|每日|当天|次日|第二天|翌日|隔天|\s)*$)", prefix)
+        nd = any(w in prefix for w in _NEXT) or bool(re.search(r"(至|到|~|-)\s*(次日|第二天|"
+                                                               r"翌日)\s*$", ctx))
+        lw = re.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+                       r"半夜|深夜|"
+                       r"每晚|当晚|今晚|夜晚|早|晚|夜)(?=(?:每天|每日|当天|次日|第二天|翌日|隔天|"
+                       r"\s)*$)", prefix)
         last = lw.group(0) if lw else ""
         out.append(Clock(_adjust(h, mi, last), m.start(2), m.end(), nd,
                          _is_before(t, m.end(), m.start(2)), bare=not last and not colon))
@@ -165,8 +171,8 @@ def clocks(t: str) -> list[Clock]:
             continue
         h, mi = int(m.group(1)), int(m.group(2))
         out.append(Clock((h % 24) * 60 + mi, m.start(), m.end(),
-                         _en_next(t, m.end()) or bool(re.search(r"(次日|第二天|翌日)\s*$",
-                                                                t[max(0, m.start() - 4):m.start()])),
+                         _en_next(t, m.end()) or bool(re.search(
+                             r"(次日|第二天|翌日)\s*$", t[max(0, m.start() - 4):m.start()])),
                          _is_before(t, m.end(), m.start())))
     for m in _WORD_CLOCK.finditer(t):
         if any(c.start <= m.start() < c.end or m.start() <= c.start < m.end() for c in out):
@@ -199,8 +205,10 @@ def _is_before(t: str, end: int, start: int | None = None) -> bool:
 def hours_spans(t: str) -> list[tuple[float, int, int]]:
     """(hours, start, end) for 'N小时', 'N个小时', 'N hours', 'N-hour', 'N h'."""
     out = []
-    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|continuous|"
-                         r"uninterrupted|solid|unbroken|whole|clear)\s+)?(?:小时|钟头|-?\s*hours?\b|-?\s*hrs?\b|h\b)",
+    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|"
+                         r"continuous|"
+                         r"uninterrupted|solid|unbroken|whole|clear)\s+)?(?:小时|钟头|"
+                         r"-?\s*hours?\b|-?\s*hrs?\b|h\b)",
                          t, re.I):
         out.append((float(m.group(1)), m.start(), m.end()))
     return out
@@ -247,7 +255,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
     """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
     out: list[Date] = []
     for m in re.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
-                         r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}(?![\d.:])\s*(?:日|号)?)*)"
+                         r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|"
+                         r"-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}(?![\d.:])\s*(?:日|号)?)*)"
                          r"(?:\s*(?:日|号))?", t):
         y = int(m.group(1) or year)
         mo, d = int(m.group(2)), int(m.group(3))
@@ -257,7 +266,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
             continue
         out.append(Date(y, mo, d, m.start(), m.end()))
         rest = m.group(4) or ""
-        for sep, mo2, d2 in re.findall(r"(、|,|和|及|与|以及|至|到|~|-)\s*(?:(\d{1,2})\s*月\s*)?(\d{1,2})", rest):
+        for sep, mo2, d2 in re.findall(r"(、|,|和|及|与|以及|至|到|~|"
+                                       r"-)\s*(?:(\d{1,2})\s*月\s*)?(\d{1,2})", rest):
             mo2 = int(mo2) if mo2 else mo
             d2 = int(d2)
             if not (1 <= mo2 <= 12 and 1 <= d2 <= 31):
@@ -301,7 +311,7 @@ def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: 
     if not 1 <= d <= 31:
         return
     out.append(Date(y, mo, d, m.start(), m.end()))
-    for sep, mon2, d2 in re.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
+    for sep, _mon2, d2 in re.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                                     r"()\.?\s+)?(\d{1,2})", rest or "", re.I):
         d2 = int(d2)
         if sep in ("to", "-", "through") and d2 > out[-1].day:
@@ -352,9 +362,11 @@ def coords(t: str) -> list[Coord]:
     'lat 22.54 lng 114.06', '114.06E 22.54N'; the order is decided by magnitude."""
     out: list[Coord] = []
     pats = [
-        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
+        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|"
+                                                         r"and)?\s*"
         r"(?:东经|经度|lng|lon(?:gitude)?)\s*[:=]?\s*" + _F,
-        r"(?:东经|经度|lng|lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
+        r"(?:东经|经度|lng|"
+        r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
         r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F,
         r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?![\d.])",
     ]
@@ -406,29 +418,36 @@ def radius(t: str) -> float | None:
     m = (re.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or re.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
-         or re.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|附近)", t, re.I)
+         or re.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
+                                                    r"附近)", t, re.I)
          or re.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 
 
 # ---------------------------------------------------------------- money
-_CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有封顶|不设封顶|无上限|没有上限|不设上限|"
+_CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有封顶|不设封顶|无上限|没有上限|"
+                       r"不设上限|"
                        r"no (?:monthly )?cap|uncapped|without (?:a |any )?(?:monthly )?cap|"
                        r"no upper limit|no (?:monthly )?ceiling|not capped", re.I)
 _CAP = [
-    r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|罚)(?:钱|款)?|"
+    r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|"
+    r"罚)(?:钱|款)?|"
     r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)(?![\d.])"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
     r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
-    r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|cny)?\s*"
-    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|overall)",
-    r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))?\s*(?:of\s+)?(?:up to|at most|"
+    r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
+    r"cny)?\s*"
+    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
+    r"overall)",
+    r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))?\s*(?:of\s+)?(?:up to|"
+    r"at most|"
     r"capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny)\s*cap",
 ]
 _AMOUNT = [
-    r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|yuan)",
+    r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
+    r"yuan)",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
@@ -472,7 +491,8 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
 
 
 def rate_per_minute(t: str) -> float | None:
-    m = (re.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|扣款)?\s*(?:钱|款)?\s*"
+    m = (re.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|"
+                   r"扣款)?\s*(?:钱|款)?\s*"
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or re.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
@@ -499,7 +519,8 @@ _CAT_ALIASES: list[tuple[str, str]] = [
     (r"\bfruits?\b", "水果"),
     (r"\bbuilding materials?|\bconstruction materials?|\bbuilding supplies\b", "建材"),
     (r"\bchemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
-    (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|\bores?\b", "煤炭矿产"),
+    (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|"
+     r"\bores?\b", "煤炭矿产"),
     (r"\bmachinery(?:\s*(?:and|&|/|,)\s*equipment)?|\bequipment\b|\bmachines?\b", "机械设备"),
     (r"\bfood(?:\s*(?:and|&|/|,)\s*(?:beverages?|drinks?))?\b|\bbeverages?\b|\bdrinks?\b",
      "食品饮料"),
@@ -535,8 +556,9 @@ def categories(t: str) -> list[tuple[str, int]]:
         for m in re.finditer(pat, t, re.I):
             if any(a <= m.start() < b for a, b in taken):
                 continue
-            if cat == "蔬菜" and m.group(0) == "菜" and re.search(r"(?:吃|饭|买|做|送)菜|菜(?:市|场)",
-                                                                t[max(0, m.start() - 1):m.end() + 1]):
+            around = t[max(0, m.start() - 1):m.end() + 1]
+            not_veg = re.search(r"(?:吃|饭|买|做|送)菜|菜(?:市|场)", around)
+            if cat == "蔬菜" and m.group(0) == "菜" and not_veg:
                 continue
             if cat == "煤炭矿产" and m.group(0) == "煤" and "煤气" in t[m.start():m.end() + 1]:
                 continue
@@ -630,8 +652,10 @@ def places(t: str) -> list[PlaceRef]:
 
 
 def cargo_ids(t: str) -> list[str]:
-    m = re.findall(r"(?:货源编号|货源号|货号|编号|单号|订单号|ID|id|cargo(?:\s*id)?|order(?:\s*id)?|"
-                   r"number|No\.?|#)\s*(?:no\.?|number|id|#)?\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*([A-Za-z0-9][A-Za-z0-9_-]{2,})", t)
+    m = re.findall(r"(?:货源编号|货源号|货号|编号|单号|订单号|ID|id|cargo(?:\s*id)?|"
+                   r"order(?:\s*id)?|"
+                   r"number|No\.?|#)\s*(?:no\.?|number|id|#)?\s*(?:为|是|:|"
+                   r"=)?\s*[「\"“'(]?\s*([A-Za-z0-9][A-Za-z0-9_-]{2,})", t)
     return [x for x in m if any(ch.isdigit() for ch in x)]
 
 

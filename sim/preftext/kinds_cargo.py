@@ -17,7 +17,8 @@ from sim.preftext.common import (
 from sim.preftext.extract import Facts, cargo_ids, km_values, months
 
 ORDERS = r"单|笔|趟|票|次|个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?"
-PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|进出|往返|来回|"
+PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
+              r"进出|往返|来回|"
               r"发往|运往|去往|拉往|送往|到|从|来自|\bto\b|\bfrom\b|pickup|pick-up|drop|delivery|"
               r"loading|unloading|origin|destination|start|end|bound for|going to|coming from")
 
@@ -25,7 +26,8 @@ PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地
 def forbidden_cargo_category(f: Facts) -> Candidate | None:
     if not f.categories or not hit(f, REFUSE):
         return None
-    score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|type of|goods|"
+    score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|type of|"
+                               r"goods|"
                               r"cargo|货")
     if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
         score -= 2.0
@@ -46,20 +48,26 @@ def forbidden_cargo_place(f: Facts) -> Candidate | None:
     return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})
 
 
-_HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|一趟|单程|"
+_HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
+         r"一趟|单程|"
          r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
          r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
          r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"
-         r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|load)|"
+         r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|"
+         r"load)|"
          r"long-haul|long haul|origin to destination|start to end|loading-to-unloading|"
          r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸")
-_PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|接货路上|去接货|"
-           r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|driving|leg) to|"
-           r"deadhead to|drive empty to|reach the (?:pickup|loading)|to get to the|to the (?:pickup|"
+_PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|"
+           r"接货路上|去接货|"
+           r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|"
+           r"driving|leg) to|"
+           r"deadhead to|drive empty to|reach the (?:pickup|loading)|to get to the|"
+           r"to the (?:pickup|"
            r"shipper)|getting to the load")
 _EMPTY = r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|no load"
 _RADIUS = r"半径|radius|圆心|circle"
-_TOTAL = (r"里程|mileage|plus|加上|包括|including|总|累计|总和|合计|加起来|加一起|一共|共计|总共|总量|total|altogether|in total|sum|cumulative|"
+_TOTAL = (r"里程|mileage|plus|加上|包括|including|总|累计|总和|合计|加起来|加一起|一共|共计|总共|"
+          r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
 
 
@@ -89,9 +97,11 @@ def max_pickup_deadhead_km(f: Facts) -> Candidate | None:
         score -= 1.0
     if hit(f, MONTH) and hit(f, _TOTAL):
         score -= 1.5
-    if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|每公里"):
+    if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
+              r"每公里"):
         score -= 0.8
-    if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|any single|单趟"):
+    if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|any single|"
+              r"单趟"):
         score += 0.5
     if f.coords or hit(f, _RADIUS):
         score -= 1.5
@@ -103,7 +113,8 @@ def max_total_deadhead_km(f: Facts) -> Candidate | None:
     if km is None or not hit(f, _EMPTY):
         return None
     score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, _TOTAL) + 0.6 * hit(
-        f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|每公里|"
+        f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
+           r"每公里|"
            r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|kilomet)")
     if hit(f, DAILY) and not hit(f, MONTH):
         score -= 1.0
@@ -147,7 +158,8 @@ def monthly_category_quota(f: Facts) -> Candidate | None:
                re.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
     if not counts:
         return None
-    score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|at least|"
+    score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|"
+                               r"at least|"
                               r"minimum|no fewer|完成|达到") + 0.3 * hit(f, MONTH)
     if hit(f, REFUSE) and not hit(f, AT_LEAST + r"|考核|kpi|quota"):
         score -= 1.5
@@ -198,11 +210,12 @@ def _prev_month(m: str) -> str:
 
 
 def monthly_long_haul_cap(f: Facts) -> Candidate | None:
-    hs = [d for d in f.durations]
+    hs = list(f.durations)
     counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/月")
     if not hs or not counts or not hit(f, MONTH):
         return None
-    score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|over|exceed|"
+    score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|"
+                               r"over|exceed|"
                                r"longer than") + 0.3 * hit(f, LIMIT)
     if f.categories:
         score -= 1.0

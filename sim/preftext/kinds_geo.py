@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from sim.preftext.common import MONTH, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Clock, Facts, distinct_isos
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
-          r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|within)")
-ENTER = (r"不得进入|不进入|不想进入|不要进入|别进|不进|绕开|避开|远离|不靠近|禁止进入|不能进入|不准进入|"
-         r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|not go into|"
+          r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
+          r"within)")
+ENTER = (r"不得进入|不进入|不想进入|不要进入|别进|不进|绕开|避开|远离|不靠近|禁止进入|不能进入|"
+         r"不准进入|"
+         r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
+         r"not go into|"
          r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
          r"forbidden")
 DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次|"
@@ -43,7 +47,8 @@ def forbidden_circle(f: Facts) -> Candidate | None:
         score -= 1.5
     if len(f.coords) >= 2 or int_before(f, DAYS_N):
         score -= 1.0
-    once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|\bonce\b|one-time|"
+    once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|\bonce\b|"
+                  r"one-time|"
                   r"one-off|single (?:fine|charge|penalty)|only one fine")
     return Candidate("forbidden_circle", score,
                      {"lat": lat, "lng": lng, "radius_km": float(r),
@@ -90,7 +95,8 @@ def min_region_order_days(f: Facts) -> Candidate | None:
     if not ns or not f.places:
         return None
     score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop|start or end|"
-                              r"from or to|to or from|origin|destination|起点|终点|订单|单|orders?|jobs?|"
+                              r"from or to|to or from|origin|destination|起点|终点|订单|单|orders?|"
+                              r"jobs?|"
                               r"loads?|cargo")
     if f.coords:
         score -= 1.0
@@ -102,7 +108,8 @@ def min_region_order_days(f: Facts) -> Candidate | None:
 
 def _dwell_after(f: Facts, start: int, end: int) -> int | None:
     seg = f.num[start:end]
-    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(小时|钟头|hours?|hrs?|h\b|分钟|minutes?|mins?)",
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(小时|钟头|hours?|hrs?|h\b|分钟|minutes?|"
+                  r"mins?)",
                   seg, re.I)
     if not m:
         return None
@@ -137,7 +144,7 @@ def route_stops_on_day(f: Facts) -> Candidate | None:
     if hit(f, r"每分钟|per minute|a minute|each minute|every minute"):
         return None
     cuts = [0] + [m.start() for m in _STEP_SPLIT.finditer(f.num)] + [len(f.num)]
-    segs = [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    segs = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
     stops: list[dict] = []
     for a, b in segs:
         cs = [c for c in f.coords if a <= c.start < b]
@@ -218,7 +225,8 @@ def home_stay_event(f: Facts) -> Candidate | None:
         if re.search(absent, clause, re.I):
             if w1 is None or f.low.rfind(";", 0, k.start) < a:
                 w1 = w
-        elif w_end is None and re.search(r"待到|待至|留到|呆到|住到|until|till|方可|出车", pre + clause):
+        elif w_end is None and re.search(r"待到|待至|留到|呆到|住到|until|till|方可|"
+                                         r"出车", pre + clause):
             w_end = w
     rest = [w for w, _ in walls[1:]]
     w1 = w1 or (rest[0] if rest else w0)

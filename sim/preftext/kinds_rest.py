@@ -111,7 +111,8 @@ def home_by_curfew(f: Facts) -> Candidate | None:
     lng = pt.lng if pt else (f.places[0].lng if f.places else None)
     if lat is None or lng is None:
         return None
-    score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|next|morning|until|直到")
+    score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|next|"
+                                                                        r"morning|until|直到")
     cur = next((c for c in f.clocks if c.before), f.clocks[0])
     rest = [c for c in f.clocks if c.start > cur.start]
     quiet = rest[0] if rest else cur
@@ -131,8 +132,10 @@ _OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|�
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
-_NO_ORDERS = (r"无订单|无单|没单|没有单|不接单|不接活|没有订单|没接单|零单|放空|不拉货|不干活|歇|休息|停工|no orders?|without (?:any )?orders|"
-              r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|rest days?|"
+_NO_ORDERS = (r"无订单|无单|没单|没有单|不接单|不接活|没有订单|没接单|零单|放空|不拉货|不干活|歇|"
+              r"休息|停工|no orders?|without (?:any )?orders|"
+              r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|"
+              r"rest days?|"
               r"without work|don't work|not work|free days?")
 
 
@@ -161,7 +164,8 @@ def min_full_off_days(f: Facts) -> Candidate | None:
 
 
 def first_order_deadline(f: Facts) -> Candidate | None:
-    if not f.clocks or not hit(f, r"首单|第一单|第一笔|头一单|第一个单|开工|开张|出第一|first (?:order|job|load|"
+    if not f.clocks or not hit(f, r"首单|第一单|第一笔|头一单|第一个单|开工|开张|出第一|"
+                                  r"first (?:order|job|load|"
                                   r"pickup|take|booking|one)|start work|begin work|start the day|"
                                   r"earliest order|first .{0,10}of the day"):
         return None

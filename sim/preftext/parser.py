@@ -13,7 +13,7 @@ import logging
 from sim.preftext import kinds_cargo, kinds_geo, kinds_rest
 from sim.preftext.common import Candidate
 from sim.preftext.extract import facts
-from sim.preftext.types import InvalidPreference, ParsedPreference, validate
+from sim.preftext.types import InvalidPreferenceError, ParsedPreference, validate
 
 log = logging.getLogger(__name__)
 RECOGNISERS = kinds_rest.RECOGNISERS + kinds_cargo.RECOGNISERS + kinds_geo.RECOGNISERS
@@ -51,7 +51,7 @@ def parse_preference(text: str) -> ParsedPreference | None:
             break
         try:
             p = validate({"kind": c.kind, "params": c.params})
-        except InvalidPreference:
+        except InvalidPreferenceError:
             continue
         return ParsedPreference(p.kind, p.params, f.amount, f.cap)
     return None

@@ -22,7 +22,7 @@ KINDS: tuple[str, ...] = (
 )
 
 
-class InvalidPreference(ValueError):
+class InvalidPreferenceError(ValueError):
     """A structured form that does not fit the agreed schema (kind or params)."""
 
 
@@ -86,7 +86,7 @@ _STOP = {"lat": "f", "lng": "f", "arrive_by": "t", "min_dwell_minutes": "i"}
 
 def _num(v: Any, where: str) -> float:
     if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise InvalidPreference(f"{where}: a number, got {v!r}")
+        raise InvalidPreferenceError(f"{where}: a number, got {v!r}")
     return float(v)
 
 
@@ -96,26 +96,26 @@ def _value(tag: str, v: Any, where: str) -> Any:
     if v is None:
         if optional:
             return None
-        raise InvalidPreference(f"{where}: required")
+        raise InvalidPreferenceError(f"{where}: required")
     if tag == "f":
         return _num(v, where)
     if tag == "i":
         x = _num(v, where)
         if x != int(x):
-            raise InvalidPreference(f"{where}: a whole number, got {v!r}")
+            raise InvalidPreferenceError(f"{where}: a whole number, got {v!r}")
         return int(x)
     if tag.startswith("enum:"):
         if v not in tag[5:].split("|"):
-            raise InvalidPreference(f"{where}: one of {tag[5:]}, got {v!r}")
+            raise InvalidPreferenceError(f"{where}: one of {tag[5:]}, got {v!r}")
         return v
     pats = {"t": _HHMM, "d": _DATE, "m": _MONTH, "w": _WALL}
     if tag in pats or tag == "s":
         if not isinstance(v, str) or not v.strip() or (tag in pats and not pats[tag].match(v)):
-            raise InvalidPreference(f"{where}: a {tag!r} string, got {v!r}")
+            raise InvalidPreferenceError(f"{where}: a {tag!r} string, got {v!r}")
         return v
     if tag.startswith("["):
         if not isinstance(v, list) or not v:
-            raise InvalidPreference(f"{where}: a non-empty list, got {v!r}")
+            raise InvalidPreferenceError(f"{where}: a non-empty list, got {v!r}")
         return [_value(tag[1:-1], x, f"{where}[{i}]") for i, x in enumerate(v)]
     if tag == "bbox":
         return _object(_BBOX, v, where)
@@ -123,30 +123,30 @@ def _value(tag: str, v: Any, where: str) -> Any:
         return _object(_CARRY, v, where)
     if tag == "stops":
         if not isinstance(v, list) or not v:
-            raise InvalidPreference(f"{where}: a non-empty list of stops")
+            raise InvalidPreferenceError(f"{where}: a non-empty list of stops")
         return [_object(_STOP, x, f"{where}[{i}]") for i, x in enumerate(v)]
     raise AssertionError(tag)
 
 
 def _object(spec: dict[str, str], v: Any, where: str) -> dict[str, Any]:
     if not isinstance(v, dict):
-        raise InvalidPreference(f"{where}: an object, got {v!r}")
+        raise InvalidPreferenceError(f"{where}: an object, got {v!r}")
     extra = set(v) - set(spec)
     if extra:
-        raise InvalidPreference(f"{where}: unknown keys {sorted(extra)}")
+        raise InvalidPreferenceError(f"{where}: unknown keys {sorted(extra)}")
     return {k: _value(t, v.get(k), f"{where}.{k}") for k, t in spec.items()}
 
 
 def validate(obj: Any) -> ParsedPreference:
-    """A ParsedPreference from a JSON-like dict (a model's reply), or InvalidPreference."""
+    """A ParsedPreference from a JSON-like dict (a model's reply), or InvalidPreferenceError."""
     if not isinstance(obj, dict):
-        raise InvalidPreference("not an object")
+        raise InvalidPreferenceError("not an object")
     kind = obj.get("kind")
     if kind not in SCHEMA:
-        raise InvalidPreference(f"kind: one of the 24 kinds, got {kind!r}")
+        raise InvalidPreferenceError(f"kind: one of the 24 kinds, got {kind!r}")
     params = _object(SCHEMA[kind], obj.get("params") or {}, "params")
     if kind == "date_region_avoid" and params["bbox"] is None and params["place"] is None:
-        raise InvalidPreference("params: date_region_avoid needs a bbox or a place")
+        raise InvalidPreferenceError("params: date_region_avoid needs a bbox or a place")
     amount, cap = obj.get("penalty_amount"), obj.get("penalty_cap")
     return ParsedPreference(
         kind, params,
