@@ -53,7 +53,7 @@ LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超�
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
          r"or less|"
-         r"or under|控制在|go over|"
+         r"or under|控制在|go over|以上|above|or more|"
          r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
 AT_LEAST = (r"至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|no fewer|"
             r"not fewer|no less|not less|or more|a minimum of|min\.?")
@@ -91,9 +91,11 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
 
 
 def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
-    """Integers directly followed by a unit pattern, as (value, position)."""
+    """Integers directly followed by a unit pattern, as (value, position); a count of fines
+    (扣一次, 罚1次, charged once) is not one."""
     return [(int(float(m.group(1))), m.start()) for m in
-            re.finditer(r"(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
+            re.finditer(r"(?<![\d.:])(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)(\d+(?:\.\d+)?)\s*(?:" + unit
+                        + r")", f.low[after:], re.I)]
 
 
 def km_after_limit(f: Facts) -> float | None:

@@ -52,6 +52,28 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
+_EN_NUM = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
+_EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
+            r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
+            r"order-free|off)\s+)?(?:hours?|hrs?|days?|orders?|jobs?|loads?|trips?|runs?|times|km|"
+            r"kilomet|minutes?|mins?|nights?|visits?))")
+
+
+def _english_numbers(t: str) -> str:
+    """'two hours', 'half an hour', 'an hour', 'one and a half hours' as digits."""
+    t = re.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
+    t = re.sub(r"\b(\w+) and a half hours\b",
+               lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
+               if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
+               flags=re.I)
+    t = re.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
+    return re.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+                  lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+
+
 def number_view(t: str) -> str:
     """Chinese numerals before a unit become digits; 半 becomes .5 / :30 where it means half."""
     def repl(m: re.Match[str]) -> str:
@@ -59,6 +81,7 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = re.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
+    t = _english_numbers(t)
     t = re.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = re.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = re.sub(r"(\d+)点半", r"\1点30分", t)
@@ -393,10 +416,21 @@ def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int]
     return min(a, b), max(a, b), m.start()
 
 
+def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    m = re.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
+                  r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"\b", t)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    if not (lo <= a <= hi and lo <= b <= hi):
+        return None
+    return min(a, b), max(a, b), m.start()
+
+
 def bbox(t: str) -> dict[str, float] | None:
     """An explicit box: latitude and longitude ranges, or two corner coordinates."""
-    la = _range(t, r"北纬|纬度|latitudes?|lat", 15, 30)
-    ln = _range(t, r"东经|经度|longitudes?|lng|lon", 100, 125)
+    la = _range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
+    ln = _range(t, r"东经|经度|longitudes?|lng|lon", 100, 125) or _suffix_range(t, "E", 100, 125)
     if la and ln:
         return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
     cs = coords(t)

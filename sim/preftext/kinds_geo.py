@@ -11,7 +11,7 @@ from sim.preftext.extract import Clock, Facts, distinct_isos
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
           r"within)")
-ENTER = (r"不得进入|不进入|不想进入|不要进入|别进|不进|绕开|避开|远离|不靠近|禁止进入|不能进入|"
+ENTER = (r"别开进|不开进|开进去|驶入|进去|进到|不得进入|不进入|不想进入|不要进入|别进|不进|绕开|避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
@@ -81,6 +81,8 @@ def min_visit_days(f: Facts) -> Candidate | None:
                               r"home|看望|探望|within|be near|near") + 0.3 * hit(f, MONTH)
     if any(k.before for k in f.clocks) and not hit(f, MONTH):
         score -= 1.2
+    if hit(f, ENTER):
+        score -= 1.0
     if f.dates:
         score -= 1.5
     if len(f.coords) >= 2:
@@ -217,8 +219,9 @@ def home_stay_event(f: Facts) -> Candidate | None:
     w1 = w_end = None
     absent = r"不在家|缺席|absen|away|not (?:at )?home|每分钟|per minute|every minute|迟到|late"
     for w, k in walls[1:]:
-        a = max([m.end() for m in re.finditer(r"[;；。]", f.num[:k.start])] or [0])
-        b = min([m.start() for m in re.finditer(r"[;；。]", f.num[k.end:])] or [len(f.num)],
+        stop = r"[;；。]|\.(?=\s|$)"
+        a = max([m.end() for m in re.finditer(stop, f.num[:k.start])] or [0])
+        b = min([m.start() for m in re.finditer(stop, f.num[k.end:])] or [len(f.num)],
                 default=len(f.num))
         clause = f.low[a:k.end + b]
         pre = f.low[max(a, k.start - 16):k.start]
