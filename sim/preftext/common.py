@@ -94,7 +94,7 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     """Integers directly followed by a unit pattern, as (value, position); a count of fines
     (扣一次, 罚1次, charged once) is not one."""
     return [(int(float(m.group(1))), m.start()) for m in
-            re.finditer(r"(?<![\d.:])(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)(\d+(?:\.\d+)?)\s*(?:" + unit
+            re.finditer(r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)(\d+(?:\.\d+)?)\s*(?:" + unit
                         + r")", f.low[after:], re.I)]
 
 

@@ -489,7 +489,8 @@ _AMOUNT = [
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
 ]
-_RATE = re.compile(r"(?:每分钟|per minute|a minute|each minute|/\s*min(?:ute)?)", re.I)
+_RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
+                   r"/\s*min(?:ute)?\b)", re.I)
 
 
 def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int]]]:
@@ -512,8 +513,8 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
             if any(a <= s < b for a, b in spans):
                 continue
             near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
-            a = max([x.end() for x in re.finditer(r"[;；。.!](?!\d)", t[:m.start()])] or [0])
-            b = re.search(r"[;；。!]|\.(?!\d)", t[m.end():])
+            a = max([x.end() for x in re.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
+            b = re.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
             if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]):
                 continue
             if re.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
@@ -521,6 +522,15 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
             del near
             cands.append((s, float(m.group(1))))
     amount = min(cands)[1] if cands else None
+    if cap is None and not none and amount is not None:
+        # a cap written as a count of fines: 累计10单封顶, 最多罚10次, at most 5 fines
+        m = re.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
+                      r"累计\s*(\d+)\s*(?:单|次|天|笔)\s*(?:封顶|为限))|"
+                      r"(?:at most|up to|no more than)\s+(\d+)\s+(?:fines|penalties|charges)",
+                      t, re.I)
+        n = float(m.group(1) or m.group(2) or m.group(3)) if m else 1.0
+        if n > 1:  # 最多扣一次 is the once mode, not a cap
+            cap = amount * n
     return amount, cap, none, spans
 
 
