@@ -93,9 +93,9 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
 def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     """Integers directly followed by a unit pattern, as (value, position); a count of fines
     (扣一次, 罚1次, charged once) is not one."""
+    not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
     return [(int(float(m.group(1))), m.start()) for m in
-            re.finditer(r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)(\d+(?:\.\d+)?)\s*(?:" + unit
-                        + r")", f.low[after:], re.I)]
+            re.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
 
 
 def km_after_limit(f: Facts) -> float | None:

@@ -52,9 +52,10 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", t).strip()
 
 
-_EN_NUM = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_EN_NUM = {w: i for i, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"])}
 _EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"

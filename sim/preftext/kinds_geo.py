@@ -11,7 +11,8 @@ from sim.preftext.extract import Clock, Facts, distinct_isos
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
           r"within)")
-ENTER = (r"别开进|不开进|开进去|驶入|进去|进到|不得进入|不进入|不想进入|不要进入|别进|不进|绕开|避开|远离|不靠近|禁止进入|不能进入|"
+ENTER = (r"别开进|不开进|开进去|驶入|进去|进到|不得进入|不进入|不想进入|不要进入|别进|不进|绕开|"
+         r"避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
