@@ -59,7 +59,7 @@ _EN_NUM = {w: i for i, w in enumerate([
 _EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
-            r"order-free|off)\s+)?(?:hours?|hrs?|days?|orders?|jobs?|loads?|trips?|runs?|times|km|"
+            r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|orders?|jobs?|loads?|trips?|runs?|times|km|"
             r"kilomet|minutes?|mins?|nights?|visits?))")
 
 

@@ -16,7 +16,8 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts, cargo_ids, km_values, months
 
-ORDERS = r"单|笔|趟|票|次|个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?"
+ORDERS = (r"(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|runs?|hauls?)\b|单|笔|趟|票|次|"
+          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?")
 PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
               r"进出|往返|来回|"
               r"发往|运往|去往|拉往|送往|到|从|来自|\bto\b|\bfrom\b|pickup|pick-up|drop|delivery|"

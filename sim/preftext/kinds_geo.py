@@ -50,7 +50,8 @@ def forbidden_circle(f: Facts) -> Candidate | None:
         score -= 1.0
     once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|\bonce\b|"
                   r"one-time|"
-                  r"one-off|single (?:fine|charge|penalty)|only one fine")
+                  r"one-off|single (?:fine|charge|penalty)|only one fine|one fine|fined once|"
+                  r"just once")
     return Candidate("forbidden_circle", score,
                      {"lat": lat, "lng": lng, "radius_km": float(r),
                       "mode": "once" if once else "per_step"})

@@ -133,7 +133,7 @@ _OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|�
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
-_NO_ORDERS = (r"\brest\b|\bdays? off\b|不接任何|放假|休假|放.{0,3}天假|一单(?:都|也)?不接|"
+_NO_ORDERS = (r"零接单|\brest\b|\bdays? off\b|不接任何|放假|休假|放.{0,3}天假|一单(?:都|也)?不接|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
               r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
               r"休息|停工|no orders?|without (?:any )?orders|"
