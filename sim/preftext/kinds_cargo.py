@@ -174,7 +174,8 @@ def monthly_category_quota(f: Facts) -> Candidate | None:
         cnt = next((v for v, q in counts if lo <= q < hi), None)
         if cat is not None and cnt is not None:
             segs.append((mo, cat, cnt))
-    carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|backlog")
+    carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|backlog|"
+                          r"\bleft\b|remaining|leftover|remainder|unfinished|没完成|未完成|没接够")
     if not segs:
         main = (ms[0][0] if ms else "2026-03", mentions[0][0], counts[0][0])
         return Candidate("monthly_category_quota", score - 0.3,

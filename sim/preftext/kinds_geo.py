@@ -112,8 +112,8 @@ def min_region_order_days(f: Facts) -> Candidate | None:
 
 def _dwell_after(f: Facts, start: int, end: int) -> int | None:
     seg = f.num[start:end]
-    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(小时|钟头|hours?|hrs?|h\b|分钟|minutes?|"
-                  r"mins?)",
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*-?\s*(小时|钟头|hours?|hrs?|h\b|分钟|"
+                  r"minutes?|mins?)",
                   seg, re.I)
     if not m:
         return None
@@ -175,6 +175,15 @@ def route_stops_on_day(f: Facts) -> Candidate | None:
                       "_dwell_set": dset})
     if len(stops) < 2:
         return None
+    each = re.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|every (?:stop|"
+                     r"point))"
+                     r"[^;；。]{0,12}", f.num, re.I)
+    if each:
+        d = _dwell_after(f, each.start(), min(len(f.num), each.end() + 12))
+        if d is not None:
+            for st in stops:
+                if not st["_dwell_set"] or st["min_dwell_minutes"] == 0:
+                    st["min_dwell_minutes"] = d
     score = 2.5 + 0.8 * hit(f, r"先|再|然后|接着|first|then|after that|next")
     clean = [{k: v for k, v in s.items() if not k.startswith("_")} for s in stops]
     return Candidate("route_stops_on_day", score,
