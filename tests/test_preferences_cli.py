@@ -73,3 +73,29 @@ def test_eval_prints_per_kind_accuracy_for_each_split() -> None:
     assert "split heldout:" in r.stdout
     assert "daily_continuous_rest" in r.stdout
     assert "home_stay_event" in r.stdout
+
+
+def test_parse_with_a_model_server_reads_what_rules_cannot(tmp_path: Path) -> None:
+    from agents.testing.fakes import ScriptedServer
+
+    reply = {"kind": "min_full_off_days", "params": {"min_days": 4}, "penalty_amount": None,
+             "penalty_cap": None}
+    rest = {"kind": "daily_continuous_rest", "params": {"min_minutes": 420, "days": "all"},
+            "penalty_amount": None, "penalty_cap": None}
+
+    def responder(body: dict) -> tuple[int, str]:
+        text = body["messages"][-1]["content"]
+        return 200, json.dumps(rest if "休息" in text else reply)
+
+    f = tmp_path / "drivers.json"
+    f.write_text(json.dumps([{"driver_id": "D1", "preferences": [
+        "每天至少连续休息8小时", "老婆说每个月要陪她四天，车别动"]}], ensure_ascii=False),
+        encoding="utf-8")
+    with ScriptedServer(responder) as srv:
+        r = _cli("parse", str(f), "--base-url", srv.base_url, "--model", "scripted")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [x["parsed_by"] for x in rows] == ["rules", "model"]
+    assert rows[0]["params"]["min_minutes"] == 480  # the rules reading wins a disagreement
+    assert rows[1]["kind"] == "min_full_off_days"
+    assert "disagreement (params) on D1#1" in r.stderr

@@ -88,6 +88,20 @@ def read_drivers_file(path: Path) -> list[PreferenceEntry]:
     return out
 
 
+def _model(args: argparse.Namespace):
+    """An OpenAI-compatible model when --base-url is given (key from $OPENAI_API_KEY)."""
+    if not args.base_url:
+        return None
+    import os
+
+    import openai
+
+    from agents.llm.model import OpenAIModel, RetryModel
+    client = openai.OpenAI(base_url=args.base_url, timeout=args.timeout, max_retries=0,
+                           api_key=os.environ.get("OPENAI_API_KEY", "") or "sk-no-key")
+    return RetryModel(OpenAIModel(client, args.model), max_retries=2)
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     from agents.roles.preference_parse import read_preference
 
@@ -96,9 +110,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
     except DriversFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    model = _model(args)
     unparsed = 0
     for e in entries:
-        r = read_preference(e.text)
+        r = read_preference(e.text, model)
+        if r.disagreement is not None:
+            d = r.disagreement
+            print(f"disagreement ({d.field}) on {e.driver_id}#{e.index}: rules "
+                  f"{json.dumps(d.rules.to_dict(), ensure_ascii=False)} vs model "
+                  f"{json.dumps(d.model.to_dict(), ensure_ascii=False)}", file=sys.stderr)
         p = r.preference
         unparsed += p is None
         print(json.dumps({"driver_id": e.driver_id, "index": e.index, "text": e.text,
@@ -127,6 +147,10 @@ def add_preferences_parser(sub: argparse._SubParsersAction) -> None:
     psub = p.add_subparsers(dest="preferences_command", required=True)
     a = psub.add_parser("parse", help="print each preference of a drivers file as JSON")
     a.add_argument("file", help="competition drivers JSON array, or JSON Lines drivers")
+    a.add_argument("--base-url", help="also ask this OpenAI-compatible server (model parser); "
+                                      "it reads what the rules cannot and is checked against them")
+    a.add_argument("--model", default="default", help="model name for --base-url")
+    a.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
     a.set_defaults(func=cmd_parse)
     e = psub.add_parser("eval", help="rules-parser accuracy per kind on the evaluation set")
     e.add_argument("--split", choices=["train", "heldout", "all"], default="all")
