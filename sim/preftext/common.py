@@ -18,7 +18,8 @@ class Candidate:
     params: dict[str, Any]
 
 
-DAILY = (r"每天|每日|每晚|天天|每一天|日日|当天|一天|同一天|同日|单日|daily|every day|each day|"
+DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每日|每晚|天天|每一天|日日|当天|一天|"
+         r"同一天|同日|单日|daily|every day|each day|"
          r"per day|a day|"
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
@@ -44,7 +45,8 @@ NO_WORK = (r"不接单|不接活|不接货|不拉货|不跑车|不开车|不出�
            r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
            r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
            r"not be (?:driving|working|moving)|no jobs?|no trips?")
-REFUSE = (r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
+REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
+          r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
@@ -53,9 +55,10 @@ LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超�
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
          r"or less|"
-         r"or under|控制在|go over|以上|above|or more|"
+         r"or under|控制在|go over|以上|above|or more|≤|<=|<|≦|不高于|cap\b|"
          r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
-AT_LEAST = (r"至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|no fewer|"
+AT_LEAST = (r"≥|>=|≧|至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|"
+            r"no fewer|"
             r"not fewer|no less|not less|or more|a minimum of|min\.?")
 WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星期五|星期一至星期五|周一~周五|weekdays?|"
             r"monday (?:to|through|-) friday|mon-fri|workdays?|working days?|business days?")

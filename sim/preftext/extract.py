@@ -59,7 +59,8 @@ _EN_NUM = {w: i for i, w in enumerate([
 _EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
-            r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|orders?|jobs?|loads?|trips?|runs?|times|km|"
+            r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
+            r"orders?|jobs?|loads?|trips?|runs?|times|km|"
             r"kilomet|minutes?|mins?|nights?|visits?))")
 
 
@@ -87,7 +88,7 @@ def number_view(t: str) -> str:
     t = re.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = re.sub(r"(\d+)点半", r"\1点30分", t)
     t = re.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
-    return re.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?![\d.])", r"\1\2", t)  # 1,000 -> 1000
+    return re.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
 
 
 # ---------------------------------------------------------------- spans of numbers
@@ -304,6 +305,10 @@ def dates(t: str, year: int = 2026) -> list[Date]:
             mo = mo2
     for m in re.finditer(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", t):
         out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
+    for m in re.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
+                         r"h\b))", t):
+        if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+            out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
     for m in re.finditer(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?(?!\s*:)"
                          r"((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                          r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
@@ -392,7 +397,7 @@ def coords(t: str) -> list[Coord]:
         r"(?:东经|经度|lng|"
         r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
         r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F,
-        r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?![\d.])",
+        r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?!\d|\.\d)",
     ]
     for p in pats:
         for m in re.finditer(p, t, re.I):
@@ -428,10 +433,22 @@ def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, flo
     return min(a, b), max(a, b), m.start()
 
 
+def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    m = re.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
+                  r"(\d{2,3}(?:\.\d+)?)", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
+
+
 def bbox(t: str) -> dict[str, float] | None:
     """An explicit box: latitude and longitude ranges, or two corner coordinates."""
-    la = _range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
-    ln = _range(t, r"东经|经度|longitudes?|lng|lon", 100, 125) or _suffix_range(t, "E", 100, 125)
+    la = (_range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
+          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30))
+    ln = (_range(t, r"东经|经度|longitudes?|lng|lon", 100, 125)
+          or _suffix_range(t, "E", 100, 125)
+          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125))
     if la and ln:
         return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
     cs = coords(t)
@@ -455,7 +472,9 @@ def radius(t: str) -> float | None:
          or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
          or re.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
                                                     r"附近)", t, re.I)
-         or re.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I))
+         or re.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
+         or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
+         or re.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 
 
@@ -467,7 +486,7 @@ _CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有
 _CAP = [
     r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|"
     r"罚)(?:钱|款)?|"
-    r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)(?![\d.])"
+    r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
     r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
@@ -697,11 +716,21 @@ def places(t: str) -> list[PlaceRef]:
 
 
 def cargo_ids(t: str) -> list[str]:
-    m = re.findall(r"(?:货源编号|货源号|货号|编号|单号|订单号|ID|id|cargo(?:\s*id)?|"
-                   r"order(?:\s*id)?|"
-                   r"number|No\.?|#)\s*(?:no\.?|number|id|#)?\s*(?:为|是|:|"
-                   r"=)?\s*[「\"“'(]?\s*([A-Za-z0-9][A-Za-z0-9_-]{2,})", t)
-    return [x for x in m if any(ch.isdigit() for ch in x)]
+    """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
+    out = []
+    for m in re.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|cargo\s*(?:id|no\.?|"
+                         r"number|#)|"
+                         r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
+                         r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
+                         r"([A-Za-z0-9][A-Za-z0-9_-]{2,})", t, re.I):
+        x = m.group(1)
+        if not any(ch.isdigit() for ch in x):
+            continue
+        if re.match(r"\s*(?:km|公里|千米|元|块|yuan|rmb|单|次|天|小时|h\b|hours?|minutes?|分钟|"
+                    r"orders?|days?)", t[m.end():], re.I):
+            continue
+        out.append(x)
+    return out
 
 
 # ---------------------------------------------------------------- all facts

@@ -125,7 +125,10 @@ def max_total_deadhead_km(f: Facts) -> Candidate | None:
 
 
 def max_orders_per_day(f: Facts) -> Candidate | None:
-    vals = int_before(f, ORDERS)
+    vals = int_before(f, ORDERS) or [
+        (int(m.group(1)), m.start()) for m in
+        re.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
+                    r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
     if not vals or not hit(f, DAILY + r"|同一天|同日|单日|一天之内|in a single day|on any day"):
         return None
     score = 1.8 + 0.6 * hit(f, LIMIT)
@@ -140,7 +143,8 @@ def must_take_cargo(f: Facts) -> Candidate | None:
     ids = cargo_ids(f.text)
     if not ids:
         return None
-    score = 3.0 + 0.5 * hit(f, r"必须|一定|指定|临时约定|熟货|老客户|must|have to|make sure|"
+    score = 3.0 + 0.5 * hit(f, r"必接|mandatory|必须|一定|指定|临时约定|熟货|老客户|must|have to|"
+                               r"make sure|"
                               r"guarantee|promised|agreed")
     return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
 
@@ -213,7 +217,7 @@ def _prev_month(m: str) -> str:
 
 def monthly_long_haul_cap(f: Facts) -> Candidate | None:
     hs = list(f.durations)
-    counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/月")
+    counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/\s*月|/\s*month")
     if not hs or not counts or not hit(f, MONTH):
         return None
     score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|"

@@ -11,7 +11,8 @@ from sim.preftext.extract import Clock, Facts, distinct_isos
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
           r"within)")
-ENTER = (r"别开进|不开进|开进去|驶入|进去|进到|不得进入|不进入|不想进入|不要进入|别进|不进|绕开|"
+ENTER = (r"禁入|禁区|no-go|no go|exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
+         r"不进入|不想进入|不要进入|别进|不进|绕开|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
@@ -95,7 +96,10 @@ def min_visit_days(f: Facts) -> Candidate | None:
 
 
 def min_region_order_days(f: Facts) -> Candidate | None:
-    ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92]
+    ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92] or [
+        int(m.group(1)) for m in re.finditer(
+            r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|≥|>=)\s*"
+            r"(\d+)(?!\d|\.\d)", f.low)]
     if not ns or not f.places:
         return None
     score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop|start or end|"

@@ -114,7 +114,11 @@ def home_by_curfew(f: Facts) -> Candidate | None:
         return None
     score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|next|"
                                                                         r"morning|until|直到")
-    cur = next((c for c in f.clocks if c.before), f.clocks[0])
+    until = (r"(?:until|till|直到|一直到|到|至)\s*(?:次日|第二天|翌日|the next day|"
+             r"next morning)?\s*(?:早上|凌晨|上午)?\s*$")
+    firsts = [c for c in f.clocks
+              if not re.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
+    cur = firsts[0] if firsts else f.clocks[0]
     rest = [c for c in f.clocks if c.start > cur.start]
     quiet = rest[0] if rest else cur
     return Candidate("home_by_curfew", score,
@@ -133,7 +137,8 @@ _OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|�
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
-_NO_ORDERS = (r"零接单|\brest\b|\bdays? off\b|不接任何|放假|休假|放.{0,3}天假|一单(?:都|也)?不接|"
+_NO_ORDERS = (r"no-order|无单日|without orders|零接单|\brest\b|\bdays? off\b|不接任何|放假|休假|"
+              r"放.{0,3}天假|一单(?:都|也)?不接|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
               r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
               r"休息|停工|no orders?|without (?:any )?orders|"
@@ -167,7 +172,8 @@ def min_full_off_days(f: Facts) -> Candidate | None:
 
 
 def first_order_deadline(f: Facts) -> Candidate | None:
-    if not f.clocks or not hit(f, r"首单|第一单|第一笔|头一单|第一个单|开工|开张|出第一|"
+    if not f.clocks or not hit(f, r"first-order|first[\s-]+(?:order|job|load)|首单|第一单|第一笔|"
+                                  r"头一单|第一个单|开工|开张|出第一|"
                                   r"first (?:order|job|load|"
                                   r"pickup|take|booking|one)|start work|begin work|start the day|"
                                   r"earliest order|first .{0,10}of the day"):
