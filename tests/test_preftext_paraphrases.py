@@ -11,9 +11,10 @@ import pytest
 
 from sim.preftext import parse_preference, same
 
-CASES = [(r["text"], r["kind"], r["params"]) for r in map(
-    json.loads, (Path(__file__).parent / "preftext_paraphrases.jsonl").read_text(
-        encoding="utf-8").splitlines())]
+ROWS = [json.loads(line) for line in (Path(__file__).parent / "preftext_paraphrases.jsonl")
+        .read_text(encoding="utf-8").splitlines()]
+CASES = [(r["text"], r["kind"], r["params"]) for r in ROWS]
+MONEY = [(r["text"], r["penalty_amount"], r["penalty_cap"]) for r in ROWS if "penalty_amount" in r]
 
 
 @pytest.mark.parametrize(("text", "kind", "params"), CASES, ids=[c[0][:24] for c in CASES])
@@ -31,3 +32,10 @@ def test_fine_counts_become_caps_and_once_is_not_a_cap() -> None:
     once = parse_preference("不想进入圆心（22.54，114.06）半径5km的区域，最多扣一次，罚500元。")
     assert once is not None
     assert (once.params["mode"], once.penalty_amount, once.penalty_cap) == ("once", 500.0, None)
+
+
+@pytest.mark.parametrize(("text", "amount", "cap"), MONEY, ids=[m[0][:24] for m in MONEY])
+def test_fine_and_cap_phrasings(text: str, amount: float, cap: float | None) -> None:
+    got = parse_preference(text)
+    assert got is not None
+    assert (got.penalty_amount, got.penalty_cap) == (amount, cap)

@@ -83,6 +83,7 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = re.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
+    t = re.sub(rf"(?<=罚|扣|款|钱|顶|限)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
     t = _english_numbers(t)
     t = re.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = re.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
@@ -486,7 +487,8 @@ _CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有
 _CAP = [
     r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|"
     r"罚)(?:钱|款)?|"
-    r"总共最多|最高(?:扣|罚)?(?:钱|款)?)\s*(?:为|是|到)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
+    r"总共最多|最高(?:扣|罚)?(?:钱|款)?|累计不超过|累计不得超过|总共不超过|合计不超过|"
+    r"最多不超过|总额不超过)\s*(?:为|是|到)?\s*(?:¥|rmb|cny|人民币)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
     r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
@@ -498,6 +500,8 @@ _CAP = [
     r"at most|"
     r"capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny)\s*cap",
+    r"(?:max(?:imum)?|at most|up to|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?)\s*(?:of\s*)?"
+    r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
 ]
 _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
@@ -508,6 +512,7 @@ _AMOUNT = [
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
+    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b)", re.I)
