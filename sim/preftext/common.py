@@ -34,7 +34,9 @@ CONTINUOUS = (r"连续|连着|一段|完整|不间断|一口气|整段|一次性
               r"consecutive|"
               r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
-NO_WORK = (r"不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|不空车|不空跑|不赶路|"
+NO_WORK = (r"别接|别空|别跑|别开|不要接|不要空|don't accept|do not accept|not accept|no loads|"
+           r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
+           r"不空车|不空跑|不赶路|"
            r"不跑|不动车|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
            r"不能开|"

@@ -475,6 +475,8 @@ def radius(t: str) -> float | None:
                                                     r"附近)", t, re.I)
          or re.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
          or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
+         or re.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
          or re.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 

@@ -62,12 +62,14 @@ _PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装�
            r"接货路上|去接货|"
            r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|"
            r"driving|leg) to|"
-           r"deadhead to|drive empty to|reach the (?:pickup|loading)|to get to the|"
+           r"deadhead to\b|drive empty to\b|reach the (?:pickup|loading)|to get to the|"
            r"to the (?:pickup|"
            r"shipper)|getting to the load")
-_EMPTY = r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|no load"
+_EMPTY = (r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|"
+          r"with no load\b")
 _RADIUS = r"半径|radius|圆心|circle"
-_TOTAL = (r"里程|mileage|plus|加上|包括|including|总|累计|总和|合计|加起来|加一起|一共|共计|总共|"
+_TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
+          r"加起来|加一起|一共|共计|总共|"
           r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
 
@@ -81,7 +83,8 @@ def max_haul_km(f: Facts) -> Candidate | None:
     km = _km(f)
     if km is None or not hit(f, LIMIT):
         return None
-    score = 1.2 + 1.2 * hit(f, _HAUL)
+    score = 1.2 + 1.2 * hit(f, _HAUL) + 0.6 * hit(
+        f, r"距离|distance|trip|长途|long-distance|路程|两地")
     if hit(f, _EMPTY) or (hit(f, _PICKUP) and not hit(f, _HAUL)):
         score -= 1.0
     if f.coords or hit(f, _RADIUS):
@@ -116,7 +119,8 @@ def max_total_deadhead_km(f: Facts) -> Candidate | None:
     score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, _TOTAL) + 0.6 * hit(
         f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
            r"每公里|"
-           r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|kilomet)")
+           r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|kilomet)|"
+           r"(?:every|each|per) km over|km over")
     if hit(f, DAILY) and not hit(f, MONTH):
         score -= 1.0
     if f.coords or hit(f, _RADIUS):

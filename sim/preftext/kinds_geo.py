@@ -11,7 +11,8 @@ from sim.preftext.extract import Clock, Facts, distinct_isos
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
           r"within)")
-ENTER = (r"禁入|禁区|no-go|no go|exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
+ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
+         r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
          r"不进入|不想进入|不要进入|别进|不进|绕开|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
@@ -19,7 +20,7 @@ ENTER = (r"禁入|禁区|no-go|no go|exclusion|禁止驶入|别开进|不开进|
          r"not go into|"
          r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
          r"forbidden")
-DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次|"
+DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次(?!性)|"
           r"(?:distinct|different|separate|unique|individual|calendar|other)?\s*(?:calendar\s+)?"
           r"days\b|times\b")
 
@@ -44,14 +45,16 @@ def forbidden_circle(f: Facts) -> Candidate | None:
         return None
     if r is None or not hit(f, ENTER + "|" + REFUSE):
         return None
-    score = 2.0 + 0.8 * hit(f, ENTER) + 0.4 * hit(f, r"半径|圆|radius|circle|区域|zone|area")
+    score = 2.0 + 0.8 * hit(f, ENTER) + 0.4 * hit(f, r"半径|圆|radius|circle|区域|zone|area|为中心|"
+                                                     r"方圆")
     if f.dates:
         score -= 1.5
     if len(f.coords) >= 2 or int_before(f, DAYS_N):
         score -= 1.0
     once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|\bonce\b|"
                   r"one-time|"
-                  r"one-off|single (?:fine|charge|penalty)|only one fine|one fine|fined once|"
+                  r"one-off|single (?:fine|charge|penalty)|single\s+\d+\s*(?:yuan|元)\s+(?:fine|"
+                  r"charge|penalty)|only one fine|one fine|fined once|"
                   r"just once")
     return Candidate("forbidden_circle", score,
                      {"lat": lat, "lng": lng, "radius_km": float(r),

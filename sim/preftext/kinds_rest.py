@@ -70,6 +70,7 @@ def rest_window_full_coverage(f: Facts) -> Candidate | None:
         return None
     score = 2.0 + 0.7 * hit(f, REST_REQUIRED) + 0.7 * hit(f, SLEEP)
     if hit(f, r"不算违规|可以停|停车.{0,6}(?:可以|没事|不算)|吃饭|午饭|午休|饭点|lunch|meal|dinner|"
+              r"(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|没问题|"
               r"(?:waiting|parking|resting|stopping) (?:is|are) (?:fine|allowed|ok)|"
               r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|allowed to (?:wait|park)"):
         score -= 1.0
@@ -87,6 +88,7 @@ def quiet_window(f: Facts) -> Candidate | None:
         return None
     score = 2.2
     if hit(f, r"不算违规|可以停|吃饭|午饭|午休|饭点|lunch|meal|dinner|may (?:wait|park|stop|rest)|"
+              r"(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|"
               r"can (?:wait|park|stop|rest)|(?:waiting|parking) (?:is|are) (?:fine|allowed|ok)|"
               r"空驶|空车|空跑|empty|deadhead"):
         score += 0.8
