@@ -24,13 +24,15 @@ DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每�
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
 MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
-REST = (r"休息|歇|停车|熄火|睡|停着|停下|停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
+REST = (r"觉|just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
+        r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
         r"\bstop(?:ped)?\b|downtime|time off")
 REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
                  r"has to|"
                  r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
-CONTINUOUS = (r"连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|连轴转|in a row|"
+CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|"
+              r"连轴转|in a row|"
               r"consecutive|"
               r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
