@@ -70,7 +70,7 @@ def test_unreadable_text_is_none() -> None:
         assert parse_preference(t) is None, t
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.text(max_size=200))
 def test_never_raises_on_arbitrary_unicode(text: str) -> None:
     got = parse_preference(text)
@@ -84,7 +84,7 @@ _PIECES = st.sampled_from(["每天", "至少", "连续", "休息", "8小时", "�
                            "km", "orders", "12:00", "前", "停留30分钟", "2026-03-05 08:00"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(_PIECES, max_size=14))
 def test_never_raises_on_mixed_vocabulary(pieces: list[str]) -> None:
     got = parse_preference("".join(pieces))

@@ -310,8 +310,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
                          r"h\b))", t):
         if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
-    for m in re.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?(?!\s*:\d)"
-                         r"((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
+    for m in re.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
+                         r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                          r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
         _en_dates(out, m, mo, int(m.group(2)), int(m.group(3) or year), m.group(4))
