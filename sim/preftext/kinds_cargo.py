@@ -16,7 +16,8 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts, cargo_ids, km_values, months
 
-ORDERS = (r"(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|runs?|hauls?)\b|单|笔|趟|票|次|"
+ORDERS = (r"个(?=单|订单|活|\s*$|\s*[，。,.；;])|(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|"
+          r"runs?|hauls?)\b|单|笔|趟|票|次|"
           r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?")
 PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
               r"进出|往返|来回|"
@@ -179,11 +180,15 @@ def monthly_category_quota(f: Facts) -> Candidate | None:
     for i, (mo, p) in enumerate(ms):
         lo, hi = (0 if i == 0 else p), bounds[i + 1]
         cat = next((c for c, q in mentions if lo <= q < hi), None)
+        if cat is None:  # "the 「建材」 orders I fell short on in May (May quota: 4)"
+            before = [c for c, q in mentions if q < lo]
+            cat = before[-1] if before else None
         cnt = next((v for v, q in counts if lo <= q < hi), None)
         if cat is not None and cnt is not None:
             segs.append((mo, cat, cnt))
     carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|backlog|"
-                          r"\bleft\b|remaining|leftover|remainder|unfinished|没完成|未完成|没接够")
+                          r"\bleft\b|fell short|short on|on top|remaining|leftover|remainder|"
+                          r"unfinished|没完成|未完成|没接够")
     if not segs:
         main = (ms[0][0] if ms else "2026-03", mentions[0][0], counts[0][0])
         return Candidate("monthly_category_quota", score - 0.3,

@@ -64,7 +64,7 @@ def forbidden_circle(f: Facts) -> Candidate | None:
 def date_region_avoid(f: Facts) -> Candidate | None:
     if not f.dates or not (f.places or f.bbox):
         return None
-    if not hit(f, ENTER + "|" + REFUSE + r"|查车|检查|限行|管制|封路"):
+    if not hit(f, ENTER + "|" + REFUSE + r"|查车|检查|限行|管制|封路|别往|别去|不往|严查|查|别接"):
         return None
     score = 2.8
     return Candidate("date_region_avoid", score,
@@ -111,6 +111,8 @@ def min_region_order_days(f: Facts) -> Candidate | None:
                               r"loads?|cargo")
     if f.coords:
         score -= 1.0
+    if f.dates:
+        score -= 1.5
     if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum"):
         score -= 1.0
     return Candidate("min_region_order_days", score,

@@ -139,7 +139,8 @@ _OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|�
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
-_NO_ORDERS = (r"no-order|无单日|without orders|零接单|\brest\b|\bdays? off\b|不接任何|放假|休假|"
+_NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
+              r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
               r"放.{0,3}天假|一单(?:都|也)?不接|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
               r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
