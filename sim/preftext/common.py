@@ -36,7 +36,9 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
               r"consecutive|"
               r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
-NO_WORK = (r"别接|别空|别跑|别开|不要接|不要空|don't accept|do not accept|not accept|no loads|"
+NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
+           r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
+           r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
            r"不空车|不空跑|不赶路|"
            r"不跑|不动车|"

@@ -200,6 +200,22 @@ def clocks(t: str) -> list[Clock]:
                          _en_next(t, m.end()) or bool(re.search(
                              r"(次日|第二天|翌日)\s*$", t[max(0, m.start() - 4):m.start()])),
                          _is_before(t, m.end(), m.start())))
+    for m in re.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:and|to|-|until|till)\s*(\d{1,2})(?![\d:])\s+"
+                         r"(?:o'clock\s+)?(in the morning|at night|in the evening|"
+                         r"in the afternoon)",
+                         t, re.I):
+        if any(c.start <= m.start() < c.end for c in out):
+            continue
+        part = m.group(3).lower()
+        for g in (1, 2):
+            h = int(m.group(g))
+            if h > 12:
+                break
+            if part in ("in the evening", "in the afternoon") or (part == "at night" and h >= 6):
+                h = (h % 12) + 12
+            elif h == 12:
+                h = 0
+            out.append(Clock(h * 60, m.start(g), m.end(g), False, False))
     for m in _WORD_CLOCK.finditer(t):
         if any(c.start <= m.start() < c.end or m.start() <= c.start < m.end() for c in out):
             continue
