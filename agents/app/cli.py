@@ -264,6 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--no-progress", action="store_true", help="no progress bar")
     x.set_defaults(func=cmd_export_cargo)
     add_score_parser(sub)
+    from agents.app.preferences_cmd import add_preferences_parser
+    add_preferences_parser(sub)
     return p
 
 
