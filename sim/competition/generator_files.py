@@ -115,7 +115,10 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
         if rng.random() < competitor_share:
             competitor = create + float(rng.uniform(0.0, max(remove - create, 0.0)))
         out.append(Cargo(cid, origin, dest, float(price) / 100.0, create, load_start, load_end,
-                         remove, float(cost), geo.road_km(origin, dest), competitor))
+                         remove, float(cost), geo.road_km(origin, dest), competitor,
+                         category=str(row.get("cargo_name") or "").strip(),
+                         start_city=str(row["start"].get("city") or ""),
+                         end_city=str(row["end"].get("city") or "")))
     out.sort(key=lambda c: (c.create_time, c.cargo_id))
     return out
 
