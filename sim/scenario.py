@@ -143,8 +143,10 @@ class Rule:
 
     def to_official(self) -> dict:
         out: dict = {"content": self.text, "start_time": self.start_time,
-                     "end_time": self.end_time, "penalty_amount": self.penalty_amount,
-                     "penalty_cap": self.penalty_cap}
+                     "end_time": self.end_time}
+        if self.penalty_amount is not None or self.penalty_cap is not None:
+            # no amount: the scorer takes the text parser's amount and cap
+            out.update(penalty_amount=self.penalty_amount, penalty_cap=self.penalty_cap)
         if self.kind is not None:
             out["structured"] = {"kind": self.kind, "params": self.params}
         return out

@@ -112,7 +112,9 @@ class World:
         d = self.scenario.drivers
         if d.file is not None:
             return load_drivers(d.file)
-        return world_rules.with_drawn_rules(self.scenario, self._legacy_specs(), len(d.fixed))
+        # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
+        return world_rules.with_drawn_rules(self.scenario, World._legacy_specs(self),
+                                            len(d.fixed))
 
     def _legacy_specs(self) -> list[DriverSpec]:
         d = self.scenario.drivers
