@@ -30,7 +30,7 @@ from sim.recorder import write_table
 from sim.scenario import DriverSpec, Rule, Scenario
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.scoring.steps import Pos
-from sim.scoring.timebase import DAY
+from sim.scoring.timebase import DAY, EPOCH
 from sim.scoring.versions import settings_for
 from sim.step_log import StepRecorder, epoch_offset
 
@@ -63,6 +63,8 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
 
     rng = rules_rng(scenario.scenario.seed)
     start = datetime.fromisoformat(scenario.scenario.start)
+    if scenario.scenario.rules == "competition":  # that environment always starts at the epoch
+        start = EPOCH
     days = max(1, math.ceil(scenario.scenario.days))
     kinds = set(d.rule_kinds) or None
     out = list(specs[:n_fixed])

@@ -236,3 +236,16 @@ def test_compete_writes_per_preference_penalties(tmp_path: Path) -> None:
     assert len(table) == 1 + 6
     total = sum(float(x.split("\t")[3]) for x in table[1:])
     assert total == pytest.approx(score["summary"]["total_preference_penalty"], abs=0.06)
+
+
+def test_late_start_is_shifted_to_the_scorer_epoch(tmp_path: Path) -> None:
+    """A world starting 2026-03-02 08:00 gets one wait step over the minutes before it."""
+    text = BASE.format(seed=2, days=1, count=1, drivers="rules_per_driver = 2").replace(
+        'start = "2026-03-01T00:00:00"', 'start = "2026-03-02T08:00:00"')
+    world, run = run_world(parse(text), tmp_path / "out")
+    recs = world.step_recorder.records("D0000")
+    first = recs[0]
+    assert first["action"] == {"action": "wait", "params": {"duration_minutes": 1920}}
+    assert first["result"]["simulation_progress_minutes"] == 1920
+    assert chained(recs)
+    assert run.summary["rules"]["days_scored"] == 3  # day 0, day 1 and the 08:00-08:00 run
