@@ -249,3 +249,58 @@ def test_late_start_is_shifted_to_the_scorer_epoch(tmp_path: Path) -> None:
     assert first["result"]["simulation_progress_minutes"] == 1920
     assert chained(recs)
     assert run.summary["rules"]["days_scored"] == 3  # day 0, day 1 and the 08:00-08:00 run
+
+
+def test_step_mapping_on_hand_built_events() -> None:
+    """The documented mapping, event by event: search -> zero-exec wait with scan minutes, a
+    fractional boundary rounded up, failed take unmoved, accepted take with world km, a
+    reposition with its road km, and a take still running at the end closed at its finish."""
+    from datetime import datetime
+
+    from sim.cargo import Cargo
+    from sim.events import ActionChosen, Drove, EventBus, OrderTaken, SearchDone, TakeFailed
+    from sim.geo import Geography, Point
+    from sim.step_log import StepRecorder
+
+    geo = Geography.guangdong()
+    home, pick, dest = Point(23.0, 113.0), Point(23.1, 113.1), Point(23.5, 113.6)
+    c1 = Cargo("C1", pick, dest, 500.0, 0.0, 0.0, 999.0, 999.0, 200.0, 70.0,
+               category="蔬菜")
+    c2 = Cargo("C2", dest, home, 300.0, 0.0, 0.0, 9999.0, 9999.0, 100.0, 90.0)
+    bus = EventBus()
+    rec = StepRecorder(bus, geo, {"A": home}, datetime(2026, 3, 1), {"C1": c1, "C2": c2})
+    pub = bus.publish
+    pub(ActionChosen(0.0, "A", "search"))
+    pub(SearchDone(0.0, "A", 23.0, 113.0, 30.0, 3, 79))
+    pub(ActionChosen(3.0, "A", "take_order", "X"))
+    pub(TakeFailed(3.0, "A", "X", "expired"))
+    pub(ActionChosen(4.0, "A", "wait", None, {"minutes": 10.5}))
+    pub(ActionChosen(14.5, "A", "take_order", "C1"))  # 14.5 -> step boundary 15
+    pub(OrderTaken(14.5, "A", "C1", 30.0, 30.0, 230.0, 15.0, 70.0))
+    pub(Drove(30.0, "A", 14.5, home.lat, home.lng, pick.lat, pick.lng, 15.0, False))
+    pub(Drove(230.0, "A", 60.0, pick.lat, pick.lng, dest.lat, dest.lng, 70.0, True))
+    pub(ActionChosen(230.0, "A", "reposition", None, {"lat": 23.6, "lng": 113.7}))
+    pub(Drove(250.0, "A", 230.0, dest.lat, dest.lng, 23.6, 113.7, 18.0, False))
+    pub(ActionChosen(250.0, "A", "take_order", "C2"))
+    pub(OrderTaken(250.0, "A", "C2", 300.0, 300.0, 400.0, 12.0, 90.0))
+    rec.finish(300.0)  # the run ends while C2 is under way
+    r = rec.records("A")
+    assert [x["action"]["action"] for x in r] == ["wait", "take_order", "wait", "take_order",
+                                                  "reposition", "take_order"]
+    assert (r[0]["query_scan_cost_minutes"], r[0]["action_exec_cost_minutes"]) == (3, 0)
+    assert r[1]["result"]["accepted"] is False
+    assert r[1]["position_after"] == r[1]["position_before"]
+    assert r[1]["action_exec_cost_minutes"] == 1
+    assert r[2]["result"]["simulation_progress_minutes"] == 15  # ceil(14.5)
+    assert r[2]["action_exec_cost_minutes"] == 11
+    assert r[3]["result"]["accepted"] is True
+    assert r[3]["result"]["pickup_deadhead_km"] == 15.0
+    assert r[3]["position_after"] == {"lat": dest.lat, "lng": dest.lng}
+    assert r[4]["result"]["distance_km"] == round(geo.road_km(dest, Point(23.6, 113.7)), 2)
+    assert r[5]["result"]["simulation_progress_minutes"] == 400
+    assert r[5]["position_after"] == {"lat": home.lat, "lng": home.lng}
+    assert chained(r)
+    log = rec.step_log("A")
+    assert [t.cargo.category for t in log.takes] == ["蔬菜", ""]
+    assert log.rest_intervals == [(4, 15)]  # the wait only: search and takes are not rest
+    assert log.takes[0].cargo.start_city.startswith("广东省")
