@@ -31,7 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents.app.runner import build_run  # noqa: E402
-from agents.llm import calls  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
 
 MODES = ("rules", "compressed")
@@ -42,25 +41,20 @@ def capture(sc, drivers: set[str], every: int, max_compress: int) -> tuple[dict,
     the run's compression calls per step."""
     steps: dict[tuple[str, int], list[list[dict]]] = {}
     compress: list[list[dict]] = []
-    original = calls.AgentCaller.call
 
-    def call(self, prompt, view, inputs, ctx, rules, validate):
+    def capture_call(ctx, prompt, view, inputs) -> None:
         if ctx.driver_id in drivers:
-            text = view.render() if hasattr(view, "render") else view
+            text = view if isinstance(view, str) else view.render()
             msgs = prompt.messages(text, inputs)
             if prompt.agent.startswith("compress"):
                 if len(compress) < max_compress:
                     compress.append(msgs)
             elif ctx.step % every == 0:
                 steps.setdefault((ctx.driver_id, ctx.step), []).append(msgs)
-        return original(self, prompt, view, inputs, ctx, rules, validate)
 
-    calls.AgentCaller.call = call
-    try:
-        world, services = build_run(sc, None)
-        world.run()
-    finally:
-        calls.AgentCaller.call = original
+    world, services = build_run(sc, None)
+    services.call_hooks.append(capture_call)
+    world.run()
     log = services.log
     n_steps = max(len(log.step_tokens), 1)
     rate = {"compress_calls_per_step": log.compress_calls / n_steps,

@@ -58,6 +58,7 @@ class CargoMemory:
         self.records: dict[str, CargoRecord] = {}
         self.active: dict[str, CargoRecord] = {}
         self.discarded: dict[str, CargoRecord] = {}  # failed/stale/unavailable/taken, relevant
+        self.blocked_ids: set[str] = set()  # every id that left `active`, kept for good
         self._deadlines: list[tuple[float, str]] = []
         self._forget: list[tuple[float, str]] = []
         self.counts: dict[str, int] = {s.value: 0 for s in Seen if s is not Seen.ACTIVE}
@@ -117,6 +118,7 @@ class CargoMemory:
             return
         rec.status, rec.reason, rec.changed_at = status, reason, self.now
         self.active.pop(cargo_id, None)
+        self.blocked_ids.add(cargo_id)
         self.discarded[cargo_id] = rec
         self.counts[status.value] += 1
         key = f"{status.value}:{reason}"
@@ -154,11 +156,6 @@ class CargoMemory:
     def unavailable_cargo_ids(self) -> list[str]:
         return self.ids(Seen.UNAVAILABLE)
 
-    def blocked(self, cargo_id: str) -> bool:
-        """True for every id that must not be offered (any status but active)."""
-        rec = self.records.get(cargo_id)
-        return rec is not None and rec.status is not Seen.ACTIVE
-
     def discarded_summary(self) -> dict[str, int]:
         return dict(self.counts)
 
@@ -182,6 +179,7 @@ class CargoMemory:
     def set_state(self, s: dict) -> None:
         self.records = {cid: _rec_from(d) for cid, d in s["records"].items()}
         self.active = {cid: r for cid, r in self.records.items() if r.status is Seen.ACTIVE}
+        self.blocked_ids = {cid for cid, r in self.records.items() if r.status is not Seen.ACTIVE}
         self.discarded = {cid: self.records[cid] for cid in s["discarded"]}
         self._deadlines = [tuple(x) for x in s["deadlines"]]
         self._forget = [tuple(x) for x in s["forget"]]

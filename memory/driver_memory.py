@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from memory.tokens import FactLog, TokenCounter
+from sim.clock import DAY, MONTH_DAYS
 from sim.events import (
     ActionChosen,
     Drove,
@@ -22,7 +23,7 @@ from sim.events import (
     TakeFailed,
     Waited,
 )
-from sim.preferences import DAY, MONTH_DAYS, Preference, PrefKind
+from sim.preferences import Preference, PrefKind
 
 
 @dataclass(slots=True)

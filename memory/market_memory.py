@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import h3
 
 from memory.tokens import FactLog, TokenCounter
+from sim.clock import DAY
 from sim.events import Event, SearchDone
 from sim.geo import Geography, Point, in_guangdong
 
@@ -71,11 +72,12 @@ class GridFact:
             return False
         return self.streak < 3 or age > 4 * LOW_YIELD_MINUTES
 
-    def line(self, compact: bool = False) -> str:
-        if compact:
-            return (f"{self.cell} value {self.value:.0f}"
-                    + (f" streak {self.streak}" if self.streak else "")
-                    + ("" if self.searched else " unsearched"))
+    def short_line(self) -> str:
+        return (f"{self.cell} value {self.value:.0f}"
+                + (f" streak {self.streak}" if self.streak else "")
+                + ("" if self.searched else " unsearched"))
+
+    def line(self) -> str:
         if not self.searched:
             return f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) unsearched prior {self.value:.0f}"
         return (f"{self.cell} ({self.lat:.3f},{self.lng:.3f}) value {self.value:.0f} "
@@ -95,7 +97,7 @@ class MarketMemory:
         self.log = FactLog(counter)
 
     def bucket(self, t: float) -> int:
-        return int((t % 1440) // 60) // self.bucket_hours
+        return int((t % DAY) // 60) // self.bucket_hours
 
     def cell(self, lat: float, lng: float) -> str:
         return h3.latlng_to_cell(lat, lng, self.res)
@@ -112,7 +114,7 @@ class MarketMemory:
         g.add(len(ev.results), best, low, ev.t)
         self.by_bucket.setdefault((cell, self.bucket(ev.t)), GridStats()).add(
             len(ev.results), best, low, ev.t)
-        day = int(ev.t // 1440)
+        day = int(ev.t // DAY)
         self.queries_by_day[day] = self.queries_by_day.get(day, 0) + 1
         self.log.append(f"t{ev.t:.0f} search {cell} n{len(ev.results)} best {best:.0f}"
                         + (" low" if low else ""))
@@ -156,11 +158,6 @@ class MarketMemory:
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
 
-    def hot(self, n: int, t: float | None = None) -> list[GridFact]:
-        facts = [self.fact(c, t) for c in self.grids]
-        facts.sort(key=lambda f: (-f.value, f.cell))
-        return facts[:n]
-
     def avoid(self, n: int | None = None, min_streak: int = 2) -> list[GridFact]:
         facts = [self.fact(c) for c, g in self.grids.items() if g.streak >= min_streak]
         facts.sort(key=lambda f: (-f.streak, f.cell))
@@ -181,7 +178,7 @@ class MarketMemory:
         return facts
 
     def queries_today(self, t: float) -> int:
-        return self.queries_by_day.get(int(t // 1440), 0)
+        return self.queries_by_day.get(int(t // DAY), 0)
 
     # -- state -----------------------------------------------------------------------------
     def get_state(self) -> dict:

@@ -2,24 +2,33 @@
 
 A view holds structured sections (small, rendered each step) and, in `full` mode, raw fact
 logs attached by reference with a start index; their tokens are summed from the logs' running
-totals, so counting a month-long history costs O(1). `compact` views (compressed mode) render
-short lines and leave to the digest what it holds; `digest_source` is what a compressor reads.
+totals, so counting a month-long history costs O(1). Each memory mode prints its views with its
+own `Renderer`: VERBOSE (every field) or COMPACT (compressed mode: short lines, the digest
+holds the rest). `digest_source` is what a compressor reads, and each view writes its own
+extractive digest (what the `rules` backend uses, and what replaces an ungrounded model digest).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from memory.driver_memory import ActionRecord
 from memory.market_memory import GridFact
 from memory.tokens import FactLog, TokenCounter
 from sim.cargo import CargoView
+from sim.clock import DAY
 from sim.geo import Point
+from sim.order_rules import Option
 from sim.preferences import Preference, PrefKind
 
 NOWHERE = Point(0.0, 0.0)  # frozen, so one shared default is safe
 DIGEST_CANDIDATES = 5  # what a cargo digest is built from
+MAX_BULLETS = 5  # a digest's length, model-written or extractive
+
+Sections = list[tuple[str, list[str]]]
 
 
 def progress_facts(s: dict, skip: tuple[str, ...] = ("index", "kind", "text")) -> str:
@@ -60,15 +69,58 @@ class Candidate:
     empty_km: float
     status: str = "active"
 
-    def line(self, compact: bool = False) -> str:
+    def short_line(self) -> str:
         c = self.cargo
-        if compact:
-            return (f"{c.cargo_id} net~{self.est_net:.0f} empty {self.empty_km:.0f}km "
-                    f"by t{c.load_end:.0f}")
+        return (f"{c.cargo_id} net~{self.est_net:.0f} empty {self.empty_km:.0f}km "
+                f"by t{c.load_end:.0f}")
+
+    def line(self) -> str:
+        c = self.cargo
         tag = "" if self.status == "active" else f" [{self.status}]"
         return (f"{c.cargo_id} ({c.origin.lat:.3f},{c.origin.lng:.3f})->({c.dest.lat:.3f},"
                 f"{c.dest.lng:.3f}) price {c.price:.0f} window {c.load_start:.0f}-"
                 f"{c.load_end:.0f} net~{self.est_net:.0f} empty {self.empty_km:.0f}km{tag}")
+
+
+class Renderer:
+    """How a memory mode prints a view: its title line and which of the view's sections."""
+
+    name = "renderer"
+    brief = False  # short lines; inputs from other agents drop what says nothing
+
+    def title(self, v: View) -> str:
+        raise NotImplementedError
+
+    def sections(self, v: View) -> Sections:
+        raise NotImplementedError
+
+
+class Verbose(Renderer):
+    """Every field, with coordinates and counts (`full` and `rules`)."""
+
+    name = "verbose"
+
+    def title(self, v: View) -> str:
+        return f"# {v.agent} memory view ({v.mode}) at t{v.now:.0f}\n"
+
+    def sections(self, v: View) -> Sections:
+        return v.verbose_sections()
+
+
+class Compact(Renderer):
+    """Short lines beside a digest (`compressed`): what the digest holds is not repeated."""
+
+    name = "compact"
+    brief = True
+
+    def title(self, v: View) -> str:
+        return f"# {v.agent} t{v.now:.0f}\n"
+
+    def sections(self, v: View) -> Sections:
+        return v.compact_sections()
+
+
+VERBOSE, COMPACT = Verbose(), Compact()
 
 
 @dataclass(frozen=True)
@@ -79,23 +131,34 @@ class View:
     digest: tuple[str, ...] = ()
     logs: tuple[tuple[str, FactLog, int], ...] = ()
     lessons: tuple[str, ...] = ()
-    compact: bool = False  # compressed mode: short lines, the digest carries the rest
+    renderer: Renderer = VERBOSE
     only: tuple[str, ...] = ()  # render just these sections (a compressor's source)
     # the sections an agent's compressor reads: the rest is live state the digest need not hold
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ()
 
-    def sections(self) -> list[tuple[str, list[str]]]:
+    def verbose_sections(self) -> Sections:
         raise NotImplementedError
+
+    def compact_sections(self) -> Sections:
+        raise NotImplementedError
+
+    def extractive_digest(self) -> list[str]:
+        """The digest a rule writes from this view's digest source (what a model is sent)."""
+        raise NotImplementedError
+
+    def shown_cells(self) -> frozenset[str]:
+        """Grids this view shows beyond those the market memory has searched (a digest may
+        name them too)."""
+        return frozenset()
 
     def digest_source(self) -> View:
         """What the compressor is sent for this view: its digest sections, no raw logs."""
         return dataclasses.replace(self, only=self.DIGEST_SECTIONS, digest=(), logs=(),
-                                   compact=False)
+                                   renderer=VERBOSE)
 
-    def head(self) -> str:
-        parts = [f"# {self.agent} t{self.now:.0f}\n" if self.compact else
-                 f"# {self.agent} memory view ({self.mode}) at t{self.now:.0f}\n"]
-        for title, lines in self.sections():
+    def _sections_text(self) -> str:
+        parts = []
+        for title, lines in self.renderer.sections(self):
             if lines and (not self.only or title in self.only):
                 parts.append(f"## {title}\n" + "".join(x + "\n" for x in lines))
         if self.digest:
@@ -104,6 +167,14 @@ class View:
             parts.append("## lessons from earlier runs\n"
                          + "".join(f"- {b}\n" for b in self.lessons))
         return "".join(parts)
+
+    def head(self) -> str:
+        return self.renderer.title(self) + self._sections_text()
+
+    def body(self) -> str:
+        """All but the title (which holds the time): equal bodies say the same thing."""
+        return self._sections_text() + "".join(h + log.text(s)
+                                               for h, log, s in self._log_headers())
 
     def _log_headers(self) -> list[tuple[str, FactLog, int]]:
         return [(f"## {name} ({len(log) - start} facts)\n", log, start)
@@ -138,25 +209,15 @@ class SearchView(View):
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("state", "searched grids",
                                                   "avoid (low-yield streak)")
 
+    def shown_cells(self) -> frozenset[str]:
+        return frozenset(g.cell for g in self.nearby)
+
     def cells(self) -> set[str]:
         """Every grid the view names: what a search answer may point at."""
         out = {g.cell for g in (*self.nearby, *self.grids, *self.avoid)}
         return out | ({self.here.cell} if self.here else set())
 
-    def sections(self) -> list[tuple[str, list[str]]]:
-        if self.compact:
-            # grids by id only: a search answer names a grid ("here" is where the driver
-            # stands), so neither the grids' nor the driver's coordinates are needed
-            here = {self.here.cell} if self.here else set()
-            near = [g for g in self.nearby if g.cell not in here]
-            shown = here | {g.cell for g in near}
-            return [
-                ("state", [f"queries today {self.queries_today} budget left {self.budget_left}"]),
-                ("current grid", [self.here.line(True)] if self.here else []),
-                ("nearby grids by value", [g.line(True) for g in near]),
-                ("searched grids since digest",
-                 [g.line(True) for g in self.grids if g.cell not in shown]),
-            ]
+    def verbose_sections(self) -> Sections:
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
                        f"queries today {self.queries_today} budget left {self.budget_left}"]),
@@ -166,6 +227,35 @@ class SearchView(View):
             ("avoid (low-yield streak)", [g.line() for g in self.avoid]),
             ("preference anchors", list(self.anchors)),
         ]
+
+    def compact_sections(self) -> Sections:
+        # grids by id only: a search answer names a grid ("here" is where the driver
+        # stands), so neither the grids' nor the driver's coordinates are needed
+        here = {self.here.cell} if self.here else set()
+        near = [g for g in self.nearby if g.cell not in here]
+        shown = here | {g.cell for g in near}
+        return [
+            ("state", [f"queries today {self.queries_today} budget left {self.budget_left}"]),
+            ("current grid", [self.here.short_line()] if self.here else []),
+            ("nearby grids by value", [g.short_line() for g in near]),
+            ("searched grids since digest",
+             [g.short_line() for g in self.grids if g.cell not in shown]),
+        ]
+
+    def extractive_digest(self) -> list[str]:
+        out = []
+        hot = [g for g in self.grids if g.streak == 0][:3]
+        if hot:  # by id: a search answer names a grid, so its coordinates would be waste
+            out.append("worth searching: " + "; ".join(f"{g.cell} value {g.value:.0f}"
+                                                       for g in hot))
+        if self.avoid:
+            out.append("avoid, repeated low yield: " + "; ".join(
+                f"{g.cell} streak {g.streak}" for g in self.avoid[:3]))
+        spent = self.queries_today
+        if self.budget_left < max(5, spent // 3):  # the live view has the counts; warn only
+            out.append(f"query budget high: {spent} used today, {self.budget_left} left")
+        out += [f"lesson: {x}" for x in self.lessons[:MAX_BULLETS - len(out)]]
+        return out[:MAX_BULLETS] or ["nothing searched nearby yet"]
 
 
 @dataclass(frozen=True)
@@ -177,21 +267,29 @@ class PreferenceView(View):
     digest_t: float = 0.0  # when the digest was written (compact views)
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preferences and progress",)
 
-    def sections(self) -> list[tuple[str, list[str]]]:
+    def _last(self) -> list[str]:
+        return [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
+
+    def hints(self) -> list[str]:
+        return [pref_hint(p, s) for p, s in zip(self.preferences, self.progress, strict=False)]
+
+    def verbose_sections(self) -> Sections:
         prog = []
         for p, s in zip(self.preferences, self.progress, strict=False):
             where = place_of(p)
             where = f" |{where}" if where else ""
             prog.append(f"[{s['index']}] {p.kind}: {p.text}{where} | {progress_facts(s)} "
                         f"| penalty {p.penalty_amount:g} cap {p.penalty_cap:g}")
-        last = [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
-        if self.compact:  # the digest states each preference's progress; show what moved since
-            hints = [pref_hint(p, s) for p, s in zip(self.preferences, self.progress,
-                                                     strict=False)]
-            since = self.last_event is not None and self.last_event > self.digest_t
-            return [("changed since digest", [h for h in hints if h not in self.digest]),
-                    ("recent", last if since else [])]
-        return [("preferences and progress", prog), ("recent", last)]
+        return [("preferences and progress", prog), ("recent", self._last())]
+
+    def compact_sections(self) -> Sections:
+        # the digest states each preference's progress; show what moved since
+        since = self.last_event is not None and self.last_event > self.digest_t
+        return [("changed since digest", [h for h in self.hints() if h not in self.digest]),
+                ("recent", self._last() if since else [])]
+
+    def extractive_digest(self) -> list[str]:
+        return self.hints()[:MAX_BULLETS] or ["no preferences"]
 
 
 @dataclass(frozen=True)
@@ -200,9 +298,14 @@ class CargoAnalysisView(View):
     position: Point = NOWHERE
     cost_per_km: float = 0.0
     candidates: tuple[Candidate, ...] = ()
+    # what the driver may take now, by the memory's one feasibility check per step (not
+    # rendered: the analyst ranks these; the candidates above are what it is shown)
+    feasible: tuple[Option, ...] = ()
     failed_cargo_ids: tuple[str, ...] = ()
     stale_cargo_ids: tuple[str, ...] = ()
     unavailable_cargo_ids: tuple[str, ...] = ()
+    # every id memory has seen leave the market (any status but active): never to be offered
+    blocked_ids: AbstractSet[str] = frozenset()
     discarded_summary: dict = field(default_factory=dict)
     blacklist_summary: dict = field(default_factory=dict)
     # compressed mode: counts of ids dropped since the digest. Candidates there are only cargo
@@ -212,36 +315,51 @@ class CargoAnalysisView(View):
     def digest_source(self) -> View:
         """The best few candidates in short lines and the summaries; no id lists."""
         return dataclasses.replace(self, candidates=self.candidates[:DIGEST_CANDIDATES],
-                                   only=(), digest=(), logs=(), compact=True,
+                                   only=(), digest=(), logs=(), renderer=COMPACT,
                                    dropped_since_digest={})
 
-    def sections(self) -> list[tuple[str, list[str]]]:
-        def ids(xs: tuple[str, ...]) -> list[str]:
-            return [" ".join(xs)] if xs else []
-
-        def joined(d: dict) -> list[str]:
-            text = ", ".join(f"{k} {v}" for k, v in d.items() if v)
-            return [text] if text else []
-
-        if self.compact:
-            # each line carries its net and empty km, so position and cost add nothing; the
-            # live view leaves the summaries to the digest (empty there)
-            return [
-                ("candidate cargo, best net first", [c.line(True) for c in self.candidates]),
-                ("dropped since digest", joined(self.dropped_since_digest)),
-                ("discarded so far", joined(self.discarded_summary)),
-                ("blacklist", joined(self.blacklist_summary)),
-            ]
+    def verbose_sections(self) -> Sections:
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
                        f"cost {self.cost_per_km:g}/km"]),
             ("candidate cargo", [c.line() for c in self.candidates]),
-            ("failed_cargo_ids", ids(self.failed_cargo_ids)),
-            ("stale_cargo_ids", ids(self.stale_cargo_ids)),
-            ("unavailable_cargo_ids", ids(self.unavailable_cargo_ids)),
-            ("discarded_cargo_summary", joined(self.discarded_summary)),
-            ("blacklist_summary", joined(self.blacklist_summary)),
+            ("failed_cargo_ids", _ids(self.failed_cargo_ids)),
+            ("stale_cargo_ids", _ids(self.stale_cargo_ids)),
+            ("unavailable_cargo_ids", _ids(self.unavailable_cargo_ids)),
+            ("discarded_cargo_summary", _joined(self.discarded_summary)),
+            ("blacklist_summary", _joined(self.blacklist_summary)),
         ]
+
+    def compact_sections(self) -> Sections:
+        # each line carries its net and empty km, so position and cost add nothing; the
+        # live view leaves the summaries to the digest (empty there)
+        return [
+            ("candidate cargo, best net first", [c.short_line() for c in self.candidates]),
+            ("dropped since digest", _joined(self.dropped_since_digest)),
+            ("discarded so far", _joined(self.discarded_summary)),
+            ("blacklist", _joined(self.blacklist_summary)),
+        ]
+
+    def extractive_digest(self) -> list[str]:
+        out = []
+        if self.candidates:  # the live view lists today's candidates; the level is the hint
+            out.append(f"best net at digest time ~{self.candidates[0].est_net:.0f}")
+        if self.blacklist_summary:
+            out.append("blacklist: " + ", ".join(f"{k} {v}"
+                                                 for k, v in self.blacklist_summary.items()))
+        d = {k: v for k, v in self.discarded_summary.items() if v}
+        if d:
+            out.append("discarded so far: " + ", ".join(f"{k} {v}" for k, v in d.items()))
+        return out[:MAX_BULLETS] or ["no cargo seen yet"]
+
+
+def _ids(xs: tuple[str, ...]) -> list[str]:
+    return [" ".join(xs)] if xs else []
+
+
+def _joined(d: dict) -> list[str]:
+    text = ", ".join(f"{k} {v}" for k, v in d.items() if v)
+    return [text] if text else []
 
 
 @dataclass(frozen=True)
@@ -255,7 +373,7 @@ class MainDecisionView(View):
     best_grid: GridFact | None = None
     top_candidates: tuple[Candidate, ...] = ()
     preference_flags: tuple[str, ...] = ()
-    recent_actions: tuple[str, ...] = ()
+    recent_actions: tuple[ActionRecord, ...] = ()
     last_action: str = ""
     searches_in_row: int = 0
     waits_without_order: int = 0
@@ -264,37 +382,54 @@ class MainDecisionView(View):
     short_plan: str = ""
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("recent actions", "patterns")
 
-    def sections(self) -> list[tuple[str, list[str]]]:
-        here = "unknown" if self.here_value is None else f"{self.here_value:.0f}"
-        state = [f"t{self.now:.0f} day {int(self.now // 1440)} position "
-                 f"({self.position.lat:.3f},{self.position.lng:.3f}) income "
-                 f"{self.income:.0f} orders {self.orders} budget left {self.budget_left}"]
-        if self.compact:
-            # the analyst's ranking and the preference advice arrive as inputs; a reposition
-            # needs the best grid's coordinates, not its id; zero counters say nothing
-            g = self.best_grid
-            counts = (("searches in a row", self.searches_in_row),
-                      ("waits without order", self.waits_without_order),
-                      ("fruitless searches", self.fruitless_searches))
-            return [
-                ("state", state),
-                ("market", [f"here value {here}"] + (
-                    [f"best nearby ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}"] if g else [])),
-                ("recent actions", list(self.recent_actions)),
-                ("patterns", [", ".join(f"{k} {v}" for k, v in counts if v)]
-                 if any(v for _, v in counts) else []),
-                ("last plan", [self.short_plan[:80]] if self.short_plan else []),
-            ]
+    def _state(self) -> list[str]:
+        return [f"t{self.now:.0f} day {int(self.now // DAY)} position "
+                f"({self.position.lat:.3f},{self.position.lng:.3f}) income "
+                f"{self.income:.0f} orders {self.orders} budget left {self.budget_left}"]
+
+    def _here(self) -> str:
+        return "unknown" if self.here_value is None else f"{self.here_value:.0f}"
+
+    def verbose_sections(self) -> Sections:
         return [
-            ("state", state),
-            ("market", [f"here value {here}"]
+            ("state", self._state()),
+            ("market", [f"here value {self._here()}"]
              + ([f"best nearby {self.best_grid.line()}"] if self.best_grid else [])),
             ("top candidates", [c.line() for c in self.top_candidates]),
             ("preferences", list(self.preference_flags)),
-            ("recent actions", list(self.recent_actions)),
+            ("recent actions", [r.line() for r in self.recent_actions]),
             ("patterns", [f"searches in a row {self.searches_in_row}, "
                           f"waits without order {self.waits_without_order}, fruitless "
                           f"searches {self.fruitless_searches}, failed takes "
                           f"{self.failed_takes}"]),
             ("last plan", [self.short_plan] if self.short_plan else []),
         ]
+
+    def compact_sections(self) -> Sections:
+        # the analyst's ranking and the preference advice arrive as inputs; a reposition
+        # needs the best grid's coordinates, not its id; zero counters say nothing
+        g = self.best_grid
+        counts = (("searches in a row", self.searches_in_row),
+                  ("waits without order", self.waits_without_order),
+                  ("fruitless searches", self.fruitless_searches))
+        return [
+            ("state", self._state()),
+            ("market", [f"here value {self._here()}"] + (
+                [f"best nearby ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}"] if g else [])),
+            ("recent actions", [r.line() for r in self.recent_actions]),
+            ("patterns", [", ".join(f"{k} {v}" for k, v in counts if v)]
+             if any(v for _, v in counts) else []),
+            ("last plan", [self.short_plan[:80]] if self.short_plan else []),
+        ]
+
+    def extractive_digest(self) -> list[str]:
+        kinds: dict[str, int] = {}
+        for r in self.recent_actions:
+            kinds[r.action] = kinds.get(r.action, 0) + 1
+        out = []
+        if kinds:
+            out.append(f"last {len(self.recent_actions)} actions: "
+                       + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
+        if self.failed_takes:
+            out.append(f"{self.failed_takes} failed takes so far")
+        return out or ["no actions yet"]

@@ -6,9 +6,11 @@ The world depends on this protocol only; agents and memory implement it from out
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Protocol
 
 from sim.cargo import CargoView
+from sim.clock import DAY
 from sim.geo import Point
 from sim.preferences import Preference
 
@@ -54,6 +56,34 @@ class Decision:
     reason: str = ""
 
 
+class OutcomeKind(StrEnum):
+    NONE = "none"  # no action yet
+    WAITED = "waited"
+    REPOSITIONED = "repositioned"
+    REPOSITION_REJECTED = "reposition_rejected"  # the target lies outside Guangdong
+    SEARCHED = "searched"
+    SEARCH_REJECTED = "search_rejected"  # the day's query budget is used up
+    TAKE_FAILED = "take_failed"
+    COMPLETED = "completed"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the driver's last action came to, as a policy reads it (no text to parse)."""
+
+    kind: OutcomeKind = OutcomeKind.NONE
+    cargo_id: str | None = None  # take_failed, completed
+    reason: str = ""  # take_failed: the market's reason
+    amount: float = 0.0  # waited: minutes; repositioned: km; searched: results; completed: net
+
+    @property
+    def failed(self) -> bool:
+        return self.kind is OutcomeKind.TAKE_FAILED
+
+
+NO_OUTCOME = Outcome()
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """The raw state a driver has at a decision point; memory adds everything else."""
@@ -70,17 +100,17 @@ class Observation:
     query_budget_left: int
     last_search: tuple[CargoView, ...] = ()
     last_search_time: float | None = None
-    last_outcome: str = ""
+    last_outcome: Outcome = NO_OUTCOME
     preferences: tuple[Preference, ...] = ()
     progress: tuple[dict, ...] = field(default=())
 
     @property
     def day(self) -> int:
-        return int(self.now // 1440)
+        return int(self.now // DAY)
 
     @property
     def minute_of_day(self) -> float:
-        return self.now % 1440
+        return self.now % DAY
 
 
 class Policy(Protocol):

@@ -9,7 +9,19 @@ from typing import Any
 
 import simpy
 
-from sim.actions import Decision, Observation, Policy, Reposition, Search, TakeOrder, Wait
+from sim.actions import (
+    NO_OUTCOME,
+    Decision,
+    Observation,
+    Outcome,
+    OutcomeKind,
+    Policy,
+    Reposition,
+    Search,
+    TakeOrder,
+    Wait,
+)
+from sim.clock import DAY
 from sim.events import (
     ActionChosen,
     Drove,
@@ -23,7 +35,7 @@ from sim.events import (
 )
 from sim.geo import Geography, Point, in_guangdong
 from sim.market import Market
-from sim.preferences import DAY, PreferenceTracker
+from sim.preferences import PreferenceTracker
 from sim.scenario import DriverSpec, MarketConfig
 
 
@@ -57,7 +69,7 @@ class Driver:
         self.prefs = PreferenceTracker(spec.preferences, horizon)
         self.last_search: tuple = ()
         self.last_search_time: float | None = None
-        self.last_outcome = ""
+        self.last_outcome: Outcome = NO_OUTCOME
         self.process = env.process(self.run())
 
     # -- observation ---------------------------------------------------------------------
@@ -115,18 +127,19 @@ class Driver:
             minutes = min(minutes, max(1.0, self.horizon - self.env.now))
             self.state.waits += 1
             self.bus.publish(Waited(self.env.now, self.id, minutes))
-            self.last_outcome = f"waited {minutes:.0f} min"
+            self.last_outcome = Outcome(OutcomeKind.WAITED, amount=minutes)
             yield self.env.timeout(minutes)
         elif isinstance(a, Reposition):
             target = Point(a.lat, a.lng)
             if not in_guangdong(a.lat, a.lng):
-                self.last_outcome = "reposition rejected: target outside Guangdong"
+                self.last_outcome = Outcome(OutcomeKind.REPOSITION_REJECTED,
+                                            reason="target outside Guangdong")
                 yield self.env.timeout(1)
                 return
             self.state.repositions += 1
             km = self.geo.road_km(self.state.position, target)
             yield from self.drive(target, km, loaded=False)
-            self.last_outcome = f"repositioned {km:.1f} km"
+            self.last_outcome = Outcome(OutcomeKind.REPOSITIONED, amount=km)
 
     def search(self, a: Search) -> Generator[simpy.Event, Any, None]:
         s = self.state
@@ -137,7 +150,8 @@ class Driver:
             self.bus.publish(SearchDone(self.env.now, self.id, center.lat, center.lng, radius,
                                         self.mcfg.search_min_minutes, 0,
                                         rejected="budget_exhausted"))
-            self.last_outcome = "search rejected: daily query budget used up"
+            self.last_outcome = Outcome(OutcomeKind.SEARCH_REJECTED,
+                                        reason="daily query budget used up")
             yield self.env.timeout(max(1, self.mcfg.search_min_minutes))
             return
         day = int(self.env.now // DAY)
@@ -150,14 +164,14 @@ class Driver:
         self.bus.publish(SearchDone(self.env.now, self.id, center.lat, center.lng, radius,
                                     minutes, left - 1, results, best_net=best))
         self.last_search, self.last_search_time = results, self.env.now
-        self.last_outcome = f"search found {len(results)} cargo"
+        self.last_outcome = Outcome(OutcomeKind.SEARCHED, amount=len(results))
         if minutes:
             yield self.env.timeout(minutes)
 
     def fail(self, cargo_id: str, reason: str) -> None:
         self.state.failed_takes += 1
         self.bus.publish(TakeFailed(self.env.now, self.id, cargo_id, reason))
-        self.last_outcome = f"take_order {cargo_id} failed: {reason}"
+        self.last_outcome = Outcome(OutcomeKind.TAKE_FAILED, cargo_id, reason)
 
     def take(self, cargo_id: str) -> Generator[simpy.Event, Any, None]:
         now = self.env.now
@@ -196,7 +210,7 @@ class Driver:
         s.cost += cost
         self.bus.publish(OrderCompleted(self.env.now, self.id, cargo_id, c.price, cost, net,
                                         True, c.dest.lat, c.dest.lng))
-        self.last_outcome = f"completed {cargo_id}, net {net:.0f}"
+        self.last_outcome = Outcome(OutcomeKind.COMPLETED, cargo_id, amount=net)
 
     def drive(self, target: Point, km: float, loaded: bool, minutes: float | None = None,
               t_start: float | None = None) -> Generator[simpy.Event, Any, None]:

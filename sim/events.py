@@ -206,16 +206,15 @@ class PreferenceEvent(Event):
 
 
 @dataclass(slots=True)
-class Generic(Event):
-    """Events other layers add (LLM calls, fallbacks, compression): a kind and row fields."""
+class Annotation(Event):
+    """A record another layer adds to the run's log (model calls, digests), typed by subclass.
 
-    name: str
-    fields: dict = field(default_factory=dict)
+    The bus hands annotations to global subscribers (the recorder, the world's counts) only,
+    never to a driver's subscribers: a driver's memory hears the world, not its own notes, so a
+    digest it writes cannot come back to it as a fact.
+    """
 
-    def row(self) -> dict[str, Any]:
-        r = self._row(**self.fields)
-        r["kind"] = self.name
-        return r
+    driver_id: str
 
 
 Handler = Callable[[Event], None]
@@ -240,6 +239,6 @@ class EventBus:
         for h in self._all:
             h(event)
         driver_id = getattr(event, "driver_id", None)
-        if driver_id is not None:
+        if driver_id is not None and not isinstance(event, Annotation):
             for h in self._by_driver.get(driver_id, ()):
                 h(event)

@@ -12,10 +12,8 @@ from enum import StrEnum
 
 import h3
 
+from sim.clock import DAY, MONTH_DAYS
 from sim.geo import Point, haversine_km
-
-DAY = 1440
-MONTH_DAYS = 31  # the competition's month
 
 
 class PrefKind(StrEnum):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.clock import DAY
 from sim.geo import in_guangdong
 from sim.preferences import Preference, PrefKind, preference_from_dict
 
@@ -231,7 +232,7 @@ class Scenario:
 
     @property
     def minutes(self) -> float:
-        return self.scenario.days * 1440
+        return self.scenario.days * DAY
 
     def with_overrides(self, **tables: dict[str, Any]) -> Scenario:
         """A copy with some fields replaced, e.g. with_overrides(memory={"mode": "full"})."""
@@ -256,12 +257,17 @@ TABLES: dict[str, type] = {
 CHOICES = {
     ("scenario", "rules"): ("generator", "competition"),
     ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
-    ("memory", "mode"): ("off", "full", "rules", "compressed"),
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
     ("drivers", "rule_lang"): ("zh", "en", "mixed"),
 }
+
+
+def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
+    """Let the layer that owns a setting's values name them (memory registers its modes), so
+    the file is checked against the one list without the world knowing what they mean."""
+    CHOICES[(table, key)] = tuple(values)
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
     ("cargo", "rate_per_hour"), ("cargo", "load_minutes"), ("cargo", "unload_minutes"),

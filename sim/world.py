@@ -25,7 +25,7 @@ from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
 from sim.driver import Driver
-from sim.events import CargoCreated, CargoRemoved, Event, EventBus, Generic, TakeFailed
+from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
 from sim.market import Market
 from sim.preferences import Preference, preference_from_dict
@@ -69,8 +69,9 @@ class World:
     def __init__(self, scenario: Scenario, policy_factory: PolicyFactory,
                  out_dir: str | Path | None = None) -> None:
         self.scenario = s = scenario
-        seeds = np.random.SeedSequence(s.scenario.seed).spawn(4)
-        self.rng_cargo, self.rng_drivers, self.rng_policy, self.rng_misc = (
+        # spawned children depend only on their index, so the streams stay as they were
+        seeds = np.random.SeedSequence(s.scenario.seed).spawn(3)
+        self.rng_cargo, self.rng_drivers, self.rng_policy = (
             np.random.default_rng(x) for x in seeds)
         self.env = simpy.Environment()
         self.horizon = s.minutes
@@ -168,7 +169,7 @@ class World:
         ev.callbacks.append(remove(CargoStatus.EXPIRED, "expired"))
 
     def _count(self, ev: Event) -> None:
-        self.counts[ev.name if isinstance(ev, Generic) else ev.kind] += 1
+        self.counts[ev.kind] += 1
         if isinstance(ev, TakeFailed):
             self.fail_reasons[ev.reason] += 1
 

@@ -69,10 +69,13 @@ def test_dotted_module_agent_and_fixed_timestamp(tmp_path: Path) -> None:
 def test_our_agents_run_under_competition_rules(tmp_path: Path) -> None:
     sc = _scenario(tmp_path, days=2, drivers=3)
     outs = []
-    for name, mode in (("a", "off"), ("b", "off"), ("c", "rules")):
+    for name, mode in (("a", "off"), ("b", "off"), ("c", "rules"), ("d", "compressed")):
         proc = cli("run", str(sc), "--out", str(tmp_path / name), "--memory", mode,
                    "--no-progress")
         assert proc.returncode == 0, proc.stderr
+        summary = json.loads((tmp_path / name / "competition/run_summary_202603.json")
+                             .read_text(encoding="utf-8"))
+        assert set(summary["driver_end_reasons"].values()) == {"normal"}, summary
         outs.append(_logs(tmp_path / name))
     assert outs[0] == outs[1]  # deterministic
     assert sorted(outs[2]) == ["D001", "D002", "D003"]

@@ -14,9 +14,11 @@ import pytest
 from agents.app.runner import build_run, run_scenario
 from agents.llm.calls import AgentCaller, CallContext
 from agents.roles.compressor_agent import CompressorAgent
+from agents.roles.registry import agent_names
 from agents.testing.fakes import ScriptedModel
 from memory.tokens import TokenCounter
 from sim.actions import Observation
+from sim.clock import DAY
 from sim.geo import Point
 from sim.recorder import read_events
 from sim.scenario import Scenario
@@ -48,9 +50,9 @@ def test_compression_fires_exactly_at_threshold(tmp_path: Path, smoke: Scenario)
     digests = ev[ev.kind == "digest"]
     assert len(digests) == 4 * total
     detail = digests.detail.map(json.loads)
-    assert (digests["count"] >= 150).all()
+    assert detail.map(lambda d: d["facts"] >= 150).all()
     assert detail.map(lambda d: 1 <= len(d["bullets"]) <= 5).all()
-    assert set(digests.reason) == {"search", "preference", "cargo_analyst", "main_decision"}
+    assert set(detail.map(lambda d: d["agent"])) == set(agent_names())
     made = detail[detail.map(lambda d: d["outcome"] != "reused")]
     assert len(made) == sum(m.stats.calls for m in services.memories.values())
     assert made.map(lambda d: d["prompt_tokens"] > 0).all()
@@ -78,14 +80,15 @@ def memory_with_history(tmp_path: Path, smoke: Scenario):
     world, services = build_run(smoke.with_overrides(memory={"mode": "compressed"}), tmp_path)
     world.run()
     mem = max(services.memories.values(), key=lambda m: len(m.market.grids))
-    obs = Observation(mem.spec.driver_id, 1439.0, 1440.0, Point(mem.spec.lat, mem.spec.lng),
+    obs = Observation(mem.spec.driver_id, DAY - 1.0, DAY, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
     return mem, obs
 
 
 def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> None:
     mem, obs = memory_with_history
-    views = mem._rules_views(obs)
+    views = mem.rules_views(mem.refresh(obs))
+    known = mem.grounding()
     real_cell = next(iter(mem.market.grids))
     real_cargo = next(iter(mem.cargo.records))
     events: list = []
@@ -96,16 +99,15 @@ def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> 
         json.dumps({"bullets": [f"search {real_cell} first", f"take {real_cargo}"]}),
     ]
     caller = AgentCaller("llm", ScriptedModel(replies), TokenCounter(), lambda r: None)
-    comp = CompressorAgent(caller, lambda: CallContext(mem.spec.driver_id, 1, 0.0, "compressed"),
-                           lambda ctx, agent, bad: events.append(bad))
-    from memory.digest import extractive
+    comp = CompressorAgent(caller, lambda ctx, agent, bad: events.append(bad)).at(
+        CallContext(mem.spec.driver_id, 1, 0.0, "compressed"))
 
     for view, bad in ((views["search"], "8541ffffffffff0"), (views["cargo_analyst"], "C9999999"),
                       (views["search"], "(21.000,115.000)")):
-        out = comp.compress(view, mem).bullets
-        assert list(out) == extractive(view)  # rejected: the extractive digest stands in
+        out = comp.compress(view, known).bullets
+        assert list(out) == view.extractive_digest()  # rejected: the extractive one stands in
         assert bad in events[-1]
-    good = comp.compress(views["main_decision"], mem)
+    good = comp.compress(views["main_decision"], known)
     assert good.bullets == (f"search {real_cell} first", f"take {real_cargo}")
     assert good.outcome == "ok"
     assert good.prompt_tokens > 0
@@ -173,23 +175,25 @@ def test_compressed_analyst_sees_only_feasible_cargo(tmp_path: Path, smoke: Scen
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
     everything = mem.candidates(obs)
     assert len(everything) > 5
-    kept = mem.feasible_candidates(obs, 5)
+    kept = mem.refresh(obs).feasible  # the step's one feasibility check
     progress = mem.driver.progress(t)
     ok = [c for c in everything
           if (o := evaluate(mem.geo, c.cargo, obs.position, t, obs.cost_per_km)).net
           >= mem.sc.policy.min_net_income and feasible(o, t, mem.sc.minutes)
           and not violates(o, mem.spec.preferences, progress, t)]
-    assert [c.cargo.cargo_id for c in kept] == [c.cargo.cargo_id for c in ok[:5]]
+    assert [c.cargo.cargo_id for c in kept] == [c.cargo.cargo_id for c in ok]
 
 
 def test_unchanged_source_reuses_its_digest(memory_with_history) -> None:
     mem, obs = memory_with_history
     calls_before = mem.stats.calls
     mem.threshold = 0  # force a round now, and again with nothing new
-    assert mem._maybe_compress(obs)
+    compressor = CompressorAgent(AgentCaller("rules", None, TokenCounter(), lambda r: None)).at(
+        CallContext(mem.spec.driver_id, 1, obs.now, "compressed"))
+    assert mem.step(obs, compressor).compressed
     first = mem.stats.calls - calls_before
     assert first >= 1
-    assert mem._maybe_compress(obs)
+    assert mem.step(obs, compressor).compressed
     assert mem.stats.calls - calls_before == first  # same sources: every digest reused
     assert mem.stats.reused >= 4
 
@@ -199,8 +203,9 @@ def test_compact_preference_view_shows_what_moved_since_digest(memory_with_histo
 
     mem, obs = memory_with_history
     mem.threshold = 0
-    mem._views(obs)
-    view = mem._compressed_views(obs)["preference"]
+    compressor = CompressorAgent(AgentCaller("rules", None, TokenCounter(), lambda r: None)).at(
+        CallContext(mem.spec.driver_id, 1, obs.now, "compressed"))
+    view = mem.step(obs, compressor).views["preference"]
     hints = [pref_hint(p, s) for p, s in zip(view.preferences, view.progress, strict=True)]
     assert hints
     assert set(hints) <= set(view.digest)
@@ -215,7 +220,7 @@ def test_search_answer_names_a_grid_of_the_view(memory_with_history) -> None:
     from agents.roles.search_agent import SearchAgent
 
     mem, obs = memory_with_history
-    view = mem._rules_views(obs)["search"]
+    view = mem.rules_views(mem.refresh(obs))["search"]
     cell = view.nearby[0].cell
     replies = [json.dumps({"search": True, "grid": cell, "radius_km": 10, "reason": "x"}),
                json.dumps({"search": True, "grid": "85411ffffffffff", "radius_km": 10,
@@ -225,11 +230,11 @@ def test_search_answer_names_a_grid_of_the_view(memory_with_history) -> None:
     caller = AgentCaller("llm", ScriptedModel(replies), TokenCounter(), records.append)
     agent = SearchAgent(caller, 10.0, 30.0)
     ctx = CallContext(mem.spec.driver_id, 1, obs.now, "rules")
-    got = agent.advise(view, ctx)
+    got = agent.advise(view, {}, ctx)
     lat, lng = h3.cell_to_latlng(cell)
     assert (got.grid, round(got.lat, 4), round(got.lng, 4)) == (cell, round(lat, 4),
                                                                 round(lng, 4))
-    fallback = agent.advise(view, ctx)  # an unseen grid, then a non-grid: the rule answers
+    fallback = agent.advise(view, {}, ctx)  # an unseen grid, then a non-grid: the rule answers
     assert records[-1].outcome == "fallback"
     assert "not \"here\" or a grid" in records[-1].cause
     assert fallback.grid == "here" or fallback.grid in view.cells()

@@ -29,7 +29,7 @@ def test_second_run_sends_first_runs_lessons(tmp_path: Path, smoke: Scenario) ->
     mem = next(iter(services.memories.values()))
     obs = Observation(mem.spec.driver_id, 0.0, 2880.0, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
-    views = mem.views(obs)
+    views = mem.step(obs).views
     for agent in ("search", "main_decision"):
         assert "lessons from earlier runs" in views[agent].render()
         assert texts[0] in views[agent].render()

@@ -13,12 +13,13 @@ import pytest
 from agents.app.runner import run_scenario
 from agents.llm.calls import AgentCaller, CallContext, CallRecord
 from agents.llm.model import LLMError, OpenAIModel, RetryModel
-from agents.llm.prompts import CARGO, SEARCH
-from agents.roles.cargo_analyst import CargoAnalystAgent
+from agents.roles.cargo_analyst import CARGO, CargoAnalystAgent
+from agents.roles.search_agent import SEARCH
 from agents.testing.fakes import ScriptedModel, ScriptedServer, constant
 from memory.views import Candidate, CargoAnalysisView
 from sim.cargo import CargoView
 from sim.geo import Geography, Point
+from sim.order_rules import evaluate
 from sim.scenario import Scenario
 from tests.conftest import Run
 
@@ -134,12 +135,15 @@ def _analysis_view() -> CargoAnalysisView:
         return CargoView(cid, Point(23.13, 113.27), Point(22.55, 114.06), price, 30.0, 600.0,
                          600.0, 180.0, 130.0)
 
+    pos, geo = Point(23.129, 113.264), Geography.guangdong()
+    c1, c2 = cv("C1", 2000.0), cv("C2", 900.0)
     return CargoAnalysisView(
-        mode="rules", now=0.0, position=Point(23.129, 113.264), cost_per_km=1.5,
-        candidates=(Candidate(cv("C1", 2000.0), 1800.0, 1.0),
-                    Candidate(cv("C2", 900.0), 700.0, 1.0),
+        mode="rules", now=0.0, position=pos, cost_per_km=1.5,
+        candidates=(Candidate(c1, 1800.0, 1.0), Candidate(c2, 900.0, 1.0),
                     Candidate(cv("C3", 5000.0), 4800.0, 1.0, status="failed")),
-        failed_cargo_ids=("C3",), stale_cargo_ids=("C4",))
+        # what the memory's feasibility check leaves of them: the active two
+        feasible=tuple(evaluate(geo, c, pos, 0.0, 1.5) for c in (c1, c2)),
+        failed_cargo_ids=("C3",), stale_cargo_ids=("C4",), blocked_ids=frozenset({"C3", "C4"}))
 
 
 @pytest.mark.parametrize("backend", ["rules", "llm"])
@@ -150,13 +154,11 @@ def test_cargo_analyst_never_returns_unavailable_ids(backend: str) -> None:
     model = ScriptedModel([json.dumps({"ranked": ["C3", "C1"], "reason": "greedy"}),
                            json.dumps({"ranked": ["C4"], "reason": "still"})])
     caller = AgentCaller(backend, model, TokenCounter(), records.append)
-    blocked = {"C3", "C4"}
-    agent = CargoAnalystAgent(caller, Geography.guangdong(), 10_000.0, blocked.__contains__,
-                              50.0)
-    ranking = agent.rank(_analysis_view(), (), (), {}, CTX)
+    view = _analysis_view()
+    ranking = CargoAnalystAgent(caller).advise(view, {}, CTX)
     ids = [o.cargo.cargo_id for o in ranking.options]
     assert ids == ["C1", "C2"]
-    assert not set(ids) & blocked
+    assert not set(ids) & view.blocked_ids
     if backend == "llm":  # the model named failed ids twice: replaced by the rules ranking
         assert records[0].outcome == "fallback"
         assert "unavailable" in records[0].cause

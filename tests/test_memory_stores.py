@@ -60,7 +60,7 @@ def test_failed_take_is_never_offered_again(geo: Geography) -> None:
     m.on_event(search(100.0, (cargo("C1", 100.0, 900.0), cargo("C2", 100.0, 900.0))))
     m.on_event(TakeFailed(101.0, "D1", "C1", "taken"))
     assert m.failed_cargo_ids == ["C1"]
-    assert m.blocked("C1")
+    assert "C1" in m.blocked_ids
     m.on_event(search(105.0, (cargo("C1", 100.0, 900.0), cargo("C2", 100.0, 900.0))))
     assert [c.cargo_id for c in m.candidates()] == ["C2"]  # shown again, still not offered
     assert m.blacklist_summary() == {"failed:taken": 1}

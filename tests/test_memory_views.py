@@ -12,6 +12,7 @@ import pytest
 from agents.app.runner import build_run, run_scenario
 from memory.views import PreferenceView, SearchView
 from sim.actions import Observation
+from sim.clock import DAY
 from sim.geo import Point
 from sim.metrics import quality
 from sim.scenario import Scenario
@@ -57,9 +58,9 @@ def test_views_hold_only_what_their_agent_needs(tmp_path: Path, smoke: Scenario)
     mem = max(services.memories.values(), key=lambda m: len(m.cargo.records))
     assert mem.cargo.records
     assert mem.market.grids
-    obs = Observation(mem.spec.driver_id, 1439.0, 1440.0, Point(mem.spec.lat, mem.spec.lng),
+    obs = Observation(mem.spec.driver_id, DAY - 1.0, DAY, Point(mem.spec.lat, mem.spec.lng),
                       mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
-    views = mem.views(obs)
+    views = mem.step(obs).views
     search, pref = views["search"], views["preference"]
     assert isinstance(search, SearchView)
     assert isinstance(pref, PreferenceView)

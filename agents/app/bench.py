@@ -17,12 +17,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from agents.app.runner import run_scenario
-from agents.llm.accounting import AGENT_COLUMNS
+from agents.roles.registry import agent_names
+from memory.modes import mode_names
 from sim.metrics import quality
 from sim.recorder import read_events
 from sim.scenario import Scenario
-
-MODES = ("full", "rules", "compressed")
 
 
 def _pct(x: pd.Series, q: float, digits: int = 2) -> float:
@@ -47,7 +46,7 @@ def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
             "mean_with_compression": round(float(with_c), 2),
             "mean_total_with_completion": round(float(total.mean()), 2),
             "by_agent": {a: round(float(steps[f"{a}_prompt_tokens"].mean()), 2)
-                         for a in AGENT_COLUMNS},
+                         for a in agent_names()},
             "first_day": round(float(by_day.iloc[0]), 2),
             "second_day": round(float(by_day.iloc[min(1, len(by_day) - 1)]), 2),
             "last_day": round(float(by_day.iloc[-1]), 2),
@@ -63,11 +62,11 @@ def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
     }
 
 
-def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] = MODES) -> dict:
+def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None) -> dict:
     report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed,
                     "days": sc.scenario.days, "drivers": sc.drivers.count,
                     "backend": sc.llm.backend, "modes": {}}
-    for mode in modes:
+    for mode in modes or mode_names():
         t0 = time.perf_counter()
         run_dir = out / mode
         run_scenario(sc.with_overrides(memory={"mode": mode}), run_dir)
@@ -108,7 +107,7 @@ def markdown(r: dict) -> str:
         ("… with compression calls", lambda m: m["tokens_per_step"]["mean_with_compression"]),
         ("… first / last day", lambda m: f"{m['tokens_per_step']['first_day']:.0f} / "
                                          f"{m['tokens_per_step']['last_day']:.0f}"),
-        *[(f"… {a}", _agent_tokens(a)) for a in AGENT_COLUMNS],
+        *[(f"… {a}", _agent_tokens(a)) for a in agent_names()],
         ("compression calls", lambda m: m["compression"]["calls"]),
         ("latency/step p50 s", lambda m: m["latency_per_step_s"]["p50"]),
         ("latency/step p95 s", lambda m: m["latency_per_step_s"]["p95"]),

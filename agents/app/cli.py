@@ -7,6 +7,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from memory.modes import OFF, mode_names
 from sim.scenario import Scenario, ScenarioError, load_scenario
 
 
@@ -220,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("scenario")
     r.add_argument("--out", help="run directory (default runs/<name>-s<seed>)")
     r.add_argument("--seed", type=int, help="override the scenario's seed")
-    r.add_argument("--memory", choices=["off", "full", "rules", "compressed"],
+    r.add_argument("--memory", choices=[OFF, *mode_names()],
                    help="override [memory] mode")
     r.add_argument("--llm-replay", action="store_true",
                    help="answer model calls from the recorded cache only")
@@ -228,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_run)
     b = sub.add_parser("bench", help="run a scenario under each memory mode; report, gate")
     b.add_argument("scenario")
-    b.add_argument("--modes", default="full,rules,compressed")
+    b.add_argument("--modes", default=",".join(mode_names()))
     b.add_argument("--seed", type=int)
     b.add_argument("--days", type=float, help="override the scenario's days")
     b.add_argument("--out", help="bench directory (default runs/bench-<name>)")

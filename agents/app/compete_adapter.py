@@ -15,12 +15,20 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-import numpy as np
-
 from agents.app.runner import build_services, uses_agents
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy
-from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
+from sim.actions import (
+    NO_OUTCOME,
+    Decision,
+    Observation,
+    Outcome,
+    OutcomeKind,
+    Reposition,
+    Search,
+    TakeOrder,
+    Wait,
+)
 from sim.cargo import CargoView
 from sim.competition.clock import haversine, parse_wall, to_minutes
 from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
@@ -94,7 +102,7 @@ class _Driver:
     loaded_km: float = 0.0
     last_search: tuple = ()
     last_search_time: float | None = None
-    last_outcome: str = ""
+    last_outcome: Outcome = NO_OUTCOME
     views: dict[str, CargoView] = field(default_factory=dict)
 
 
@@ -117,8 +125,6 @@ class FreightsimAgent:
                                    "total_tokens": r.prompt_tokens + r.completion_tokens})
 
             log.sink = counted
-        seeds = np.random.SeedSequence(scenario.scenario.seed).spawn(len(drivers))
-        self.seeds = {d.driver_id: s for d, s in zip(drivers, seeds, strict=True)}
         self.drivers: dict[str, _Driver] = {}
 
     def _driver(self, driver_id: str) -> _Driver:
@@ -128,16 +134,15 @@ class FreightsimAgent:
         rec = self.records[driver_id]
         spec = DriverSpec(driver_id, rec.lat, rec.lng, rec.cost_per_km, _preferences(rec))
         bus = EventBus()
-        rng = np.random.default_rng(self.seeds[driver_id])
         if self.services is None:
-            policy: Any = GreedyPolicy(self.geo, self.sc, rng)
+            policy: Any = GreedyPolicy(self.geo, self.sc)
         else:
             world = SimpleNamespace(bus=bus, geo=self.geo, horizon=float(self.horizon))
-            policy = AgentPolicy(world, spec, rng, self.services)
+            policy = AgentPolicy(world, spec, self.services)
             mem = policy.memory
             if hasattr(self.api, "memory_views"):
                 self.api.memory_views[driver_id] = lambda agent: str(
-                    mem.views(self._observe(self.drivers[driver_id], None))[agent])
+                    mem.step(self._observe(self.drivers[driver_id], None)).views[agent])
         d = _Driver(spec, policy, bus, PreferenceTracker(spec.preferences, self.horizon))
         self.drivers[driver_id] = d
         return d
@@ -152,13 +157,13 @@ class FreightsimAgent:
         name = str(act.get("action", "")).strip().lower()
         if name == "wait":
             d.bus.publish(Waited(t0, did, float(t1 - t0)))
-            d.last_outcome = f"waited {t1 - t0} min"
+            d.last_outcome = Outcome(OutcomeKind.WAITED, amount=float(t1 - t0))
         elif name == "reposition":
             km = float(res.get("distance_km", 0.0))
             d.empty_km += km
             d.bus.publish(Drove(t1, did, t0, pa.lat, pa.lng, pb.lat, pb.lng, km, False))
             d.tracker.on_segment(t0, t1, pa, pb, km, False)
-            d.last_outcome = f"repositioned {km:.1f} km"
+            d.last_outcome = Outcome(OutcomeKind.REPOSITIONED, amount=km)
         elif name == "take_order":
             cid = str(res.get("cargo_id", act.get("params", {}).get("cargo_id", "")))
             if res.get("accepted"):
@@ -175,12 +180,12 @@ class FreightsimAgent:
                 d.income += price - cost
                 d.empty_km += empty
                 d.loaded_km += loaded
-                d.last_outcome = f"completed {cid}, net {price - cost:.0f}"
+                d.last_outcome = Outcome(OutcomeKind.COMPLETED, cid, amount=price - cost)
             else:
                 why = "window_missed" if res.get("detail") == "load_time_window_expired" \
                     else "expired"
                 d.bus.publish(TakeFailed(t1, did, cid, why))
-                d.last_outcome = f"take_order {cid} failed: {why}"
+                d.last_outcome = Outcome(OutcomeKind.TAKE_FAILED, cid, why)
 
     def _observe(self, d: _Driver, status: dict | None) -> Observation:
         if status is None:
@@ -207,7 +212,7 @@ class FreightsimAgent:
                                  math.ceil(len(got["items"]) / 10), 10**6, views,
                                  best_net=best))
         d.last_search, d.last_search_time = views, obs.now
-        d.last_outcome = f"search found {len(views)} cargo"
+        d.last_outcome = Outcome(OutcomeKind.SEARCHED, amount=len(views))
 
     def _publish(self, d: _Driver, t: float, dec: Decision) -> None:
         a = dec.action

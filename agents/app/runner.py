@@ -12,6 +12,7 @@ from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
 from memory.market_memory import BUCKET_HOURS, MarketMemory
+from memory.modes import OFF
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario
 from sim.world import RunResult, World
@@ -19,16 +20,17 @@ from sim.world import RunResult, World
 
 def uses_agents(scenario: Scenario) -> bool:
     """Memory `off` is the greedy baseline over raw observations; any other mode runs agents."""
-    return scenario.memory.mode != "off"
+    return scenario.memory.mode != OFF
 
 
 def policy_factory(scenario: Scenario, services: AgentServices | None):
     """The function the world calls once per driver to get its policy."""
 
     def make(world: World, spec: DriverSpec, rng: np.random.Generator) -> Policy:
+        # neither policy draws at random; `rng` is the world's per-driver stream for one that does
         if services is None:
-            return GreedyPolicy(world.geo, scenario, rng)
-        return AgentPolicy(world, spec, rng, services)
+            return GreedyPolicy(world.geo, scenario)
+        return AgentPolicy(world, spec, services)
 
     return make
 

@@ -14,9 +14,8 @@ import numpy as np
 import pyarrow as pa
 
 from agents.llm.calls import CallRecord
+from sim.clock import DAY
 from sim.recorder import BatchedParquetWriter
-
-AGENT_COLUMNS = ("search", "preference", "cargo_analyst", "main_decision")
 
 CALLS_SCHEMA = pa.schema([
     ("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),
@@ -27,31 +26,37 @@ CALLS_SCHEMA = pa.schema([
     ("calls", pa.int64()),
 ])
 
-_step_fields = [("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),
-                ("day", pa.int64()), ("memory_mode", pa.string()), ("action", pa.string())]
-for _a in AGENT_COLUMNS:
-    _step_fields += [(f"{_a}_prompt_tokens", pa.int64()), (f"{_a}_completion_tokens", pa.int64()),
-                     (f"{_a}_latency_s", pa.float64())]
-_step_fields += [
-    ("prompt_tokens", pa.int64()), ("completion_tokens", pa.int64()), ("latency_s", pa.float64()),
-    ("llm_calls", pa.int64()), ("fallbacks", pa.int64()),
-    ("compress_prompt_tokens", pa.int64()), ("compress_completion_tokens", pa.int64()),
-    ("compress_latency_s", pa.float64()), ("compress_calls", pa.int64()),
-    ("view_fact_lines", pa.int64()),
-]
-STEPS_SCHEMA = pa.schema(_step_fields)
+
+def steps_schema(agents: tuple[str, ...]) -> pa.Schema:
+    """steps.parquet's columns: per-agent tokens and latency for each agent of the run."""
+    fields_ = [("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),
+               ("day", pa.int64()), ("memory_mode", pa.string()), ("action", pa.string())]
+    for a in agents:
+        fields_ += [(f"{a}_prompt_tokens", pa.int64()), (f"{a}_completion_tokens", pa.int64()),
+                    (f"{a}_latency_s", pa.float64())]
+    fields_ += [
+        ("prompt_tokens", pa.int64()), ("completion_tokens", pa.int64()),
+        ("latency_s", pa.float64()), ("llm_calls", pa.int64()), ("fallbacks", pa.int64()),
+        ("compress_prompt_tokens", pa.int64()), ("compress_completion_tokens", pa.int64()),
+        ("compress_latency_s", pa.float64()), ("compress_calls", pa.int64()),
+        ("view_fact_lines", pa.int64()),
+    ]
+    return pa.schema(fields_)
+
+
 _RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 
 class CallLog:
     """Receives every CallRecord; folds a driver's records into its step row at step end."""
 
-    def __init__(self, out_dir: Path | None, batch_rows: int) -> None:
+    def __init__(self, out_dir: Path | None, batch_rows: int, agents: tuple[str, ...]) -> None:
+        self.agents = agents  # the agents whose calls get their own columns, in order
         self.calls = self.steps = None
         if out_dir is not None:
             self.calls = BatchedParquetWriter(out_dir / "llm_calls.parquet", CALLS_SCHEMA,
                                               batch_rows)
-            self.steps = BatchedParquetWriter(out_dir / "steps.parquet", STEPS_SCHEMA,
+            self.steps = BatchedParquetWriter(out_dir / "steps.parquet", steps_schema(agents),
                                               batch_rows)
         self.pending: dict[str, list[CallRecord]] = {}
         self.step_tokens: list[int] = []
@@ -72,9 +77,9 @@ class CallLog:
     def end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
                  fact_lines: int) -> None:
         recs = self.pending.pop(driver_id, [])
-        row: dict = {"driver_id": driver_id, "step": step, "t": t, "day": int(t // 1440),
+        row: dict = {"driver_id": driver_id, "step": step, "t": t, "day": int(t // DAY),
                      "memory_mode": mode, "action": action, "view_fact_lines": fact_lines}
-        for a in AGENT_COLUMNS:
+        for a in self.agents:
             row[f"{a}_prompt_tokens"] = row[f"{a}_completion_tokens"] = 0
             row[f"{a}_latency_s"] = 0.0
         p = c = n = fb = cp = cc = ncomp = 0
@@ -86,7 +91,7 @@ class CallLog:
                 clat += r.latency_s
                 ncomp += 1
                 continue
-            if r.agent in AGENT_COLUMNS:
+            if r.agent in self.agents:
                 row[f"{r.agent}_prompt_tokens"] += r.prompt_tokens
                 row[f"{r.agent}_completion_tokens"] += r.completion_tokens
                 row[f"{r.agent}_latency_s"] += r.latency_s

@@ -8,16 +8,28 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from agents.llm.model import LanguageModel, LLMError
-from agents.llm.prompts import Prompt
-from memory.tokens import TokenCounter
-from memory.views import View
+from agents.llm.prompts import Prompt, inputs_text
 
 T = TypeVar("T")
+Counter = Callable[[str], int]  # a tokenizer's count of a text
+
+
+class Renderable(Protocol):
+    """What an agent is shown: text for a model, and its token count (which a view may sum
+    from running totals instead of counting its text again)."""
+
+    def render(self) -> str: ...
+
+    def tokens(self, counter: Counter) -> int: ...
+
+
+# called with each call before it is answered: (context, prompt, view, inputs), to observe
+CallHook = Callable[["CallContext", Prompt, "Renderable | str", "dict | None"], None]
 
 
 class InvalidOutputError(ValueError):
@@ -50,21 +62,16 @@ class CallRecord:
     calls: int  # requests sent to a model (0 for rules, 2 after a repair)
 
 
-def _user_inputs_text(inputs: dict | None) -> str:
-    if not inputs:
-        return ""
-    return "## inputs from other agents\n" + json.dumps(
-        inputs, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
-
-
 class AgentCaller:
-    def __init__(self, backend: str, model: LanguageModel | None, counter: TokenCounter,
+    def __init__(self, backend: str, model: LanguageModel | None, counter: Counter,
                  sink: Callable[[CallRecord], None], max_tokens: int = 256,
                  temperature: float = 0.0,
-                 on_fallback: Callable[[CallContext, str, str], None] | None = None) -> None:
+                 on_fallback: Callable[[CallContext, str, str], None] | None = None,
+                 hooks: Sequence[CallHook] = ()) -> None:
         self.backend, self.model, self.counter, self.sink = backend, model, counter, sink
         self.max_tokens, self.temperature = max_tokens, temperature
         self.on_fallback = on_fallback
+        self.hooks = hooks  # read at each call: observers may join before the run starts
         self._system_tokens: dict[str, int] = {}
         self.last: CallRecord | None = None  # the record of the latest call, for callers
 
@@ -78,16 +85,18 @@ class AgentCaller:
             n = self._system_tokens[p.version] = self.counter(p.system)
         return n
 
-    def call(self, prompt: Prompt, view: View | str, inputs: dict | None, ctx: CallContext,
-             rules: Callable[[], dict], validate: Callable[[dict], T]) -> T:
+    def call(self, prompt: Prompt, view: Renderable | str, inputs: dict | None,
+             ctx: CallContext, rules: Callable[[], dict], validate: Callable[[dict], T]) -> T:
+        for hook in self.hooks:
+            hook(ctx, prompt, view, inputs)
         if self.backend == "rules" or self.model is None:
             t0 = time.perf_counter()
             out = rules()
             value = validate(out)
             latency = time.perf_counter() - t0
-            body = view.tokens(self.counter) if isinstance(view, View) else self.counter(view)
+            body = self.counter(view) if isinstance(view, str) else view.tokens(self.counter)
             prompt_tokens = (self.system_tokens(prompt) + body
-                             + self.counter(_user_inputs_text(inputs)))
+                             + self.counter(inputs_text(inputs)))
             completion = self.counter(json.dumps(out, ensure_ascii=False, sort_keys=True))
             self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "rules",
                                  prompt.version, prompt_tokens, completion, None, latency,
@@ -95,11 +104,11 @@ class AgentCaller:
             return value
         return self._call_model(prompt, view, inputs, ctx, rules, validate)
 
-    def _call_model(self, prompt: Prompt, view: View | str, inputs: dict | None,
+    def _call_model(self, prompt: Prompt, view: Renderable | str, inputs: dict | None,
                     ctx: CallContext, rules: Callable[[], dict],
                     validate: Callable[[dict], T]) -> T:
         assert self.model is not None
-        text = view.render() if isinstance(view, View) else view
+        text = view if isinstance(view, str) else view.render()
         messages = prompt.messages(text, inputs)
         kw: dict[str, Any] = {"schema": prompt.schema, "schema_name": prompt.agent,
                               "max_tokens": self.max_tokens, "temperature": self.temperature}

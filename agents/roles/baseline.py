@@ -7,8 +7,6 @@ cargo that already left and re-searching places that just gave nothing.
 
 from __future__ import annotations
 
-import numpy as np
-
 from agents.roles.feasibility import (
     densest_nearby,
     errand_target,
@@ -17,7 +15,8 @@ from agents.roles.feasibility import (
     rest_today,
     visit_target,
 )
-from sim.actions import Decision, Observation, Reposition, Search, TakeOrder, Wait
+from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
+from sim.clock import DAY
 from sim.geo import Geography, Point, haversine_km
 from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
@@ -26,17 +25,16 @@ from sim.scenario import Scenario
 class GreedyPolicy:
     """Search near, take the best net order reachable in time, else reposition, else wait."""
 
-    def __init__(self, geo: Geography, scenario: Scenario, rng: np.random.Generator) -> None:
-        self.geo, self.sc, self.rng = geo, scenario, rng
+    def __init__(self, geo: Geography, scenario: Scenario) -> None:
+        self.geo, self.sc = geo, scenario
         self.cfg = scenario.policy
         self.research_after = 30.0
         self.refresh_after_failure = 10.0
 
     # Hooks a memory-aware policy overrides ---------------------------------------------------
     def candidates(self, obs: Observation) -> list[Option]:
-        last_failed = None
-        if obs.last_outcome.startswith("take_order ") and "failed" in obs.last_outcome:
-            last_failed = obs.last_outcome.split()[1]
+        last = obs.last_outcome
+        last_failed = last.cargo_id if last.failed else None
         return [evaluate(self.geo, c, obs.position, obs.now, obs.cost_per_km)
                 for c in obs.last_search if c.cargo_id != last_failed]
 
@@ -47,9 +45,10 @@ class GreedyPolicy:
         if obs.last_search_time is None:
             return True
         age = obs.now - obs.last_search_time
+        last = obs.last_outcome
         return (age >= self.research_after
-                or obs.last_outcome.startswith(("completed", "repositioned"))
-                or (" failed" in obs.last_outcome and age >= self.refresh_after_failure))
+                or last.kind in (OutcomeKind.COMPLETED, OutcomeKind.REPOSITIONED)
+                or (last.failed and age >= self.refresh_after_failure))
 
     def search_action(self, obs: Observation) -> Search:
         return Search()
@@ -64,7 +63,7 @@ class GreedyPolicy:
         if night is not None:
             return Decision(Wait(minutes_to_night_end(night, obs.now)), reason="night window")
         if rest_today(prefs, prog, obs.now):
-            return Decision(Wait(1440 - obs.minute_of_day), reason="rest day")
+            return Decision(Wait(DAY - obs.minute_of_day), reason="rest day")
         for target, why in ((errand_target(prefs, prog), "errand"),
                             (visit_target(prefs, prog, obs.now), "visit")):
             if target is not None and haversine_km(obs.position.lat, obs.position.lng,

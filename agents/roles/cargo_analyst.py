@@ -1,16 +1,31 @@
-"""CargoAnalystAgent: ranks candidate cargo; never proposes one memory knows is gone."""
+"""CargoAnalystAgent: ranks the cargo the driver may take; never proposes one memory knows is
+gone. What is feasible is the memory's one check per step (the view's `feasible`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.llm.prompts import CARGO
+from agents.llm.prompts import ID, STR, Prompt, compression_adapter, obj
+from agents.roles.registry import AgentSpec, register
+from memory.view_builders import CargoViews
 from memory.views import CargoAnalysisView
-from sim.geo import Geography
-from sim.order_rules import Option, evaluate, takeable
-from sim.preferences import Preference
+from sim.order_rules import Option
+
+CARGO = Prompt(
+    agent="cargo_analyst", version="cargo-v1",
+    system=(
+        "You are the CargoAnalystAgent. Rank the candidate cargo by net income (price minus "
+        "empty and loaded km times cost per km) among those the driver can reach before the "
+        "loading window closes and finish before the end, respecting the preference "
+        "constraints. Never name an id from failed_cargo_ids, stale_cargo_ids or "
+        "unavailable_cargo_ids, and never an id that is not a candidate. Answer with JSON only."),
+    schema=obj({"ranked": {"type": "array", "items": ID, "maxItems": 5}, "reason": STR},
+               ["ranked", "reason"]),
+)
+RANKED = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,36 +33,43 @@ class Ranking:
     options: tuple[Option, ...]
     reason: str
 
+    def main_input(self, brief: bool) -> tuple[str, Any] | None:
+        ranked = [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km": round(o.empty_km)}
+                  for o in self.options[:3 if brief else RANKED]]
+        if brief and not ranked:
+            return None
+        return "ranked", ranked
+
 
 class CargoAnalystAgent:
     prompt = CARGO
 
-    def __init__(self, caller: AgentCaller, geo: Geography, horizon: float,
-                 blocked: Callable[[str], bool], min_net: float) -> None:
-        self.caller, self.geo, self.horizon = caller, geo, horizon
-        self.blocked, self.min_net = blocked, min_net
+    def __init__(self, caller: AgentCaller) -> None:
+        self.caller = caller
 
-    def rank(self, view: CargoAnalysisView, prefs: tuple[Preference, ...],
-             progress: tuple[dict, ...], constraints: dict, ctx: CallContext) -> Ranking:
-        now, pos = view.now, view.position
+    @staticmethod
+    def rules(view: CargoAnalysisView) -> dict:
+        """The deterministic answer: the feasible options by net, best first."""
+        best = sorted(view.feasible, key=lambda o: (-o.net, o.cargo.cargo_id))[:RANKED]
+        return {"ranked": [o.cargo.cargo_id for o in best],
+                "reason": f"{len(view.feasible)} feasible of {len(view.candidates)}"}
+
+    @staticmethod
+    def constraints(advice: Mapping[str, Any]) -> dict | None:
+        """What the preference agent's advice binds the ranking to (sent as inputs)."""
+        pref = advice.get("preference")
+        wait = getattr(pref, "wait_minutes", 0)
+        return {"wait_minutes": round(wait)} if wait else None
+
+    def advise(self, view: CargoAnalysisView, advice: Mapping[str, Any],
+               ctx: CallContext) -> Ranking:
+        options = {o.cargo.cargo_id: o for o in view.feasible}
         unavailable = (set(view.failed_cargo_ids) | set(view.stale_cargo_ids)
                        | set(view.unavailable_cargo_ids))
-        options = {}
-        for c in view.candidates:
-            if c.status != "active" or c.cargo.cargo_id in unavailable:
-                continue
-            o = evaluate(self.geo, c.cargo, pos, now, view.cost_per_km)
-            if takeable(o, now, self.horizon, self.min_net, prefs, progress):
-                options[c.cargo.cargo_id] = o
-
-        def rules() -> dict:
-            best = sorted(options.values(), key=lambda o: (-o.net, o.cargo.cargo_id))[:5]
-            return {"ranked": [o.cargo.cargo_id for o in best],
-                    "reason": f"{len(options)} feasible of {len(view.candidates)}"}
 
         def validate(out: dict) -> Ranking:
-            ids = [str(x) for x in out["ranked"]][:5]
-            bad = [i for i in ids if i in unavailable or self.blocked(i)]
+            ids = [str(x) for x in out["ranked"]][:RANKED]
+            bad = [i for i in ids if i in unavailable or i in view.blocked_ids]
             if bad:
                 raise InvalidOutputError(f"ids on the unavailable lists: {bad}")
             unknown = [i for i in ids if i not in options]
@@ -55,4 +77,14 @@ class CargoAnalystAgent:
                 raise InvalidOutputError(f"ids that are not feasible candidates: {unknown}")
             return Ranking(tuple(options[i] for i in ids), str(out.get("reason", "")))
 
-        return self.caller.call(self.prompt, view, constraints or None, ctx, rules, validate)
+        return self.caller.call(self.prompt, view, self.constraints(advice), ctx,
+                                lambda: self.rules(view), validate)
+
+
+register(AgentSpec(
+    name="cargo_analyst", prompt=CARGO, view=CargoAnalysisView, views=CargoViews(),
+    order=2, stage=2,
+    compress_prompt=compression_adapter(
+        "cargo_analyst", "which cargo is worth taking and what is blacklisted or discarded"),
+    make=lambda caller, geo, sc: CargoAnalystAgent(caller),
+))

@@ -5,8 +5,9 @@ Order economics and rule checks live in sim/order_rules.py (the memory module us
 
 from __future__ import annotations
 
+from sim.clock import DAY, MONTH_DAYS
 from sim.geo import Geography, Point, haversine_km
-from sim.preferences import DAY, MONTH_DAYS, Preference, PrefKind
+from sim.preferences import Preference, PrefKind
 
 
 def rest_today(prefs: tuple[Preference, ...], progress: tuple[dict, ...], now: float) -> bool:

@@ -2,15 +2,41 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.llm.prompts import MAIN
+from agents.llm.prompts import ID, NUM, STR, Prompt, compression_adapter, obj
 from agents.roles.cargo_analyst import Ranking
 from agents.roles.feasibility import densest_nearby
 from agents.roles.preference_agent import PreferenceAdvice
+from agents.roles.registry import AgentSpec, register
 from agents.roles.search_agent import SearchAdvice
+from memory.view_builders import MainViews
 from memory.views import MainDecisionView
 from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
+from sim.clock import DAY
 from sim.geo import Geography, Point, haversine_km, in_guangdong
+
+MAIN = Prompt(
+    agent="main_decision", version="main-v1",
+    system=(
+        "You are the MainDecisionAgent of a truck driver. Choose the next action: take_order "
+        "(a cargo_id from the ranked candidates), search, wait (minutes) or reposition (lat, "
+        "lng). Follow preference advice first. If recent waits or searches gave nothing, do "
+        "not repeat them: reposition toward a better grid. Give a one-line short_plan. Answer "
+        "with JSON only."),
+    schema=obj({"action": {"type": "string", "enum": ["take_order", "search", "wait",
+                                                      "reposition"]},
+                "cargo_id": ID, "minutes": NUM, "lat": NUM, "lng": NUM, "short_plan": STR},
+               ["action", "cargo_id", "minutes", "lat", "lng", "short_plan"]),
+)
+
+
+def _out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
+         lat: float = 0.0, lng: float = 0.0) -> dict:
+    return {"action": action, "cargo_id": cargo_id, "minutes": minutes, "lat": lat,
+            "lng": lng, "short_plan": plan}
 
 
 class MainDecisionAgent:
@@ -20,30 +46,16 @@ class MainDecisionAgent:
         self.caller, self.geo, self.wait = caller, geo, wait_minutes
 
     @staticmethod
-    def inputs(view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
-               ranking: Ranking) -> dict:
-        """The other agents' answers as the main agent is sent them; compact views drop what
-        says nothing (no advice, no search) and keep three ranked options."""
-        ranked = [{"cargo_id": o.cargo.cargo_id, "net": round(o.net), "empty_km": round(o.empty_km)}
-                  for o in ranking.options[:3 if view.compact else 5]]
-        wait = round(pref.wait_minutes)
-        if not view.compact:
-            return {"preference": {"wait_minutes": wait, "go": pref.go, "reason": pref.reason},
-                    "search": {"search": search.search, "grid": search.grid,
-                               "reason": search.reason},
-                    "ranked": ranked}
-        out: dict = {}
-        if wait or pref.go is not None:
-            out["preference"] = {"wait_minutes": wait} if wait else {"go": pref.go}
-            out["preference"]["reason"] = pref.reason
-        out["search"] = {"grid": search.grid} if search.search else {"search": False}
-        if ranked:
-            out["ranked"] = ranked
-        return out
+    def inputs(view: MainDecisionView, advice: Mapping[str, Any]) -> dict:
+        """The other agents' answers as the main agent is sent them, each in its own terms;
+        brief views drop what says nothing (no advice, no search) and keep three options."""
+        brief = view.renderer.brief
+        return dict(x for a in advice.values() if (x := a.main_input(brief)) is not None)
 
-    def decide(self, view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
-               ranking: Ranking, ctx: CallContext) -> Decision:
-        inputs = self.inputs(view, pref, search, ranking)
+    def rules(self, view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
+              ranking: Ranking) -> dict:
+        """The deterministic answer: preference advice first, then the best ranked order, a
+        search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
 
         def can_drive_to(lat: float, lng: float) -> bool:
@@ -51,36 +63,36 @@ class MainDecisionAgent:
             return (self.geo.drive_minutes(km, view.now) <= pref.drive_minutes_left
                     and km <= pref.empty_km_left)
 
-        def out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
-                lat: float = 0.0, lng: float = 0.0) -> dict:
-            return {"action": action, "cargo_id": cargo_id, "minutes": minutes, "lat": lat,
-                    "lng": lng, "short_plan": plan}
+        if pref.wait_minutes > 0:
+            return _out("wait", pref.reason, minutes=pref.wait_minutes)
+        if pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0:
+            return _out("reposition", pref.reason, lat=pref.go[0], lng=pref.go[1])
+        if ranking.options:
+            o = ranking.options[0]
+            return _out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}), then "
+                        "search near its destination", cargo_id=o.cargo.cargo_id)
+        stuck = view.waits_without_order >= 2 or view.fruitless_searches >= 2
+        if search.search and not stuck and view.searches_in_row < 2:
+            return _out("search", search.reason, lat=search.lat, lng=search.lng)
+        g = view.best_grid
+        moving_on = stuck or view.last_action == "search"
+        if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
+                pos.lat, pos.lng, g.lat, g.lng) > 5.0 and can_drive_to(g.lat, g.lng):
+            return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
+                        "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
+        target = densest_nearby(self.geo, pos, elsewhere=True)
+        if stuck and target is not None and can_drive_to(target.lat, target.lng):
+            return _out("reposition", "nothing here lately: move to a denser market",
+                        lat=target.lat, lng=target.lng)
+        if search.search and view.searches_in_row < 2:
+            return _out("search", search.reason, lat=search.lat, lng=search.lng)
+        return _out("wait", "nothing worth doing now, search again after", minutes=self.wait)
 
-        def rules() -> dict:
-            if pref.wait_minutes > 0:
-                return out("wait", pref.reason, minutes=pref.wait_minutes)
-            if pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0:
-                return out("reposition", pref.reason, lat=pref.go[0], lng=pref.go[1])
-            if ranking.options:
-                o = ranking.options[0]
-                return out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}), then "
-                           "search near its destination", cargo_id=o.cargo.cargo_id)
-            stuck = view.waits_without_order >= 2 or view.fruitless_searches >= 2
-            if search.search and not stuck and view.searches_in_row < 2:
-                return out("search", search.reason, lat=search.lat, lng=search.lng)
-            g = view.best_grid
-            moving_on = stuck or view.last_action == "search"
-            if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
-                    pos.lat, pos.lng, g.lat, g.lng) > 5.0 and can_drive_to(g.lat, g.lng):
-                return out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
-                           "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
-            target = densest_nearby(self.geo, pos, elsewhere=True)
-            if stuck and target is not None and can_drive_to(target.lat, target.lng):
-                return out("reposition", "nothing here lately: move to a denser market",
-                           lat=target.lat, lng=target.lng)
-            if search.search and view.searches_in_row < 2:
-                return out("search", search.reason, lat=search.lat, lng=search.lng)
-            return out("wait", "nothing worth doing now, search again after", minutes=self.wait)
+    def advise(self, view: MainDecisionView, advice: Mapping[str, Any],
+               ctx: CallContext) -> Decision:
+        pref: PreferenceAdvice = advice["preference"]
+        search: SearchAdvice = advice["search"]
+        ranking: Ranking = advice["cargo_analyst"]
 
         def validate(o: dict) -> Decision:
             a, plan = o["action"], str(o.get("short_plan", ""))[:200]
@@ -94,8 +106,8 @@ class MainDecisionAgent:
                 return Decision(Search(search.lat, search.lng, search.radius_km), plan, "search")
             if a == "wait":
                 m = float(o["minutes"])
-                if not 1 <= m <= 1440:
-                    raise InvalidOutputError(f"wait minutes {m} outside 1..1440")
+                if not 1 <= m <= DAY:
+                    raise InvalidOutputError(f"wait minutes {m} outside 1..{DAY}")
                 return Decision(Wait(m), plan, "wait")
             if a == "reposition":
                 lat, lng = float(o["lat"]), float(o["lng"])
@@ -104,4 +116,14 @@ class MainDecisionAgent:
                 return Decision(Reposition(lat, lng), plan, "reposition")
             raise InvalidOutputError(f"unknown action {a!r}")
 
-        return self.caller.call(self.prompt, view, inputs, ctx, rules, validate)
+        return self.caller.call(self.prompt, view, self.inputs(view, advice), ctx,
+                                lambda: self.rules(view, pref, search, ranking), validate)
+
+
+register(AgentSpec(
+    name="main_decision", prompt=MAIN, view=MainDecisionView, views=MainViews(),
+    order=3, stage=3,
+    compress_prompt=compression_adapter(
+        "main_decision", "the pattern of recent actions and outcomes"),
+    make=lambda caller, geo, sc: MainDecisionAgent(caller, geo, sc.policy.wait_minutes),
+))

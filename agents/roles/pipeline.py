@@ -1,7 +1,8 @@
-"""AgentPolicy: the four agents over one driver's MemoryAgent, one decision step at a time.
+"""AgentPolicy: the registered agents over one driver's MemoryAgent, one decision at a time.
 
-Order per step: the MemoryAgent builds the views (compressing first when facts passed the
-threshold), then PreferenceAgent -> SearchAgent -> CargoAnalystAgent -> MainDecisionAgent.
+A step goes one way: the MemoryAgent refreshes what this step knows, compresses when due and
+builds the views (memory/memory_agent.py); then the agents run by stage (preference -> search ->
+cargo analyst -> main decision), each given the advice of the stages before it as a mapping.
 """
 
 from __future__ import annotations
@@ -9,22 +10,19 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
+from typing import Any
 
 from agents.llm.accounting import CallLog
-from agents.llm.calls import AgentCaller, CallContext
+from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
+from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
 from agents.llm.model import LanguageModel
-from agents.roles.cargo_analyst import CargoAnalystAgent
 from agents.roles.compressor_agent import CompressorAgent
-from agents.roles.main_decision import MainDecisionAgent
 from agents.roles.preference_agent import PreferenceAgent, same_meaning
-from agents.roles.search_agent import SearchAgent
+from agents.roles.registry import agent_names, agents, by_stage
 from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
-from sim.events import Generic
 from sim.scenario import DriverSpec, Scenario
 
 
@@ -41,61 +39,54 @@ class AgentServices:
     # (text, the model's parse agreed with the rules parser) for parses the model attempted
     parse_checks: list[tuple[str, bool]] = field(default_factory=list)
     memories: dict[str, MemoryAgent] = field(default_factory=dict)
+    # observers of every agent call (benchmarks capture prompts here)
+    call_hooks: list[CallHook] = field(default_factory=list)
 
     @classmethod
     def create(cls, scenario: Scenario, out_dir: Path | None, model: LanguageModel | None,
                lessons: tuple[str, ...] = ()) -> AgentServices:
         return cls(scenario, TokenCounter(scenario.llm.tokenizer), model,
-                   CallLog(out_dir, scenario.output.batch_rows), lessons)
+                   CallLog(out_dir, scenario.output.batch_rows, agent_names()), lessons)
 
 
 class AgentPolicy:
-    def __init__(self, world, spec: DriverSpec, rng: np.random.Generator,
-                 services: AgentServices) -> None:
+    def __init__(self, world, spec: DriverSpec, services: AgentServices) -> None:
         sc = services.scenario
-        self.spec, self.services, self.rng = spec, services, rng
+        self.spec, self.services = spec, services
         self.mode = sc.memory.mode
         self.step = 0
         self.t = 0.0
-        backend = sc.llm.backend
         bus = world.bus
 
         def on_fallback(ctx: CallContext, agent: str, cause: str) -> None:
-            bus.publish(Generic(ctx.t, "llm_fallback", {"driver_id": ctx.driver_id,
-                                                         "reason": agent, "count": ctx.step,
-                                                         "detail": {"cause": cause}}))
+            bus.publish(LLMFallback(ctx.t, ctx.driver_id, agent, ctx.step, cause))
 
-        def on_sink(r) -> None:
+        def on_sink(r: CallRecord) -> None:
             services.log.sink(r)
             if r.backend == "llm":
-                bus.publish(Generic(r.t, "llm_call", {
-                    "driver_id": r.driver_id, "count": r.step, "reason": r.agent,
-                    "value": r.latency_s, "detail": {"prompt_tokens": r.prompt_tokens,
-                                                     "completion_tokens": r.completion_tokens,
-                                                     "outcome": r.outcome}}))
+                bus.publish(LLMCall(r.t, r.driver_id, r.agent, r.step, r.prompt_tokens,
+                                    r.completion_tokens, r.latency_s, r.outcome))
 
-        caller = AgentCaller(backend, services.model, services.counter, on_sink,
-                             sc.llm.max_tokens, sc.llm.temperature, on_fallback)
+        caller = AgentCaller(sc.llm.backend, services.model, services.counter, on_sink,
+                             sc.llm.max_tokens, sc.llm.temperature, on_fallback,
+                             services.call_hooks)
 
         def on_reject(ctx: CallContext, agent: str, bad: list[str]) -> None:
-            bus.publish(Generic(ctx.t, "compression_rejected", {
-                "driver_id": ctx.driver_id, "reason": agent, "count": len(bad),
-                "detail": {"ungrounded": bad[:10]}}))
+            bus.publish(CompressionRejected(ctx.t, ctx.driver_id, agent, ctx.step, tuple(bad)))
 
-        self.compressor = CompressorAgent(caller, self.context, on_reject)
+        self.compressor = CompressorAgent(caller, on_reject)
         if sc.memory.shared_market and services.shared_market is None:
             services.shared_market = MarketMemory(world.geo, sc.geo.memory_h3_res,
                                                   sc.memory.low_yield_net, services.counter)
             bus.subscribe(services.shared_market.on_event)
+        registered = agents()
         self.memory = MemoryAgent(self.mode, world.geo, spec, sc, bus, services.counter,
                                   services.shared_market if sc.memory.shared_market else None,
-                                  self.compressor, services.lessons)
+                                  services.lessons,
+                                  {name: a.views for name, a in registered.items()})
         services.memories[spec.driver_id] = self.memory
-        self.preference = PreferenceAgent(caller)
-        self.search = SearchAgent(caller, sc.market.default_radius_km, sc.market.max_radius_km)
-        self.analyst = CargoAnalystAgent(caller, world.geo, world.horizon,
-                                         self.memory.cargo.blocked, sc.policy.min_net_income)
-        self.main = MainDecisionAgent(caller, world.geo, sc.policy.wait_minutes)
+        self.agents = {a.name: a.make(caller, world.geo, sc) for a in by_stage()}
+        self.decider = next(reversed(self.agents))  # the last stage answers with the Decision
         self.prefs = spec.preferences
         self._parsed = False
 
@@ -104,11 +95,12 @@ class AgentPolicy:
 
     def _parse_preferences(self) -> None:
         """Turn each preference text into its structured form; with a model, check it."""
+        agent: PreferenceAgent = self.agents["preference"]
         parsed = []
         for p in self.prefs:
-            got = self.preference.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
             ok = same_meaning(got, p)
-            rec = self.preference.caller.last
+            rec = agent.caller.last
             if rec is not None and rec.backend == "llm":
                 # a reply that failed validation was a wrong parse; a call never answered
                 # (timeout, budget) says nothing about the model
@@ -127,15 +119,12 @@ class AgentPolicy:
         if not self._parsed:
             self._parse_preferences()
         ctx = self.context()
-        views = self.memory.views(obs)
-        pref = self.preference.advise(views["preference"], ctx)
-        search = self.search.advise(views["search"], ctx)
-        progress = self.memory.driver.progress(obs.now)
-        ranking = self.analyst.rank(views["cargo_analyst"], self.prefs, progress,
-                                    {"wait_minutes": round(pref.wait_minutes)}
-                                    if pref.wait_minutes else {}, ctx)
-        decision = self.main.decide(views["main_decision"], pref, search, ranking, ctx)
+        step = self.memory.step(obs, self.compressor.at(ctx))
+        advice: dict[str, Any] = {}
+        for name, agent in self.agents.items():
+            advice[name] = agent.advise(step.views[name], advice, ctx)
+        decision: Decision = advice[self.decider]
         self.services.log.end_step(self.spec.driver_id, self.step, obs.now, self.mode,
                                    decision.action.name,
-                                   sum(v.fact_lines for v in views.values()))
+                                   sum(v.fact_lines for v in step.views.values()))
         return decision

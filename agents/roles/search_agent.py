@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import h3
 
 from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
-from agents.llm.prompts import SEARCH
+from agents.llm.prompts import BOOL, ID, NUM, STR, Prompt, compression_adapter, obj
+from agents.roles.registry import AgentSpec, register
+from memory.view_builders import SearchViews
 from memory.views import SearchView
 from sim.geo import haversine_km, in_guangdong
+
+SEARCH = Prompt(
+    agent="search", version="search-v2",
+    system=(
+        "You are the SearchAgent of a truck driver in Guangdong. Decide whether to query the "
+        "cargo market now and where. Use the memory view: prefer grids with high value, skip "
+        "grids with a low-yield streak, keep the daily query budget, and stay near preference "
+        "anchors. grid: a grid id from the view, or \"here\" for where the driver stands. "
+        "Answer with JSON only."),
+    schema=obj({"search": BOOL, "grid": ID, "radius_km": NUM, "reason": STR},
+               ["search", "grid", "radius_km", "reason"]),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +37,11 @@ class SearchAdvice:
     reason: str
     grid: str = "here"
 
+    def main_input(self, brief: bool) -> tuple[str, Any]:
+        if brief:
+            return "search", {"grid": self.grid} if self.search else {"search": False}
+        return "search", {"search": self.search, "grid": self.grid, "reason": self.reason}
+
 
 class SearchAgent:
     prompt = SEARCH
@@ -29,27 +50,30 @@ class SearchAgent:
         self.caller = caller
         self.radius, self.max_radius = default_radius_km, max_radius_km
 
-    def advise(self, view: SearchView, ctx: CallContext) -> SearchAdvice:
-        def rules() -> dict:
-            if view.budget_left <= 0:
-                return {"search": False, "grid": "here", "radius_km": self.radius,
-                        "reason": "query budget used up"}
-            fresh = [g for g in view.nearby if g.worth_query(view.now)]
-            if not fresh:
-                return {"search": False, "grid": "here", "radius_km": self.radius,
-                        "reason": "every nearby grid just gave little"}
-            best = fresh[0]
-            here = view.here
-            fresh_cells = {g.cell for g in fresh}
-            # cargo found around the driver needs no empty drive: search here unless this grid
-            # is in a low-yield streak or clearly worse than the best neighbour
-            if here is not None and here.cell in fresh_cells and (
-                    here.cell == best.cell or here.value >= 0.5 * best.value):
-                return {"search": True, "grid": "here", "radius_km": self.radius,
-                        "reason": f"here {here.cell} holds value"}
-            return {"search": True, "grid": best.cell, "radius_km": self.radius,
-                    "reason": f"best nearby grid {best.cell}"}
+    def rules(self, view: SearchView) -> dict:
+        """The deterministic answer: the current grid while it holds value, else the best
+        neighbour worth a query; no search without budget or a grid worth asking about."""
+        if view.budget_left <= 0:
+            return {"search": False, "grid": "here", "radius_km": self.radius,
+                    "reason": "query budget used up"}
+        fresh = [g for g in view.nearby if g.worth_query(view.now)]
+        if not fresh:
+            return {"search": False, "grid": "here", "radius_km": self.radius,
+                    "reason": "every nearby grid just gave little"}
+        best = fresh[0]
+        here = view.here
+        fresh_cells = {g.cell for g in fresh}
+        # cargo found around the driver needs no empty drive: search here unless this grid
+        # is in a low-yield streak or clearly worse than the best neighbour
+        if here is not None and here.cell in fresh_cells and (
+                here.cell == best.cell or here.value >= 0.5 * best.value):
+            return {"search": True, "grid": "here", "radius_km": self.radius,
+                    "reason": f"here {here.cell} holds value"}
+        return {"search": True, "grid": best.cell, "radius_km": self.radius,
+                "reason": f"best nearby grid {best.cell}"}
 
+    def advise(self, view: SearchView, advice: Mapping[str, Any],
+               ctx: CallContext) -> SearchAdvice:
         cells = view.cells()
 
         def validate(out: dict) -> SearchAdvice:
@@ -68,4 +92,14 @@ class SearchAgent:
             return SearchAdvice(bool(out["search"]), lat, lng, radius, str(out.get("reason", "")),
                                 grid)
 
-        return self.caller.call(self.prompt, view, None, ctx, rules, validate)
+        return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
+
+
+register(AgentSpec(
+    name="search", prompt=SEARCH, view=SearchView, views=SearchViews(), order=0, stage=1,
+    compress_prompt=compression_adapter(
+        "search", "grids worth searching, grids to avoid for repeated low yield, whether the "
+        "query budget is high, search lessons"),
+    make=lambda caller, geo, sc: SearchAgent(caller, sc.market.default_radius_km,
+                                             sc.market.max_radius_km),
+))

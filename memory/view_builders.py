@@ -1,0 +1,186 @@
+"""What each agent is shown, per view variant: one builder per agent, read off the stores.
+
+A builder makes an agent's view three ways: `rules` (bounded structured facts), `full` (the
+same plus every raw fact log) and `compressed` (short lines beside that agent's digest). Memory
+modes (memory/modes.py) choose the variant; the agents' registry hands the builders to the
+MemoryAgent, so a new agent brings its own builder and memory needs no edit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from memory.cargo_memory import Seen
+from memory.views import (
+    COMPACT,
+    CargoAnalysisView,
+    MainDecisionView,
+    PreferenceView,
+    SearchView,
+    View,
+    progress_facts,
+)
+from sim.preferences import PrefKind
+
+if TYPE_CHECKING:
+    from memory.memory_agent import Digest, MemoryAgent, StepState
+
+TOP_CANDIDATES = 5
+COMPRESSED_CANDIDATES = 5  # feasible ones: as many as the analyst ranks
+COMPRESSED_NEARBY = 3  # neighbour grids beside the current one
+COMPRESSED_RECENT = 3
+
+
+class ViewBuilder(Protocol):
+    def rules(self, m: MemoryAgent, s: StepState) -> View: ...
+
+    def full(self, m: MemoryAgent, s: StepState) -> View: ...
+
+    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View: ...
+
+
+def everything(m: MemoryAgent) -> tuple:
+    """Every fact log from its start (what `full` attaches to each view)."""
+    return tuple((name, log, 0) for name, log in m.logs.items())
+
+
+class SearchViews:
+    @staticmethod
+    def anchors(m: MemoryAgent) -> tuple[str, ...]:
+        out = []
+        for p in m.spec.preferences:
+            if p.kind in (PrefKind.VISIT, PrefKind.FORBIDDEN_ZONE) and p.place is not None:
+                verb = "visit" if p.kind is PrefKind.VISIT else "avoid"
+                out.append(f"{verb} {p.place.name} ({p.place.lat:.3f},{p.place.lng:.3f}) "
+                           f"r{p.place.radius_km:g}km")
+            elif p.kind is PrefKind.ERRAND:
+                out.append("errand " + " then ".join(f"{s.name} ({s.lat:.3f},{s.lng:.3f})"
+                                                     for s in p.steps))
+        return tuple(out)
+
+    def build(self, m: MemoryAgent, s: StepState, grids, avoid,
+              neighbours: int | None = None, **kw) -> SearchView:
+        """`neighbours`: how many of the ring's best grids worth a query now to keep beside the
+        current one (None: the whole ring). The agent reads the same list the text shows."""
+        obs, t = s.obs, s.obs.now
+        here = m.market.fact(m.market.cell(obs.position.lat, obs.position.lng), t)
+        near = m.market.ranked(obs.position, 1, t)  # the current grid and its ring
+        if neighbours is not None:
+            others = [g.cell for g in near
+                      if g.cell != here.cell and g.worth_query(t)][:neighbours]
+            near = [g for g in near if g.cell == here.cell or g.cell in others]
+        return SearchView(
+            mode=m.mode, now=t, position=obs.position, budget_left=obs.query_budget_left,
+            queries_today=m.market.queries_today(t), here=here,
+            nearby=tuple(near), grids=tuple(grids),
+            avoid=tuple(avoid), anchors=self.anchors(m), lessons=m.lessons, **kw)
+
+    def rules(self, m: MemoryAgent, s: StepState) -> View:
+        local = m.market.local_facts(s.obs.position, 3, s.obs.now)
+        return self.build(m, s, local, [g for g in local if g.streak >= 2])
+
+    def full(self, m: MemoryAgent, s: StepState) -> View:
+        return self.build(m, s, m.market.all_facts(s.obs.now), m.market.avoid(),
+                          logs=everything(m))
+
+    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+        """The current grid, its best neighbours and the grids searched since the digest."""
+        t = s.obs.now
+        local = {g.cell for g in m.market.local_facts(s.obs.position, 3, t)}
+        # the digest names the hot grids as they were; only grids searched since are news
+        grids = [m.market.fact(c, t) for c, g in m.market.grids.items()
+                 if g.last_t > digest.t and c in local]
+        grids.sort(key=lambda f: (-f.value, f.cell))
+        return self.build(m, s, grids, [g for g in grids if g.streak >= 2], COMPRESSED_NEARBY,
+                          digest=digest.bullets, renderer=COMPACT)
+
+
+class PreferenceViews:
+    def build(self, m: MemoryAgent, s: StepState, **kw) -> PreferenceView:
+        return PreferenceView(mode=m.mode, now=s.obs.now, preferences=m.spec.preferences,
+                              progress=s.progress, last_event=m.driver.last_pref_event,
+                              lessons=m.lessons, **kw)
+
+    def rules(self, m: MemoryAgent, s: StepState) -> View:
+        return self.build(m, s)
+
+    def full(self, m: MemoryAgent, s: StepState) -> View:
+        return self.build(m, s, logs=everything(m))
+
+    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+        """The digest states each preference's progress; the view shows what moved since."""
+        return self.build(m, s, digest=digest.bullets, digest_t=digest.t, renderer=COMPACT)
+
+
+class CargoViews:
+    def build(self, m: MemoryAgent, s: StepState, cands, feasible, failed=(), stale=(),
+              unavailable=(), **kw) -> CargoAnalysisView:
+        kw.setdefault("discarded_summary", m.cargo.discarded_summary())
+        kw.setdefault("blacklist_summary", m.cargo.blacklist_summary())
+        obs = s.obs
+        return CargoAnalysisView(
+            mode=m.mode, now=obs.now, position=obs.position, cost_per_km=obs.cost_per_km,
+            candidates=tuple(cands), feasible=tuple(feasible), failed_cargo_ids=tuple(failed),
+            stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
+            blocked_ids=m.cargo.blocked_ids, **kw)
+
+    def rules(self, m: MemoryAgent, s: StepState) -> View:
+        c = m.cargo
+        return self.build(m, s, s.candidates, s.options, c.failed_cargo_ids, c.stale_cargo_ids,
+                          c.unavailable_cargo_ids)
+
+    def full(self, m: MemoryAgent, s: StepState) -> View:
+        c = m.cargo
+        seen = m.candidates(s.obs, records=list(c.records.values()))
+        ids = {st: sorted(i for i, r in c.records.items() if r.status is st)
+               for st in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)}
+        return self.build(m, s, seen, s.options, ids[Seen.FAILED], ids[Seen.STALE],
+                          ids[Seen.UNAVAILABLE], logs=everything(m))
+
+    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+        """The feasible candidates only, and how many ids were dropped since the digest."""
+        dropped = {st.value: 0 for st in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)}
+        for r in m.cargo.discarded.values():
+            if r.changed_at > digest.t and r.status.value in dropped:
+                dropped[r.status.value] += 1
+        n = COMPRESSED_CANDIDATES
+        return self.build(m, s, s.feasible[:n], s.options[:n], digest=digest.bullets,
+                          renderer=COMPACT, dropped_since_digest=dropped, discarded_summary={},
+                          blacklist_summary={})
+
+
+class MainViews:
+    def build(self, m: MemoryAgent, s: StepState, cands, recent, **kw) -> MainDecisionView:
+        obs, t, d = s.obs, s.obs.now, m.driver
+        here = m.market.stats(m.market.cell(obs.position.lat, obs.position.lng), t)
+        ranked = m.market.ranked(obs.position, 2, t)
+        return MainDecisionView(
+            mode=m.mode, now=t, position=obs.position, income=obs.income, orders=obs.orders,
+            budget_left=obs.query_budget_left, here_value=None if here is None else here.value,
+            best_grid=ranked[0] if ranked else None, top_candidates=tuple(cands),
+            preference_flags=tuple(f"[{p['index']}] {progress_facts(p, ('index', 'text'))}"
+                                   for p in s.progress),
+            recent_actions=tuple(recent),
+            last_action=d.last_action, searches_in_row=d.searches_in_row,
+            waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
+            failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons, **kw)
+
+    def rules(self, m: MemoryAgent, s: StepState) -> View:
+        return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)
+
+    def full(self, m: MemoryAgent, s: StepState) -> View:
+        return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent,
+                          logs=everything(m))
+
+    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+        """The market, the actions since the digest, and the digest."""
+        recent = [r for r in m.driver.recent if r.t > digest.t][-COMPRESSED_RECENT:]
+        return self.build(m, s, s.feasible[:3], recent, digest=digest.bullets,
+                          renderer=COMPACT)
+
+
+# the four agents' builders, by agent name (the agents' registry passes its own)
+BUILDERS: dict[str, ViewBuilder] = {
+    "search": SearchViews(), "preference": PreferenceViews(), "cargo_analyst": CargoViews(),
+    "main_decision": MainViews(),
+}

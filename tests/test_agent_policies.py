@@ -1,0 +1,138 @@
+"""Each agent's deterministic policy on its own: a hand-built view in, the answer out.
+
+These are the answers the `rules` backend gives and the fallback every model call ends in, so
+each is pinned down here without a world, a memory or a model.
+"""
+
+from __future__ import annotations
+
+import h3
+import pytest
+
+from agents.llm.calls import AgentCaller, CallContext
+from agents.roles.cargo_analyst import CargoAnalystAgent, Ranking
+from agents.roles.main_decision import MainDecisionAgent
+from agents.roles.preference_agent import PreferenceAdvice, PreferenceAgent
+from agents.roles.search_agent import SearchAdvice, SearchAgent
+from memory.driver_memory import ActionRecord
+from memory.market_memory import GridFact
+from memory.tokens import TokenCounter
+from memory.views import (
+    COMPACT,
+    CargoAnalysisView,
+    MainDecisionView,
+    PreferenceView,
+    SearchView,
+)
+from sim.cargo import CargoView
+from sim.clock import DAY
+from sim.geo import Geography, Point
+from sim.order_rules import evaluate
+from sim.preferences import Preference, PrefKind
+
+GUANGZHOU = Point(23.129, 113.264)
+NIGHT = Preference(PrefKind.NIGHT_NO_DRIVING, "no driving 22-6", start_hour=22, end_hour=6)
+
+
+@pytest.fixture(scope="module")
+def geo() -> Geography:
+    return Geography.guangdong()
+
+
+def _caller() -> AgentCaller:
+    return AgentCaller("rules", None, TokenCounter(), lambda r: None)
+
+
+def _grid(cell: str, value: float, streak: int = 0, last_t: float = -1.0) -> GridFact:
+    lat, lng = h3.cell_to_latlng(cell)
+    return GridFact(cell, lat, lng, value, 1 if last_t >= 0 else 0, 0.0, value, streak,
+                    last_t >= 0, last_t)
+
+
+def _cargo(cid: str, price: float) -> CargoView:
+    return CargoView(cid, Point(23.13, 113.27), Point(22.55, 114.06), price, 30.0, 600.0,
+                     600.0, 180.0, 130.0)
+
+
+# -- preference ---------------------------------------------------------------------------
+def test_preference_waits_out_the_night_window_then_has_nothing_due() -> None:
+    late = PreferenceView(mode="rules", now=DAY + 23 * 60, preferences=(NIGHT,),
+                          progress=({"index": 0, "kind": "night_no_driving", "text": ""},))
+    out = PreferenceAgent.rules(late)
+    assert out["wait_minutes"] == 7 * 60  # 23:00 -> 06:00
+    assert out["go"] is False
+    noon = PreferenceView(mode="rules", now=DAY + 12 * 60, preferences=(NIGHT,),
+                          progress=late.progress)
+    assert PreferenceAgent.rules(noon)["reason"] == "nothing due"
+
+
+# -- search -------------------------------------------------------------------------------
+def test_search_stays_here_while_it_holds_value_else_goes_to_the_best_neighbour() -> None:
+    here_cell = h3.latlng_to_cell(GUANGZHOU.lat, GUANGZHOU.lng, 5)
+    other = next(c for c in h3.grid_ring(here_cell, 1))
+    agent = SearchAgent(_caller(), 10.0, 30.0)
+
+    def view(here_value: float, budget: int = 10) -> SearchView:
+        here, best = _grid(here_cell, here_value), _grid(other, 400.0)
+        return SearchView(mode="rules", now=600.0, position=GUANGZHOU, budget_left=budget,
+                          here=here, nearby=tuple(sorted((here, best), key=lambda g: -g.value)))
+
+    assert agent.rules(view(300.0))["grid"] == "here"  # at least half the best
+    assert agent.rules(view(100.0))["grid"] == other
+    assert agent.rules(view(300.0, budget=0))["search"] is False
+
+
+# -- cargo analyst ------------------------------------------------------------------------
+def test_analyst_ranks_the_feasible_options_by_net(geo: Geography) -> None:
+    prices = {"C1": 900.0, "C2": 2000.0, "C3": 1500.0}
+    opts = tuple(evaluate(geo, _cargo(c, p), GUANGZHOU, 0.0, 1.5) for c, p in prices.items())
+    out = CargoAnalystAgent.rules(CargoAnalysisView(mode="rules", now=0.0, feasible=opts))
+    assert out["ranked"] == ["C2", "C3", "C1"]
+    assert out["reason"] == "3 feasible of 0"
+    assert CargoAnalystAgent.constraints({"preference": PreferenceAdvice(30.0, None, "")}) == {
+        "wait_minutes": 30}
+    assert CargoAnalystAgent.constraints({}) is None
+
+
+# -- main decision ------------------------------------------------------------------------
+def test_main_follows_preference_then_takes_the_best_ranked_order(geo: Geography) -> None:
+    agent = MainDecisionAgent(_caller(), geo, 30.0)
+    view = MainDecisionView(mode="rules", now=600.0, position=GUANGZHOU)
+    no_search = SearchAdvice(False, 0.0, 0.0, 10.0, "")
+    best = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
+    ranked = Ranking((best,), "")
+    rest = PreferenceAdvice(45.0, None, "night")
+    assert agent.rules(view, rest, no_search, ranked)["action"] == "wait"
+    free = PreferenceAdvice(0.0, None, "")
+    got = agent.rules(view, free, no_search, ranked)
+    assert (got["action"], got["cargo_id"]) == ("take_order", "C2")
+    idle = agent.rules(view, free, no_search, Ranking((), ""))
+    assert (idle["action"], idle["minutes"]) == ("wait", 30.0)
+
+
+def test_main_inputs_are_each_advice_in_its_own_terms(geo: Geography) -> None:
+    best = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
+    advice = {"preference": PreferenceAdvice(0.0, None, "nothing due"),
+              "search": SearchAdvice(True, 23.1, 113.3, 10.0, "r", "here"),
+              "cargo_analyst": Ranking((best,), "")}
+    full = MainDecisionAgent.inputs(MainDecisionView(mode="rules", now=0.0), advice)
+    assert set(full) == {"preference", "search", "ranked"}
+    brief = MainDecisionAgent.inputs(MainDecisionView(mode="compressed", now=0.0,
+                                                      renderer=COMPACT), advice)
+    assert set(brief) == {"search", "ranked"}  # no preference advice: nothing said
+    assert brief["search"] == {"grid": "here"}
+
+
+def test_main_decision_runs_through_the_caller(geo: Geography) -> None:
+    records: list = []
+    caller = AgentCaller("rules", None, TokenCounter(), records.append)
+    agent = MainDecisionAgent(caller, geo, 30.0)
+    view = MainDecisionView(mode="rules", now=600.0, position=GUANGZHOU,
+                            recent_actions=(ActionRecord(500.0, "search", "", "0 found"),))
+    advice = {"preference": PreferenceAdvice(0.0, None, ""),
+              "search": SearchAdvice(False, 0.0, 0.0, 10.0, ""),
+              "cargo_analyst": Ranking((), "")}
+    d = agent.advise(view, advice, CallContext("D1", 1, 600.0, "rules"))
+    assert d.action.name == "wait"
+    assert records[-1].agent == "main_decision"
+    assert records[-1].prompt_tokens > 0
