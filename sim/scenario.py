@@ -126,12 +126,41 @@ class MarketConfig:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A competition-kind preference (COMPETITION.md §7.5) as a drivers file states it.
+
+    `kind`/`params` is the structured form (PREF_PARAMS.md) when known; a rule read from text
+    that nothing parsed has kind None and is scored by the scorer's text parser or reported as
+    unscored. `to_official` is the drivers-file object sim.scoring reads.
+    """
+
+    text: str
+    kind: str | None = None
+    params: dict = field(default_factory=dict, hash=False, compare=False)
+    penalty_amount: float | None = None
+    penalty_cap: float | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+
+    def to_official(self) -> dict:
+        out: dict = {"content": self.text, "start_time": self.start_time,
+                     "end_time": self.end_time}
+        if self.penalty_amount is not None or self.penalty_cap is not None:
+            # no amount: the scorer takes the text parser's amount and cap
+            out.update(penalty_amount=self.penalty_amount, penalty_cap=self.penalty_cap)
+        if self.kind is not None:
+            out["structured"] = {"kind": self.kind, "params": self.params}
+        return out
+
+
+@dataclass(frozen=True)
 class DriverSpec:
     driver_id: str
     lat: float
     lng: float
     cost_per_km: float = 1.5
     preferences: tuple[Preference, ...] = ()
+    rules: tuple[Rule, ...] = ()  # competition kinds, scored from the step log at the end
 
 
 @dataclass(frozen=True)
@@ -141,6 +170,10 @@ class DriversConfig:
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
+    # competition-kind rules drawn for generated drivers (sim.preference_draw); 0 draws none
+    rules_per_driver: int = 0
+    rule_kinds: tuple[str, ...] = ()  # empty: all 24 kinds ("all" in the file)
+    rule_lang: str = "zh"  # zh | en | mixed
 
 
 @dataclass(frozen=True)
@@ -227,6 +260,7 @@ CHOICES = {
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
+    ("drivers", "rule_lang"): ("zh", "en", "mixed"),
 }
 
 
@@ -248,7 +282,7 @@ POSITIVE = {
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
-    ("drivers", "preferences_per_driver"),
+    ("drivers", "preferences_per_driver"), ("drivers", "rules_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
     ("scenario", "seed"),
 }
@@ -410,6 +444,20 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
                        m.days)
 
 
+def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
+    """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
+    from sim.preference_draw import KINDS
+
+    if v == "all":
+        return ()
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        raise ctx.fail("drivers", "rule_kinds", '"all" or a list of kind names', v)
+    unknown = [x for x in v if x not in KINDS]
+    if unknown:
+        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(KINDS), unknown)
+    return tuple(v)
+
+
 def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec:
     table = "drivers.fixed"
     if not isinstance(raw, dict):
@@ -455,8 +503,11 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
                                 ctx.line_of(table))
     parts: dict[str, Any] = {}
     for table, cls in TABLES.items():
-        skip = ("fixed",) if table == "drivers" else ()
+        skip = ("fixed", "rule_kinds") if table == "drivers" else ()
         parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
+    if isinstance(raw.get("drivers"), dict) and "rule_kinds" in raw["drivers"]:
+        parts["drivers"] = dataclasses.replace(
+            parts["drivers"], rule_kinds=_rule_kinds(ctx, raw["drivers"]["rule_kinds"]))
     _check_geo(ctx, parts["geo"])
     _check_cargo(ctx, parts["cargo"])
     _check_competition(ctx, parts["scenario"])

@@ -20,6 +20,7 @@ import simpy
 from tqdm import tqdm
 
 import data
+from sim import world_rules
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
@@ -41,6 +42,7 @@ DRIVERS_SCHEMA = pa.schema([
     ("score", pa.float64()), ("empty_km", pa.float64()), ("loaded_km", pa.float64()),
     ("searches", pa.int64()), ("waits", pa.int64()), ("repositions", pa.int64()),
     ("failed_takes", pa.int64()), ("n_preferences", pa.int64()),
+    ("rule_penalty", pa.float64()), ("n_rules", pa.int64()),
 ])
 
 
@@ -92,6 +94,9 @@ class World:
         self.bus.subscribe(self._count)
         self.market = Market(self.geo, s.market.search_max_results)
         self.specs = self._driver_specs()
+        # competition-kind rules: every decision as an official step record (sim.world_rules)
+        self.step_recorder = world_rules.attach_recorder(self)
+        self.rule_scores: world_rules.RuleScores | None = None
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
@@ -108,6 +113,12 @@ class World:
         d = self.scenario.drivers
         if d.file is not None:
             return load_drivers(d.file)
+        # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
+        return world_rules.with_drawn_rules(self.scenario, World._legacy_specs(self),
+                                            len(d.fixed))
+
+    def _legacy_specs(self) -> list[DriverSpec]:
+        d = self.scenario.drivers
         specs = list(d.fixed)
         library = preference_library()
         for i in range(len(specs), max(d.count, len(specs))):
@@ -181,6 +192,10 @@ class World:
                 self.recorder.close()
             for flush in self.flush_hooks:
                 flush()
+        if self.step_recorder is not None:
+            self.step_recorder.finish(self.env.now)
+        self.rule_scores = world_rules.score_rules(self.scenario, self.specs, self.step_recorder,
+                                                   self.horizon)
         peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
         if trace_memory:
             tracemalloc.stop()
@@ -195,15 +210,18 @@ class World:
         for d in self.drivers:
             s, spec = d.state, d.spec
             pen = sum(d.prefs.penalties())
+            rule_pen = self.rule_scores.by_driver.get(d.id, 0.0) if self.rule_scores else 0.0
             rows.append({
                 "driver_id": d.id, "start_lat": spec.lat, "start_lng": spec.lng,
                 "end_lat": s.position.lat, "end_lng": s.position.lng,
                 "cost_per_km": spec.cost_per_km, "orders": s.orders,
                 "unpaid_orders": s.unpaid_orders, "gross": round(s.gross, 4),
                 "cost": round(s.cost, 4), "income": s.income, "penalty": pen,
-                "score": s.income - pen, "empty_km": s.empty_km, "loaded_km": s.loaded_km,
+                "score": s.income - pen - rule_pen, "empty_km": s.empty_km,
+                "loaded_km": s.loaded_km,
                 "searches": s.searches, "waits": s.waits, "repositions": s.repositions,
                 "failed_takes": s.failed_takes, "n_preferences": len(spec.preferences),
+                "rule_penalty": rule_pen, "n_rules": len(spec.rules),
             })
         return rows
 
@@ -236,8 +254,12 @@ class World:
         summary["cargo_expired"] = removed[CargoStatus.EXPIRED]
         summary["cargo_competitor"] = removed[CargoStatus.COMPETITOR]
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
+        if self.step_recorder is not None and self.rule_scores is not None:
+            summary.update(self.rule_scores.summary())
         summary.update(extra)
         if self.out_dir is not None:
+            if self.rule_scores is not None:
+                world_rules.write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
             (self.out_dir / "summary.json").write_text(json.dumps(summary, indent=2),
                                                        encoding="utf-8")

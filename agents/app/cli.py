@@ -37,6 +37,12 @@ def format_summary(summary: dict) -> str:
         ("preference penalty (yuan)", f"{summary['penalty']:,.2f}"),
         ("score (yuan)", f"{summary['score']:,.2f}"),
     ]
+    if "rule_penalty" in summary:  # competition-kind rules (sim/world_rules.py)
+        rows.insert(-1, ("competition-rule penalty (yuan)", f"{summary['rule_penalty']:,.2f}"))
+        rows[-1:-1] = [(f"  {k}", f"{v['penalty']:,.2f}")
+                       for k, v in summary["rules"]["penalty_by_kind"].items()]
+        if summary["rules"]["unscored"]:
+            rows.insert(-1, ("  unscored rules", len(summary["rules"]["unscored"])))
     failed = summary["failed_takes"]
     rows.append(("failed takes", sum(failed.values())))
     rows += [(f"  {reason}", n) for reason, n in failed.items()]

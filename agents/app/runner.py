@@ -40,7 +40,7 @@ def prepare_out_dir(out: Path) -> Path:
     for name in ("events.parquet", "steps.parquet", "llm_calls.parquet"):
         if (out / name).exists():
             shutil.rmtree(out / name)
-    for name in ("drivers.parquet", "summary.json"):
+    for name in ("drivers.parquet", "summary.json", "preferences.parquet", "step_log.jsonl"):
         (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     return out
