@@ -30,6 +30,7 @@ from sim.geo import Geography
 from sim.scenario import Scenario, ScenarioError
 
 INPUTS_FILE = "freightsim_inputs.json"
+INCOME_FILE = "monthly_income_202603.json"
 
 
 def load_agent_class(spec: str) -> type:
@@ -219,10 +220,16 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
     }, indent=2))
     summary = env.run(agent, archive=False)
     try:
-        from sim.scoring import score_run
+        from sim.scoring.scorer import ScoringInputError, score_run
     except ImportError:
         return summary
-    score_run(comp)
+    try:
+        report = score_run(comp)
+    except ScoringInputError:  # e.g. no driver logged a step: no action files to score
+        return summary
+    # §6: the scorer's output file, next to the logs it scored
+    write_atomic(comp / INCOME_FILE,
+                 json.dumps(report.to_official_json(), ensure_ascii=False, indent=2))
     return summary
 
 
