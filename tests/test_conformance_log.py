@@ -245,3 +245,26 @@ def test_file_names_summary_keys_and_paths(tmp_path: Path) -> None:
     assert summary["driver_completed_steps"] == {"A": summary["completed_steps"], "B": 0}
     lat = summary["driver_decision_latency"]["A"]
     assert list(lat) == ["count", "total_seconds", "avg_seconds"]
+
+
+@pytest.mark.parametrize("text", ["2026-3-1 8:0:0", "2026-03- 1 00:00:00", "2026-03-01  00:00:00",
+                                  "2026-03-01\t00:00:00", "２０２６-03-01 00:00:00",
+                                  "2026-03-01 ００:00:00", "2026-03-01 00:00:60",
+                                  "2026-03-01 0:00:00", "02026-03-01 00:00:00",
+                                  "2024-02-29 00:00:00", "2026-03-01 00:00:00.5",
+                                  "2026-03-01 1:2:3", "2026-13-01 00:00:00"])
+def test_simulator_and_scorer_parse_exactly_what_strptime_parses(text: str) -> None:
+    """§2.1 has one format; both sides read it with strptime, so odd spellings strptime takes
+    (1-digit fields, a space-padded day, a whitespace run, non-ASCII year digits) must give the
+    same minute in the simulator and the scorer, and what it rejects must fail in both."""
+    try:
+        want = int((datetime.strptime(text.strip(), "%Y-%m-%d %H:%M:%S") - EPOCH)
+                   .total_seconds() // 60)
+    except ValueError:
+        want = None
+    assert wall_minutes(text) == want
+    if want is None:
+        with pytest.raises(ValueError):
+            wall_to_minutes(text)
+    else:
+        assert wall_to_minutes(text) == want
