@@ -466,3 +466,28 @@ def test_timeout_keeps_scan_minutes_on_the_clock(tmp_path: Path) -> None:
     assert summary["driver_end_reasons"]["A"] == "decision_timeout"
     assert env.runs[0].state.t == 3 + 4
     assert summary["remaining_cargo_count"] == 1  # pool measured at minute 7, not 3
+
+
+def test_api_calls_from_the_agents_own_threads_act_for_the_active_driver(tmp_path: Path) -> None:
+    """§3.1: one api object; an agent may fan model calls and queries out to threads inside
+    decide, and those calls still count for (and charge) the driver being simulated."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rows = [cargo(f"c{i}", at=(23.1 + i * 0.001, 113.3)) for i in range(15)]
+    rows.append(cargo("bg", create=1, remove=10**7, at=(20.5, 110.5)))
+    seen = {}
+
+    def fan_out(api, d):
+        with ThreadPoolExecutor(3) as ex:
+            replies = list(ex.map(lambda _: api.model_chat_completion({}), range(3)))
+            q = ex.submit(api.query_cargo, d, *HOME).result()
+            st = ex.submit(api.get_driver_status, d).result()
+        seen.update(replies=replies, q=q, st=st)
+        return {"action": "wait"}
+
+    env, _ = bare(tmp_path, rows, [fan_out], step_timeout_s=5.0,
+                  gateway=FakeGateway([{"usage": {"total_tokens": 7}}] * 3))
+    rec = all_lines(env)[0]
+    assert rec["token_usage"]["total_tokens"] == 21
+    assert len(seen["q"]["items"]) == 15 and rec["query_scan_cost_minutes"] == 2
+    assert seen["st"]["is_current"] is True and seen["st"]["simulation_progress_minutes"] == 2
