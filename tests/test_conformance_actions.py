@@ -99,7 +99,8 @@ def test_not_online_detail_echoes_the_untrimmed_param(tmp_path: Path) -> None:
     recs = log(env)
     assert recs[0]["result"]["detail"] == "cargo_id 已失效:  7 "
     assert recs[1]["result"]["detail"] == "cargo_id 已失效: 7.0"  # str(7.0) is "7.0"
-    assert recs[2]["result"]["accepted"] is True and recs[2]["result"]["cargo_id"] == "7"
+    assert recs[2]["result"]["accepted"] is True
+    assert recs[2]["result"]["cargo_id"] == "7"
 
 
 def test_eligibility_counts_the_window_wait(tmp_path: Path) -> None:
@@ -266,7 +267,8 @@ def test_query_items_are_fresh_copies_with_yuan_prices(tmp_path: Path) -> None:
         assert c["price"] == round(p / 100, 2)
         assert type(c["price"]) is float
         assert c["extra"] == {"x": [1.23456]}  # not normalised, unchanged
-        assert c["truck_length"] == ["4.2米", "6.8米"] and c["cargo_name"] == " 蔬菜 "
+        assert c["truck_length"] == ["4.2米", "6.8米"]
+        assert c["cargo_name"] == " 蔬菜 "
         assert c["create_time"] == rows[i]["create_time"]
     assert got[1]["items"][0]["cargo"]["start"]["lat"] != 0.0
 
@@ -307,7 +309,8 @@ def test_scan_minutes_move_the_visible_set_and_the_action(tmp_path: Path) -> Non
     rec = log(env)[0]
     assert rec["query_scan_cost_minutes"] == 1
     assert rec["result"]["detail"] == "cargo_id 已失效: late"
-    assert rec["step_elapsed_minutes"] == 2 and rec["action_exec_cost_minutes"] == 1
+    assert rec["step_elapsed_minutes"] == 2
+    assert rec["action_exec_cost_minutes"] == 1
 
 
 # ------------------------------------------------------------ §3.2 status, visibility
@@ -346,7 +349,8 @@ def test_missing_or_unparseable_bound_is_always_visible(tmp_path: Path, bounds) 
          "penalty_cap": None}
     seen = _prefs_seen(tmp_path, [p], [3])
     assert len(seen[0]) == 1
-    assert "start_time" not in seen[0][0] and "end_time" not in seen[0][0]
+    assert "start_time" not in seen[0][0]
+    assert "end_time" not in seen[0][0]
     early = _prefs_seen(tmp_path / "s2", [p], [3], scoring="S2")
     assert early[0] == [p]  # the early release returns the entry unchanged
 
@@ -374,8 +378,10 @@ def test_status_unknown_id_and_raw_fields(tmp_path: Path) -> None:
     row["vehicle_no"] = None
     play(tmp_path, [cargo("7")], [look], [row])
     s = seen["s"]
-    assert s["name"] == "" and s["vehicle_no"] == ""
-    assert s["simulation_started"] is True and s["is_current"] is True
+    assert s["name"] == ""
+    assert s["vehicle_no"] == ""
+    assert s["simulation_started"] is True
+    assert s["is_current"] is True
     assert type(s["current_lat"]) is float
 
 
@@ -409,7 +415,7 @@ def test_null_count_raises_and_counts_nothing(tmp_path: Path, null: str) -> None
         for _ in range(2):
             try:
                 api.model_chat_completion({"messages": []})
-            except Exception as exc:  # noqa: BLE001 - the type is the official one's business
+            except Exception as exc:
                 errors.append(exc)
         return {"action": "wait"}
 
@@ -489,5 +495,7 @@ def test_api_calls_from_the_agents_own_threads_act_for_the_active_driver(tmp_pat
                   gateway=FakeGateway([{"usage": {"total_tokens": 7}}] * 3))
     rec = all_lines(env)[0]
     assert rec["token_usage"]["total_tokens"] == 21
-    assert len(seen["q"]["items"]) == 15 and rec["query_scan_cost_minutes"] == 2
-    assert seen["st"]["is_current"] is True and seen["st"]["simulation_progress_minutes"] == 2
+    assert len(seen["q"]["items"]) == 15
+    assert rec["query_scan_cost_minutes"] == 2
+    assert seen["st"]["is_current"] is True
+    assert seen["st"]["simulation_progress_minutes"] == 2

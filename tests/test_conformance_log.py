@@ -48,9 +48,12 @@ def test_coordinate_keys_keep_full_precision_later_release(key: str) -> None:
     x = 23.123456789
     rec = {"a": {key: x}, "b": {"deep": [{key: x}]}, key: x}
     out = normalise(rec, full_coords=True)
-    assert out[key] == x and out["a"][key] == x and out["b"]["deep"][0][key] == x
+    assert out[key] == x
+    assert out["a"][key] == x
+    assert out["b"]["deep"][0][key] == x
     early = normalise(rec, full_coords=False)
-    assert early[key] == 23.12 and early["a"][key] == 23.12
+    assert early[key] == 23.12
+    assert early["a"][key] == 23.12
 
 
 @pytest.mark.parametrize("key", ["Lat", "LAT", "lat ", "latitude_deg", "center_lat", "x"])
@@ -66,14 +69,16 @@ def test_lists_under_coordinate_keys_are_rounded() -> None:
 def test_tuples_are_not_walked_and_dump_as_lists() -> None:
     t = (1.23456, {"x": 2.34567})
     out = normalise({"p": t, "q": [t]})
-    assert out["p"] is t and out["q"][0] is t
+    assert out["p"] is t
+    assert out["q"][0] is t
     assert json.dumps(out) == '{"p": [1.23456, {"x": 2.34567}], "q": [[1.23456, {"x": 2.34567}]]}'
 
 
 def test_bools_and_ints_untouched() -> None:
     out = normalise({"a": True, "b": False, "c": 7, "d": 10**20, "e": None, "f": "1.23456"})
     assert out == {"a": True, "b": False, "c": 7, "d": 10**20, "e": None, "f": "1.23456"}
-    assert type(out["a"]) is bool and type(out["c"]) is int
+    assert type(out["a"]) is bool
+    assert type(out["c"]) is int
 
 
 def test_rounded_whole_float_stays_float() -> None:
@@ -113,7 +118,8 @@ def test_summary_indent_2_raw_utf8_no_trailing_newline(tmp_path: Path) -> None:
     write_summary(tmp_path / "s.json", summary)
     text = (tmp_path / "s.json").read_text(encoding="utf-8")
     assert text == json.dumps(summary, ensure_ascii=False, indent=2)
-    assert not text.endswith("\n") and "坏" in text
+    assert not text.endswith("\n")
+    assert "坏" in text
 
 
 # --------------------------------------------------------------------- §2.1 time strings
@@ -136,7 +142,7 @@ def test_wall_minutes_floor_seconds_negative_before_epoch(text: str) -> None:
                                   "2026-03-01 00:00:00+08:00"])
 def test_other_formats_rejected_by_both(text: str) -> None:
     assert wall_minutes(text) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="."):
         wall_to_minutes(text)
 
 
@@ -169,7 +175,8 @@ def test_record_key_order_and_bytes_of_a_real_step(tmp_path: Path) -> None:
     assert list(rec["action"]) == ["reason", "action", "params", "score", "flag", "model_usage"]
     assert rec["action"]["action"] == " WAIT "  # logged verbatim
     assert rec["action"]["params"] == {"duration_minutes": 7.5}
-    assert rec["action"]["score"] == 0.12 and rec["action"]["flag"] is True
+    assert rec["action"]["score"] == 0.12
+    assert rec["action"]["flag"] is True
     assert list(rec["token_usage"]) == ["prompt_tokens", "completion_tokens",
                                         "reasoning_tokens", "total_tokens"]
     assert rec["action"]["model_usage"] == rec["token_usage"]
@@ -201,7 +208,8 @@ def test_params_default_and_full_precision_coordinates(tmp_path: Path) -> None:
     rec = json.loads(lines[1])
     assert rec["action"]["params"] == {"latitude": lat, "longitude": lng, "note": 1.23}
     assert rec["position_after"] == {"lat": lat, "lng": lng}
-    assert rec["result"]["current_lat"] == lat and rec["result"]["current_lng"] == lng
+    assert rec["result"]["current_lat"] == lat
+    assert rec["result"]["current_lng"] == lng
     assert list(rec["result"]) == ["current_lat", "current_lng", "simulation_progress_minutes",
                                    "simulation_wall_time", "distance_km"]
     assert rec["result"]["distance_km"] == round(rec["result"]["distance_km"], 2)
@@ -224,7 +232,7 @@ def test_file_names_summary_keys_and_paths(tmp_path: Path) -> None:
     steps = {"A": [lambda api, d: {"action": "wait", "params": {"duration_minutes": 5}}],
              "B": [lambda api, d: {"action": "bogus"}]}
     from tests.test_competition_rules import driver
-    env, summary = play(tmp_path, [cargo("c1")], steps, drivers=[driver("A"), driver("B")])
+    _env, summary = play(tmp_path, [cargo("c1")], steps, drivers=[driver("A"), driver("B")])
     out = tmp_path / "out"
     names = sorted(p.name for p in out.iterdir() if p.is_file())
     assert names == ["actions_202603_A_20260301_000000.jsonl", "run_summary_202603.json"]
@@ -264,7 +272,7 @@ def test_simulator_and_scorer_parse_exactly_what_strptime_parses(text: str) -> N
         want = None
     assert wall_minutes(text) == want
     if want is None:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="."):
             wall_to_minutes(text)
     else:
         assert wall_to_minutes(text) == want

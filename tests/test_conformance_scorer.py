@@ -63,7 +63,8 @@ def test_fractional_wait_runs_truncated_and_aborts_in_scoring(tmp_path: Path) ->
         d = score(tmp_path, v).driver("A")
         assert d.calculation_aborted is True
         assert d.validation_error.startswith("ValueError: ")
-        assert d.income.net_income == 0.0 and d.token_usage["total_tokens"] == 0
+        assert d.income.net_income == 0.0
+        assert d.token_usage["total_tokens"] == 0
 
 
 @pytest.mark.parametrize("given", [-0.5, "7", 7.4, 0])
@@ -85,7 +86,8 @@ def test_remove_before_create_take_aborts_in_scoring(tmp_path: Path) -> None:
 def test_unknown_id_aborts_even_when_the_take_failed(tmp_path: Path) -> None:
     play(tmp_path, [cargo("7")], [take("nope")])
     d = score(tmp_path, "S4").driver("A")
-    assert d.calculation_aborted is True and d.validation_error.startswith("KeyError: ")
+    assert d.calculation_aborted is True
+    assert d.validation_error.startswith("KeyError: ")
 
 
 def test_untrimmed_failed_take_is_found_by_the_trimmed_lookup(tmp_path: Path) -> None:
@@ -150,7 +152,7 @@ def _rich_rows():
 def test_round_trip_income_equals_independent_recomputation(tmp_path: Path,
                                                             version: str) -> None:
     rows = _rich_rows()
-    env, summary = play(tmp_path, rows, _rich_steps(), days=31)
+    env, _summary = play(tmp_path, rows, _rich_steps(), days=31)
     lines = read_log(env.runs[0].log.path)
     acc = [r["result"].get("accepted") for r in lines if r["action"]["action"] == "take_order"]
     assert acc == [True, True, False, False, True]
@@ -226,4 +228,5 @@ def test_run_without_any_logged_step_still_finishes(tmp_path: Path) -> None:
     assert not list(comp.glob("actions_202603_*.jsonl"))
     summary = json.loads((comp / "run_summary_202603.json").read_text("utf-8"))
     assert set(summary["driver_end_reasons"].values()) == {"error"}
-    assert summary["driver_result_files"] == {} and summary["completed_steps"] == 0
+    assert summary["driver_result_files"] == {}
+    assert summary["completed_steps"] == 0
