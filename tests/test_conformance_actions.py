@@ -499,3 +499,25 @@ def test_api_calls_from_the_agents_own_threads_act_for_the_active_driver(tmp_pat
     assert rec["query_scan_cost_minutes"] == 2
     assert seen["st"]["is_current"] is True
     assert seen["st"]["simulation_progress_minutes"] == 2
+
+
+def test_model_usage_is_written_into_the_agents_own_dict(tmp_path: Path) -> None:
+    """§3.1: the server overwrites model_usage in the returned dict, so an agent that keeps
+    its decision sees the server's count there at its next decision."""
+    kept = []
+
+    def talk(api, d):
+        api.model_chat_completion({})
+        kept.append({"action": "wait", "model_usage": "mine"})
+        return kept[-1]
+
+    def look(api, d):
+        kept.append(dict(kept[0]))
+        return {"action": "wait"}
+
+    env, _ = play_gw(tmp_path, [{"usage": {"prompt_tokens": 2, "completion_tokens": 3,
+                                           "total_tokens": 5}}], [talk, look])
+    assert kept[1]["model_usage"] == {"prompt_tokens": 2, "completion_tokens": 3,
+                                      "reasoning_tokens": 0, "total_tokens": 5}
+    assert list(kept[1]) == ["action", "model_usage"]
+    assert log(env)[0]["action"]["model_usage"] == kept[1]["model_usage"]

@@ -335,8 +335,8 @@ class CompetitionEnv:
                     result = actions.apply(s, decision, run.pool, r.speed_kmh, r.horizon)
                     exec_min = s.t - step_start - scan
                     usage = dict(zip(USAGE_KEYS, run.usage, strict=True))
+                    decision["model_usage"] = dict(usage)  # §3.1: in the agent's own dict
                     action = dict(decision)
-                    action["model_usage"] = dict(usage)
                     record = normalise({
                         "step": run.steps + 1, "driver_id": s.driver_id,
                         "step_elapsed_minutes": scan + exec_min,
