@@ -230,3 +230,41 @@ def test_run_without_any_logged_step_still_finishes(tmp_path: Path) -> None:
     assert set(summary["driver_end_reasons"].values()) == {"error"}
     assert summary["driver_result_files"] == {}
     assert summary["completed_steps"] == 0
+
+
+@pytest.mark.parametrize(("name", "aborts"), [("WAIT", False), ("Wait", False),
+                                              (" wait", True), ("wait ", True)])
+def test_action_name_spaces_run_but_abort_in_scoring(tmp_path: Path, name: str,
+                                                     aborts: bool) -> None:
+    """§3.1 ignores case and surrounding spaces; §6.1 only lowercases the logged name."""
+    env, _ = play(tmp_path, [cargo("7")], [lambda api, d: {"action": name}])
+    rec = read_log(env.runs[0].log.path)[0]
+    assert rec["action"]["action"] == name
+    assert rec["action_exec_cost_minutes"] == 1
+    for v in ("S1", "S4"):
+        assert score(tmp_path, v).driver("A").calculation_aborted is aborts
+
+
+@pytest.mark.parametrize(("extra", "paid"), [(0, True), (1, False)])
+def test_payment_at_the_horizon_ignores_the_flag(tmp_path: Path, extra: int, paid: bool) -> None:
+    env, _ = play(tmp_path, [cargo("7", cost=1440 - 100 + extra, remove=2000, price=54321)],
+                  [wait(100), take("7")])
+    rec = read_log(env.runs[0].log.path)[1]
+    assert rec["result"]["income_eligible"] is paid
+    for v in ("S1", "S2", "S3", "S4"):
+        d = score(tmp_path, v).driver("A")
+        assert d.calculation_aborted is False
+        assert d.income.gross_income == (543.21 if paid else 0.0)
+        assert d.income.distance_km == rec["result"]["haul_distance_km"]  # costed either way
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_early_release_rounding_rejects_finer_cargo_coordinates(tmp_path: Path,
+                                                                full: bool) -> None:
+    """§2.2/§5.3: with 2-dp logged coordinates (early release) an accepted take of cargo whose
+    drop point has finer decimals fails S1/S2's end-position check; the replica default
+    (full precision) validates everywhere, and S3/S4 skip that check anyway."""
+    play(tmp_path, [cargo("7", to=(23.5012, 113.8), cost=5)], [take("7")], full_coords=full)
+    for v in ("S1", "S2", "S3", "S4"):
+        aborted = score(tmp_path, v).driver("A").calculation_aborted
+        assert aborted is (not full and v in ("S1", "S2"))
