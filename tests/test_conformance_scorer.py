@@ -171,12 +171,17 @@ def test_round_trip_income_equals_independent_recomputation(tmp_path: Path,
     assert (gross > 5000) is paid_d
 
 
-def test_smoke_scenario_cli_round_trip(tmp_path: Path) -> None:
-    """The shipped smoke scenario: compete, then `freightsim score --json` under S1-S4."""
+@pytest.mark.parametrize("mode", ["compete", "run"])
+def test_smoke_scenario_cli_round_trip(tmp_path: Path, mode: str) -> None:
+    """The shipped smoke scenario under a third-party agent (compete) and ours (run), then
+    `freightsim score --json` under S1-S4."""
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "agents.app.cli", "compete", "scenarios/competition-smoke.toml",
-           "--agent", "tests/agents/comp_agent.py:ModelDecisionService", "--out", str(out),
-           "--timestamp", "20260301_000000"]
+    cmd = [sys.executable, "-m", "agents.app.cli", mode, "scenarios/competition-smoke.toml",
+           "--out", str(out)]
+    if mode == "compete":
+        cmd += ["--agent", "tests/agents/comp_agent.py:ModelDecisionService"]
+    else:
+        cmd += ["--no-progress"]
     subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, timeout=300)
     comp = out / "competition"
     inputs = json.loads((comp / "freightsim_inputs.json").read_text(encoding="utf-8"))
@@ -201,7 +206,9 @@ def test_smoke_scenario_cli_round_trip(tmp_path: Path) -> None:
         h = min(days, 30 if version in ("S1", "S2") else 31 if version == "S3" else days) * 1440
         for d in official["drivers"]:
             assert d["calculation_aborted"] is False, d["validation_error"]
-            lines = read_log(comp / f"actions_202603_{d['driver_id']}_20260301_000000.jsonl")
+            (path,) = comp.glob(f"actions_202603_{d['driver_id']}_*.jsonl")
+            lines = read_log(path)
+            assert lines, "every driver logged steps"
             gross, km, _ = independent_income(lines, rows, h, 0.0)
             assert d["income"]["gross_income"] == gross
             assert d["income"]["distance_km"] == km
