@@ -276,3 +276,23 @@ def test_simulator_and_scorer_parse_exactly_what_strptime_parses(text: str) -> N
             wall_to_minutes(text)
     else:
         assert wall_to_minutes(text) == want
+
+
+def test_take_results_bytes(tmp_path: Path) -> None:
+    """§4.4: the window-expired result carries an integer 0 haul; the accepted one ends with
+    the income_eligible bool; the not-online one has no driver or cargo id."""
+    from tests.test_competition_rules import take, wait
+
+    rows = [cargo("x", at=(23.4, 113.3), window=["2026-03-01 00:00:00"] * 2),
+            cargo("y", cost=5, price=12345)]
+    env, _ = play(tmp_path, rows, [wait(0), take("y"), take("x"), take("z")])
+    lines = _lines(env)
+    assert lines[1].endswith(', "income_eligible": true}}\n')
+    assert '"detail": "接单后已完成、推进时间并更新到卸货地"' in lines[1]
+    assert lines[2].endswith(', "haul_distance_km": 0}}\n')
+    assert '"detail": "load_time_window_expired"' in lines[2]
+    assert lines[3].endswith('"result": {"action": "take_order", "accepted": false, '
+                             '"detail": "cargo_id 已失效: z", "simulation_progress_minutes": '
+                             + str(json.loads(lines[3])["result"]["simulation_progress_minutes"])
+                             + ', "simulation_wall_time": "'
+                             + json.loads(lines[3])["result"]["simulation_wall_time"] + '"}}\n')
