@@ -521,3 +521,16 @@ def test_model_usage_is_written_into_the_agents_own_dict(tmp_path: Path) -> None
                                       "reasoning_tokens": 0, "total_tokens": 5}
     assert list(kept[1]) == ["action", "model_usage"]
     assert log(env)[0]["action"]["model_usage"] == kept[1]["model_usage"]
+
+
+@pytest.mark.parametrize(("reachable", "reason"), [(True, "error"), (False, "normal")])
+def test_null_cost_time_is_an_error_only_when_the_window_is_reachable(
+        tmp_path: Path, reachable: bool, reason: str) -> None:
+    row = cargo("7", window=[wall(0), wall(3)], cost=None)
+    env, summary = play(tmp_path, [row], [wait(0 if reachable else 4), take("7")],
+                        strict=False)
+    assert summary["driver_end_reasons"]["A"] == reason
+    recs = log(env)
+    assert len(recs) == (1 if reachable else 2)
+    if not reachable:
+        assert recs[1]["result"]["detail"] == "load_time_window_expired"
