@@ -227,7 +227,7 @@ def test_compete_writes_per_preference_penalties(tmp_path: Path) -> None:
                "--out", str(tmp_path / "o"))
     assert proc.returncode == 0, proc.stderr
     comp = tmp_path / "o" / "competition"
-    score = json.loads((comp / "score.json").read_text(encoding="utf-8"))
+    score = json.loads((comp / "monthly_income_202603.json").read_text(encoding="utf-8"))
     rules = [r for d in score["drivers"] for r in d["preference_check"]["rules"]]
     assert len(score["drivers"]) == 2
     assert len(rules) == 6

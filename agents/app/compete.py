@@ -30,6 +30,7 @@ from sim.geo import Geography
 from sim.scenario import Scenario, ScenarioError
 
 INPUTS_FILE = "freightsim_inputs.json"
+INCOME_FILE = "monthly_income_202603.json"
 
 
 def load_agent_class(spec: str) -> type:
@@ -220,19 +221,24 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
     }, indent=2))
     summary = env.run(agent, archive=False)
     try:
-        from sim.scoring import score_run
+        from sim.scoring.scorer import ScoringInputError, score_run
     except ImportError:
         return summary
-    write_score(comp, score_run(comp))
+    try:
+        report = score_run(comp)
+    except ScoringInputError:  # e.g. no driver logged a step: no action files to score
+        return summary
+    write_score(comp, report)
     return summary
 
 
 def write_score(comp: Path, report) -> None:
-    """The scorer's report as `score.json` (the official §6 shape) and `score_preferences.tsv`
-    (one row per preference: driver, index, rule, penalty, counters, text), so a run's own
-    output carries the per-preference penalties without a separate `freightsim score`."""
-    write_atomic(comp / "score.json", json.dumps(report.to_official_json(), ensure_ascii=False,
-                                                 indent=2))
+    """The scorer's report as the official §6 income file (next to the logs it scored) and
+    `score_preferences.tsv` (one row per preference: driver, index, rule, penalty, counters,
+    text), so a run's own output carries the per-preference penalties without a separate
+    `freightsim score`."""
+    write_atomic(comp / INCOME_FILE,
+                 json.dumps(report.to_official_json(), ensure_ascii=False, indent=2))
     lines = ["driver_id\tindex\trule\tpenalty\tunscored\tcounters\ttext"]
     for d in report.drivers:
         for r in d.rules:
