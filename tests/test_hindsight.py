@@ -287,7 +287,8 @@ def test_arrival_exactly_at_window_end_is_accepted() -> None:
 def test_direct_take_commits_while_online_even_if_it_expires_during_the_drive() -> None:
     m = minutes(hav(HERE, THERE))
     res = solve_one([record("X", 0, 5, THERE, HERE, 10, 30000)], driver(*HERE))
-    assert res.orders[0].action_start == 0 and res.orders[0].reposition_start is None
+    assert res.orders[0].action_start == 0
+    assert res.orders[0].reposition_start is None
     assert res.orders[0].finish == m + 10
 
 
@@ -315,7 +316,8 @@ def test_pickup_deadhead_rule_prefers_reposition_and_category_rule_costs_each_ta
     k8 = {"kind": "max_pickup_deadhead_km", "params": {"max_km": 10.0},
           "penalty_amount": 200.0, "penalty_cap": None}
     res = solve_one(recs, driver(*HERE, prefs=[k8]))
-    assert res.orders[0].reposition_start == 0 and res.penalty == 0.0
+    assert res.orders[0].reposition_start == 0
+    assert res.penalty == 0.0
     k5 = {"kind": "forbidden_cargo_category", "params": {"categories": ["煤炭矿产"]},
           "penalty_amount": 50.0, "penalty_cap": None}
     free = solve_one(recs, driver(*HERE))
@@ -368,3 +370,12 @@ def test_share_and_several_drivers() -> None:
     assert out["D1"].net > out["D2"].net > 0  # D2 must drive to the pickup first
     assert hindsight_share(out["D1"].net / 2, out["D1"]) == pytest.approx(0.5)
     assert math.isnan(hindsight_share(0.0, solve_one([], driver(*HERE))))
+
+
+def test_an_earlier_richer_label_does_not_hide_a_chain_that_can_still_take_its_cargo() -> None:
+    # After X alone the truck is back at HERE at minute 10 with 100 yuan; after Z it is there at
+    # minute 20 with 95 but can still take X, while Z was only online at minute 0.
+    recs = [record("X", 0, 1000, HERE, HERE, 10, 10000), record("Z", 0, 0, HERE, HERE, 20, 9500)]
+    res = solve_one(recs, driver(*HERE))
+    assert [o.cargo_id for o in res.orders] == ["Z", "X"]
+    assert res.net == pytest.approx(195.0)
