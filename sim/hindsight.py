@@ -113,11 +113,12 @@ def wall_minutes(text: str) -> int:
     return math.floor((t - EPOCH).total_seconds() / 60)
 
 
-def _hav_np(lat1: float, lng1: float, lat2: np.ndarray, lng2: np.ndarray) -> np.ndarray:
-    p1, p2 = math.radians(lat1), np.radians(lat2)
-    h = (np.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * np.cos(p2) * np.sin(np.radians(lng2 - lng1) / 2) ** 2)
-    return 2 * R_KM * np.arcsin(np.sqrt(np.clip(h, 0.0, 1.0)))
+def _hav_np(lat1: float, lng1: float, p2: np.ndarray, l2: np.ndarray,
+            cos2: np.ndarray) -> np.ndarray:
+    """Vectorised haversine to points given in radians with their latitude cosines."""
+    p1, l1 = math.radians(lat1), math.radians(lng1)
+    h = np.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * cos2 * np.sin((l2 - l1) / 2) ** 2
+    return 2 * R_KM * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
 
 
 def _minutes_np(d: np.ndarray, speed: float) -> np.ndarray:
@@ -149,12 +150,15 @@ class CargoTable:
     end_city: np.ndarray  # object (str)
     haul_km: np.ndarray = field(init=False)  # full precision (K7)
     haul_r: np.ndarray = field(init=False)  # 2-dp, what the scorer adds
+    s_rad: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False)  # lat, lng, cos lat
 
     def __post_init__(self) -> None:
         haul = np.array([haversine(a, b, c, d) for a, b, c, d in
                          zip(self.slat, self.slng, self.elat, self.elng, strict=True)])
         object.__setattr__(self, "haul_km", haul)
         object.__setattr__(self, "haul_r", np.array([round(float(h), 2) for h in haul]))
+        p = np.radians(self.slat)
+        object.__setattr__(self, "s_rad", (p, np.radians(self.slng), np.cos(p)))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -414,6 +418,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
     best_at: dict[int, float] = {}
     best, n_settled = 0, 0
     remove_l = r.tolist()
+    s_lat, s_lng, s_cos = table.s_rad
 
     def dominated(lid: int) -> bool:
         node, net, t, rec = labels.node[lid], labels.net[lid], labels.t[lid], labels.recent[lid]
@@ -456,7 +461,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             qa, qb = table.elat[labels.cargo[lid]], table.elng[labels.cargo[lid]]
         else:
             qa, qb = start_lat, start_lng
-        d = _hav_np(qa, qb, table.slat[j], table.slng[j])
+        d = _hav_np(qa, qb, s_lat[j], s_lng[j], s_cos[j])
         if max_pickup_km is not None:
             keep = d <= max_pickup_km
             j, d = j[keep], d[keep]
