@@ -416,6 +416,9 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
     heap: list[tuple[int, float, int]] = [(0, -0.0, 0)]
     settled: dict[int, list[int]] = {}
     best_at: dict[int, float] = {}
+    # best net of a settled label with no chain member that could still block: a candidate at
+    # most that good is dominated whatever its minute (the settled label is no later)
+    best_free = np.full(len(pos), -np.inf)
     best, n_settled = 0, 0
     remove_l = r.tolist()
     s_lat, s_lng, s_cos = table.s_rad
@@ -439,6 +442,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         lst = settled.setdefault(node, [])
         if not rec:
             lst[:] = [s for s in lst if labels.net[s] > net]
+            best_free[node] = max(best_free[node], net)
         lst.append(lid)
         best_at[node] = max(best_at.get(node, -math.inf), net)
         n_settled += 1
@@ -489,6 +493,10 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         cand_com = np.concatenate([a_com[a_ok], b_com[b_ok]])
         cand_net = np.concatenate([a_net[a_ok], b_net[b_ok]])
         cand_b = np.concatenate([np.zeros(a_ok.sum(), bool), np.ones(b_ok.sum(), bool)])
+        live = net + cand_net > best_free[end_node[cand_j]]
+        if not live.all():
+            cand_j, cand_fin, cand_com = cand_j[live], cand_fin[live], cand_com[live]
+            cand_net, cand_b = cand_net[live], cand_b[live]
         if max_successors is not None and len(cand_j) > max_successors:
             score = cand_net / np.maximum(1, cand_fin - t)
             keep = np.argpartition(-score, max_successors - 1)[:max_successors]
