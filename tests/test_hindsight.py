@@ -379,3 +379,30 @@ def test_an_earlier_richer_label_does_not_hide_a_chain_that_can_still_take_its_c
     res = solve_one(recs, driver(*HERE))
     assert [o.cargo_id for o in res.orders] == ["Z", "X"]
     assert res.net == pytest.approx(195.0)
+
+
+def test_text_preferences_go_through_the_given_parser_with_their_validity_window() -> None:
+    recs = [record("A", 0, 100, HERE, THERE, 60, 50000, category="煤炭矿产")]
+    text = {"content": "不接煤炭矿产", "penalty_amount": 80.0, "penalty_cap": None,
+            "start_time": wall(0), "end_time": wall(1439)}
+
+    def parse(p: dict) -> dict | None:
+        if "煤炭" not in p["content"]:
+            return None
+        return {"kind": "forbidden_cargo_category", "params": {"categories": ["煤炭矿产"]},
+                "penalty_amount": p["penalty_amount"], "penalty_cap": p["penalty_cap"]}
+
+    free = solve_one(recs, driver(*HERE))
+    out = hindsight_for_run(recs, [driver(*HERE, prefs=[text])], 1, "S4", SPEED,
+                            parse_preference=parse)["D1"]
+    assert out.relaxed_kinds == ()
+    assert out.net == pytest.approx(free.net - 80.0)
+
+
+def test_records_follow_the_scorer_on_duplicates_and_the_simulator_on_cost_time() -> None:
+    first = record("A", 0, 100, HERE, THERE, 60, 10000)
+    later = {**record("A", 0, 100, HERE, THERE, 60, 50000), "cost_time_minutes": "60"}
+    res = solve_one([first, later], driver(*HERE))
+    assert res.gross == pytest.approx(500.0)
+    trunc = {**record("F", 0, 100, HERE, THERE, 0, 50000), "cost_time_minutes": 1440.9}
+    assert [o.finish for o in solve_one([trunc], driver(*HERE)).orders] == [1440]
