@@ -23,10 +23,13 @@ take is paid iff its finish <= H (S1/S2 min(N,30)*1440, S3 min(N,31)*1440, S4 N*
 take only costs, and so does everything after it, so the search drops takes finishing after H
 (exact). A take's action must start before the run's horizon N*1440 (the loop's condition).
 
-Not modelled (so the bound can, in rare corner cases, sit below a policy): a reposition that stops
-short of the pickup followed by a direct take (it can commit to cargo that expires before a B
-arrival while arriving earlier than A); splitting a drive into several repositions never helps
-otherwise (triangle inequality, ceil subadditivity).
+Not in A/B: a reposition that stops short of the pickup followed by a direct take. It can commit
+to cargo that expires before a B arrival while arriving earlier than A, so a policy (an agent
+heading for a hotspot) can, for short-listed cargo, beat the A/B optimum. `approach_commit=True`
+adds option C for it: with c < t + m and max(t, c) <= r, commit at max(t, c) and arrive at t + m
+(the drive split at the commit minute), km as one pickup drive, K8 not charged. C is a relaxation
+by at most the split's rounding (one minute of ceil, 0.01 km); with it the optimum bounds every
+policy. Splitting a drive otherwise never helps (triangle inequality, ceil subadditivity).
 
 Search. Labels (minute, net, parent) live on positions (drop points; cargo sharing a drop point
 share a node) and are settled in minute order from a heap (a successor never finishes before its
@@ -62,7 +65,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -75,6 +78,14 @@ EPOCH = datetime(2026, 3, 1)
 NO_START = -(10**12)  # window start of cargo without a loading window
 NO_END = 10**12  # window end of cargo without a loading window
 PICKUP_SNAP_KM = 1e-6
+
+
+class Reach(StrEnum):
+    """How a take is reached from the previous drop point (see the module docstring)."""
+
+    DIRECT = "direct"  # A
+    REPOSITION = "reposition"  # B
+    APPROACH = "approach"  # C, only with approach_commit=True
 
 
 class Version(StrEnum):
@@ -336,6 +347,7 @@ class PlannedTake:
     gross: float
     km: float
     penalty: float
+    reach: Reach
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +359,7 @@ class HindsightResult:
     orders: tuple[PlannedTake, ...]
     relaxed_kinds: tuple[str, ...]
     exact: bool  # no heuristic cap was set
+    approach_commit: bool  # option C was allowed (the bound then covers partial repositions)
     labels_settled: int
 
 
@@ -366,21 +379,24 @@ class _Labels:
     parent: list[int] = field(default_factory=list)
     cargo: list[int] = field(default_factory=list)
     commit: list[int] = field(default_factory=list)
-    via_b: list[bool] = field(default_factory=list)
+    reach: list[Reach] = field(default_factory=list)
     node: list[int] = field(default_factory=list)
     recent: list[tuple[int, ...]] = field(default_factory=list)
 
-    def add(self, t: int, net: float, parent: int, cargo: int, commit: int, via_b: bool,
+    def add(self, t: int, net: float, parent: int, cargo: int, commit: int, reach: Reach,
             node: int, recent: tuple[int, ...]) -> int:
         self.t.append(t)
         self.net.append(net)
         self.parent.append(parent)
         self.cargo.append(cargo)
         self.commit.append(commit)
-        self.via_b.append(via_b)
+        self.reach.append(reach)
         self.node.append(node)
         self.recent.append(recent)
         return len(self.t) - 1
+
+
+_REACH = (Reach.DIRECT, Reach.REPOSITION, Reach.APPROACH)
 
 
 def _penalties(rules: Sequence[TakeRule], j: np.ndarray, commit: np.ndarray, fin: np.ndarray,
@@ -400,7 +416,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
           cost_per_km: float, version: Version | str = Version.S3,
           preferences: Sequence[Mapping[str, Any]] = (),
           max_idle_minutes: int | None = None, max_pickup_km: float | None = None,
-          max_successors: int | None = None) -> HindsightResult:
+          max_successors: int | None = None, approach_commit: bool = False) -> HindsightResult:
     """The best chain of takes for one driver starting at minute 0 (see the module docstring)."""
     rules, relaxed = take_rules(preferences, table, version)
     h_pay, h_sim = pay_horizon(days, version), days * DAY
@@ -412,7 +428,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
     ends = zip(table.elat.tolist(), table.elng.tolist(), strict=True)
     end_node = np.array([pos.setdefault(e, len(pos)) for e in ends], dtype=np.int64)
     labels = _Labels()
-    labels.add(0, 0.0, -1, -1, 0, False, 0, ())
+    labels.add(0, 0.0, -1, -1, 0, Reach.DIRECT, 0, ())
     heap: list[tuple[int, float, int]] = [(0, -0.0, 0)]
     settled: dict[int, list[int]] = {}
     best_at: dict[int, float] = {}
@@ -477,12 +493,24 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         a_arr = a_com + np.where(snap, 0, m)
         a_fin = np.maximum(a_arr, wsj) + ctj
         a_ok = (a_com <= rj) & (a_arr <= wej) & (a_fin <= h_pay) & (a_com < h_sim)
+        a_reach = np.full(len(j), 0)
         # option B: reposition to the pickup, then take with zero pickup minutes
         b_com = np.maximum(t + m, cj)
         b_fin = np.maximum(b_com, wsj) + ctj
         b_ok = ~snap & (b_com <= rj) & (b_com <= wej) & (b_fin <= h_pay) & (b_com < h_sim)
         base = table.price[j] - cost_per_km * (np.round(d, 2) + table.haul_r[j])
         a_net = base - _penalties(rules, j, a_com, a_fin, d)
+        if approach_commit:
+            # C: drive toward the pickup, commit once listed, arrive at t + m; it never finishes
+            # later than A and is never fined more (K8 not charged), so it replaces A
+            c_com = np.maximum(t, cj)
+            c_fin = np.maximum(t + m, wsj) + ctj
+            c_ok = (~snap & (cj < t + m) & (c_com <= rj) & (t + m <= wej) & (c_fin <= h_pay)
+                    & (c_com < h_sim))
+            c_net = base - _penalties(rules, j, c_com, c_fin, None)
+            a_com, a_fin = np.where(c_ok, c_com, a_com), np.where(c_ok, c_fin, a_fin)
+            a_net, a_reach = np.where(c_ok, c_net, a_net), np.where(c_ok, 2, a_reach)
+            a_ok |= c_ok
         b_net = base - _penalties(rules, j, b_com, b_fin, None)
         b_ok &= ~(a_ok & (a_fin <= b_fin) & (a_net >= b_net))
         a_ok &= ~(b_ok & (b_fin <= a_fin) & (b_net >= a_net))
@@ -492,7 +520,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         cand_fin = np.concatenate([a_fin[a_ok], b_fin[b_ok]])
         cand_com = np.concatenate([a_com[a_ok], b_com[b_ok]])
         cand_net = np.concatenate([a_net[a_ok], b_net[b_ok]])
-        cand_b = np.concatenate([np.zeros(a_ok.sum(), bool), np.ones(b_ok.sum(), bool)])
+        cand_b = np.concatenate([a_reach[a_ok], np.ones(b_ok.sum(), int)])
         live = net + cand_net > best_free[end_node[cand_j]]
         if not live.all():
             cand_j, cand_fin, cand_com = cand_j[live], cand_fin[live], cand_com[live]
@@ -510,13 +538,14 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             nrec = tuple(x for x in rec if remove_l[x] >= ff)
             if remove_l[jj] >= ff:
                 nrec += (jj,)
-            nid = labels.add(ff, nn, lid, jj, int(cand_com[k]), bool(cand_b[k]), nd, nrec)
+            nid = labels.add(ff, nn, lid, jj, int(cand_com[k]), _REACH[int(cand_b[k])], nd, nrec)
             if best_at.get(nd, -math.inf) >= nn and dominated(nid):
                 continue  # settled labels are no later, so the pop-time test holds already
             heapq.heappush(heap, (ff, -nn, nid))
     exact = max_idle_minutes is None and max_pickup_km is None and max_successors is None
-    return _replay(table, labels, best, start_lat, start_lng, speed, cost_per_km, rules,
-                   relaxed, exact, n_settled)
+    res = _replay(table, labels, best, start_lat, start_lng, speed, cost_per_km, rules, relaxed,
+                  exact, n_settled)
+    return replace(res, approach_commit=approach_commit)
 
 
 def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: float,
@@ -533,30 +562,32 @@ def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: floa
     t = 0
     gross = km_total = pen_total = 0.0
     for lid in chain:
-        j, via_b = labels.cargo[lid], labels.via_b[lid]
+        j, reach = labels.cargo[lid], labels.reach[lid]
         d = haversine(lat, lng, float(table.slat[j]), float(table.slng[j]))
         m = drive_minutes(d, speed)
         c, ws, ct = int(table.create[j]), int(table.win_start[j]), int(table.cost_time[j])
-        if via_b:
+        if reach is Reach.REPOSITION:
             com = max(t + m, c)
             arr = com
+        elif reach is Reach.APPROACH:
+            com, arr = max(t, c), t + m
         else:
             com = max(t, c)
             arr = com + (0 if d <= PICKUP_SNAP_KM else m)
         fin = max(arr, ws) + ct
         km = round(d, 2) + round(float(table.haul_km[j]), 2)
-        dd = None if via_b else np.array([d])
+        dd = np.array([d]) if reach is Reach.DIRECT else None
         pen = float(_penalties(rules, np.array([j]), np.array([com]), np.array([fin]), dd)[0])
         price = float(table.price[j])
-        orders.append(PlannedTake(str(table.ids[j]), com, fin, t if via_b else None, price, km,
-                                  pen))
+        orders.append(PlannedTake(str(table.ids[j]), com, fin,
+                                  None if reach is Reach.DIRECT else t, price, km, pen, reach))
         gross += price
         km_total += km
         pen_total += pen
         t, lat, lng = fin, float(table.elat[j]), float(table.elng[j])
     cost = km_total * cost_per_km
     return HindsightResult(gross - cost - pen_total, gross, cost, pen_total, tuple(orders),
-                           tuple(relaxed), exact, n_settled)
+                           tuple(relaxed), exact, False, n_settled)
 
 
 def hindsight_for_run(cargo_records: Iterable[Mapping[str, Any]],

@@ -244,6 +244,8 @@ def test_never_below_a_greedy_policy(seed: int) -> None:
         realised = run_policy(recs, drv, 2, "S3", reposition)
         assert res.net >= realised - 1e-6
     assert res.net > 0  # the instances have profitable cargo, so the bound is informative
+    # option C only adds ways to reach a take
+    assert solve_one(recs, drv, days=2, version="S3", approach_commit=True).net >= res.net - 1e-6
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,3 +408,24 @@ def test_records_follow_the_scorer_on_duplicates_and_the_simulator_on_cost_time(
     assert res.gross == pytest.approx(500.0)
     trunc = {**record("F", 0, 100, HERE, THERE, 0, 50000), "cost_time_minutes": 1440.9}
     assert [o.finish for o in solve_one([trunc], driver(*HERE)).orders] == [1440]
+
+
+def test_approach_commit_covers_a_policy_that_repositions_part_way_then_takes() -> None:
+    # listed at 10, delisted at 20, window ends at 35; the pickup is 31 minutes away
+    rec = record("S", 10, 20, THERE, HERE, 30, 30000, (0, 35))
+    drv = driver(*HERE)
+    ab = solve_one([rec], drv)
+    assert ab.orders == ()  # A arrives at 41 > 35; B commits at 31 > 20
+    # a real policy: reposition about 10 km toward the pickup, then take it directly
+    mid = (23.10, 113.40)
+    t1 = minutes(hav(HERE, mid))
+    take = Take(rec, mid, t1)
+    assert take.ok
+    realised = take.price - 1.5 * (round(hav(HERE, mid), 2) + take.km)
+    assert realised > ab.net
+    abc = solve_one([rec], drv, approach_commit=True)
+    assert abc.approach_commit
+    assert [o.reach.value for o in abc.orders] == ["approach"]
+    assert abc.orders[0].action_start == 10
+    assert abc.orders[0].finish == minutes(hav(HERE, THERE)) + 30
+    assert abc.net >= realised - 1e-6
