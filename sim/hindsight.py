@@ -38,8 +38,10 @@ S.net >= L.net (S.minute <= L.minute holds by the settle order) and every cargo 
 still block (taken, remove >= L.minute) is also in L's chain. Proof of exactness: any suffix
 feasible after L uses commit minutes >= L.minute, so only cargo with remove >= L.minute, none in
 L's chain; by monotonicity the same suffix from S finishes no later, and the condition keeps it
-repeat-free. Chains never take a cargo twice: a successor j is excluded iff j is in the chain and
-remove_j >= the label's minute (older chain members cannot be committed again anyway).
+repeat-free. The same test, for settled labels without blocking members, filters successors
+(vectorised) before they are pushed or capped. Chains never take a cargo twice: a successor j
+is excluded iff j is in the chain and remove_j >= the label's minute (older chain members cannot
+be committed again anyway).
 
 Candidate successors of a label at minute t are cargo with remove >= t (exact) and create within
 [t - Dmax, t + max_idle_minutes] where Dmax is the longest online period (the lower bound is exact;
