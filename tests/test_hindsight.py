@@ -181,6 +181,21 @@ def test_matches_brute_force(seed: int) -> None:
     # the reported plan is consistent with the totals
     assert res.net == pytest.approx(res.gross - res.cost - res.penalty, abs=1e-9)
     assert len({o.cargo_id for o in res.orders}) == len(res.orders)
+    # the plan executes under the independent take model, step by step
+    by_id = {r["cargo_id"]: r for r in recs}
+    pos, t = (drv["current_lat"], drv["current_lng"]), 0
+    for o in res.orders:
+        rec = by_id[o.cargo_id]
+        assert o.action_start >= t
+        if o.reach.value == "reposition":
+            s = (rec["start"]["lat"], rec["start"]["lng"])
+            assert o.reposition_start == t
+            assert o.action_start >= t + minutes(hav(pos, s))
+            pos = s
+        take = Take(rec, pos, o.action_start)
+        assert take.ok
+        assert take.end == o.finish <= 1440
+        pos, t = (rec["end"]["lat"], rec["end"]["lng"]), o.finish
 
 
 # ---------------------------------------------------------------------------------------------
