@@ -75,7 +75,8 @@ from typing import Any
 import numpy as np
 
 R_KM = 6371.0
-DAY = 1440
+from sim.clock import DAY  # noqa: E402
+
 EPOCH = datetime(2026, 3, 1)
 NO_START = -(10**12)  # window start of cargo without a loading window
 NO_END = 10**12  # window end of cargo without a loading window
