@@ -74,8 +74,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.clock import DAY
+
 R_KM = 6371.0
-from sim.clock import DAY  # noqa: E402
 
 EPOCH = datetime(2026, 3, 1)
 NO_START = -(10**12)  # window start of cargo without a loading window
