@@ -126,6 +126,11 @@ class LLMConfig:
     cache: str | None = None
     replay: bool = False
     max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
+    stream: bool = False  # stream replies: time to first token and decode time per call
+    concurrency: int = 1  # decisions (model calls) in flight at once
+    lookahead_minutes: float = 0.0  # shared world: batch decisions this close in sim time
+    driver_token_budget: int = 0  # 0: none; else calls past it fall back (cause token_budget)
+    step_deadline_s: float = 0.0  # 0: none; else calls past it fall back (cause step_deadline)
 
 
 @dataclass(frozen=True)
@@ -183,14 +188,15 @@ POSITIVE = {
     ("market", "daily_query_budget"), ("drivers", "cost_per_km"), ("policy", "wait_minutes"),
     ("memory", "compress_threshold"), ("memory", "recent_actions"),
     ("memory", "confirm_minutes"), ("llm", "timeout_s"),
-    ("llm", "max_tokens"), ("output", "batch_rows"),
+    ("llm", "max_tokens"), ("output", "batch_rows"), ("llm", "concurrency"),
 }
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
     ("drivers", "preferences_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
-    ("scenario", "seed"),
+    ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
+    ("llm", "step_deadline_s"),
 }
 RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes"}
 

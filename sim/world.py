@@ -23,6 +23,7 @@ import data
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
+from sim.dispatch import DecisionDispatcher
 from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, Generic, TakeFailed
 from sim.geo import Geography
@@ -94,9 +95,12 @@ class World:
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
+        self.dispatcher = DecisionDispatcher(self.env, s.llm.lookahead_minutes,
+                                             s.llm.concurrency)
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
-                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
+                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes,
+                   self.dispatcher)
             for spec, seed in zip(self.specs, self.rng_policy.spawn(len(self.specs)), strict=True)
         ]
         self._cargo = self._cargo_stream()  # files load (and fail) here, before the run
@@ -173,6 +177,7 @@ class World:
                     self.env.run(until=t)
                     bar.update(1)
         finally:
+            self.dispatcher.close()
             if self.recorder is not None:
                 self.recorder.close()
             for flush in self.flush_hooks:
@@ -232,6 +237,8 @@ class World:
         summary["cargo_expired"] = removed[CargoStatus.EXPIRED]
         summary["cargo_competitor"] = removed[CargoStatus.COMPETITOR]
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
+        if not self.dispatcher.immediate:
+            summary["dispatch"] = self.dispatcher.stats()
         summary.update(extra)
         if self.out_dir is not None:
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)

@@ -14,7 +14,7 @@ import numpy as np
 
 from agents.llm.accounting import CallLog
 from agents.llm.calls import AgentCaller, CallContext
-from agents.llm.model import LanguageModel
+from agents.llm.model import LanguageModel, StepBudgetModel
 from agents.roles.cargo_analyst import CargoAnalystAgent
 from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.main_decision import MainDecisionAgent
@@ -74,7 +74,12 @@ class AgentPolicy:
                                                      "completion_tokens": r.completion_tokens,
                                                      "outcome": r.outcome}}))
 
-        caller = AgentCaller(backend, services.model, services.counter, on_sink,
+        model = services.model
+        self.budget: StepBudgetModel | None = None
+        if model is not None and (sc.llm.driver_token_budget or sc.llm.step_deadline_s):
+            model = self.budget = StepBudgetModel(model, sc.llm.driver_token_budget,
+                                                  sc.llm.step_deadline_s)
+        caller = AgentCaller(backend, model, services.counter, on_sink,
                              sc.llm.max_tokens, sc.llm.temperature, on_fallback)
 
         def on_reject(ctx: CallContext, agent: str, bad: list[str]) -> None:
@@ -124,6 +129,8 @@ class AgentPolicy:
     def decide(self, obs: Observation) -> Decision:
         self.step += 1
         self.t = obs.now
+        if self.budget is not None:
+            self.budget.begin_step()
         if not self._parsed:
             self._parse_preferences()
         ctx = self.context()
