@@ -222,7 +222,7 @@ def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
             raise LLMError("replay_miss", "replay needs [llm] cache")
         model: LanguageModel = inner
     else:
-        model = RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+        model = SingleFlightRecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
     if llm_cfg.max_calls:
         model = CallLimitModel(model, llm_cfg.max_calls)
     return model
@@ -329,3 +329,44 @@ class StepBudgetModel(LanguageModel):
             raise LLMError("step_deadline", f"reply at {self.step_s:.1f} s, "
                            f"deadline {self.deadline_s:g} s")
         return c
+
+
+class SingleFlightRecordReplayModel(RecordReplayModel):
+    """RecordReplayModel for concurrent callers: identical requests in flight are asked once.
+
+    Two drivers can send the very same request at the same time (the same preference text, the
+    same empty view). Run one after another, the second is answered from the cache; run side by
+    side, both would miss it and reach the server, whose two answers (and latencies) may differ
+    while the cache keeps only one. Here the second waits for the first and gets its completion,
+    as it would have from the cache, so a concurrent run records what a replay gives back.
+    """
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self._flights: dict[str, threading.Event] = {}
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        key = request_key(self.name, messages, **kw)
+        while True:
+            with self._lock:
+                hit = self.cache.get(key)
+                flight = self._flights.get(key)
+                if hit is None and flight is None:
+                    self._flights[key] = threading.Event()
+                    break
+            if hit is not None:
+                return Completion(**{**hit, "source": "replay"})
+            flight.wait()
+            with self._lock:
+                if key in self.cache:
+                    continue
+            # the leader failed (an LLMError): ask on our own, as a sequential run would
+            with self._lock:
+                if key not in self._flights:
+                    self._flights[key] = threading.Event()
+                    break
+        try:
+            return super().complete(messages, **kw)
+        finally:
+            with self._lock:
+                self._flights.pop(key).set()

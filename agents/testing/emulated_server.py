@@ -218,15 +218,23 @@ class EmulatedServer(LoopbackServer):
         t_arrive = time.perf_counter()
         self.slots.acquire()
         t_slot = time.perf_counter()
+        held = [True]
+
+        def done() -> None:  # the last token is out: the slot frees before the bytes go
+            if held[0]:
+                held[0] = False
+                self.slots.release()
+
         try:
             queue_ms = 1000 * (t_slot - t_arrive)
             time.sleep(lat.first_token_s(p) * scale)
             usage = {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
             model = body.get("model", "emulated")
             if body.get("stream"):
-                self._stream(h, body, text, c, usage, model, queue_ms, t_slot)
+                self._stream(h, body, text, c, usage, model, queue_ms, done)
                 return
             time.sleep(lat.decode_s(c) * scale)
+            done()
             proc_ms = 1000 * (time.perf_counter() - t_slot)
             h._json(200, {  # type: ignore[attr-defined]
                 "id": "cmpl-emu", "object": "chat.completion", "created": 0, "model": model,
@@ -237,10 +245,10 @@ class EmulatedServer(LoopbackServer):
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
-            self.slots.release()
+            done()
 
     def _stream(self, h: BaseHTTPRequestHandler, body: dict, text: str, c: int, usage: dict,
-                model: str, queue_ms: float, t_slot: float) -> None:
+                model: str, queue_ms: float, done: Callable[[], None]) -> None:
         """Server-sent events: the text in `chunk_tokens`-sized pieces, decode time between."""
         h.send_response(200)
         h.send_header("content-type", "text/event-stream")
@@ -268,6 +276,7 @@ class EmulatedServer(LoopbackServer):
             time.sleep(per_chunk)
             send(chunk({"content": text[i * step:(i + 1) * step]}))
         time.sleep(per_chunk)
+        done()
         send(chunk({}, "stop"))
         if (body.get("stream_options") or {}).get("include_usage"):
             send({"id": "cmpl-emu", "object": "chat.completion.chunk", "created": 0,
