@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from agents.app.bench import mode_report
 from agents.llm.model import Completion, LanguageModel, LLMError, StepBudgetModel, TimedOpenAIModel
 from agents.roles.baseline import GreedyPolicy
 from agents.testing.emulated_server import EmulatedServer, LatencyModel
@@ -123,6 +124,11 @@ def test_run_records_latency_split(tmp_path: Path, smoke: Scenario) -> None:
     assert (steps.critical_path_s - steps.latency_sum_s).abs().max() < 1e-9
     assert (steps.latency_sum_s >= steps.latency_s).all()
     assert steps.ttft_s.notna().any()
+    split = mode_report(sc, tmp_path, 1.0)["latency_split_per_step_s"]
+    assert split["ttft_mean"] > 0
+    assert split["decode_mean"] > 0
+    timed = steps[steps.ttft_s.notna()]
+    assert (timed.ttft_s + timed.decode_s <= timed.critical_path_s + 1e-9).all()
 
 
 # -- budgets --------------------------------------------------------------------------------
