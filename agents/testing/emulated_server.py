@@ -158,6 +158,16 @@ class BatchSlots:
             self.trace.append((time.perf_counter(), self.in_flight))
             self.cond.notify_all()
 
+    def stats(self, reset: bool = False) -> dict:
+        """Served count, peak and the (seconds, in flight) trace; `reset` starts a new one."""
+        with self.cond:
+            t0 = self.trace[0][0] if self.trace else 0.0
+            out = {"served": self.served, "max_in_flight": self.max_in_flight,
+                   "trace": [(round(t - t0, 4), n) for t, n in self.trace]}
+            if reset:
+                self.trace, self.served, self.max_in_flight = [], 0, self.in_flight
+        return out
+
     def release(self) -> None:
         with self.cond:
             self.in_flight -= 1
@@ -181,11 +191,17 @@ class EmulatedServer(LoopbackServer):
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as the openai client expects
+            # headers and body go out in two writes: with Nagle on, the second waits ~40 ms
+            # for the client's delayed ACK on every keep-alive request
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:
                 pass
 
             def do_GET(self) -> None:
+                if self.path.split("?")[0].endswith("/stats"):
+                    self._json(200, outer.slots.stats(reset="reset" in self.path), {})
+                    return
                 self._json(200, {"object": "list", "data": [{"id": "emulated"}]}, {})
 
             def do_POST(self) -> None:
