@@ -40,3 +40,37 @@ def captured() -> Iterator[list[Callable[[], object]]]:
         yield queue
     finally:
         _local.queue = previous
+
+
+def side_by_side(*fns: Callable[[], object]) -> list[object]:
+    """Run independent fns on threads at once; return their results in argument order.
+
+    What each publishes or records is held back and released afterwards in argument order
+    (queued in turn when the caller is itself captured), so the records do not depend on which
+    finished first. The fns must not depend on one another's effects.
+    """
+    results: list[object] = [None] * len(fns)
+    queues: list[list[Callable[[], object]]] = [[] for _ in fns]
+    errors: list[BaseException | None] = [None] * len(fns)
+
+    def run(i: int) -> None:
+        with captured() as q:
+            try:
+                results[i] = fns[i]()
+            except BaseException as exc:  # re-raised on the calling thread
+                errors[i] = exc
+        queues[i] = q
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(1, len(fns))]
+    for t in threads:
+        t.start()
+    run(0)  # the first on this thread
+    for t in threads:
+        t.join()
+    for e in errors:
+        if e is not None:
+            raise e
+    for q in queues:
+        for fn in q:
+            defer(fn)
+    return results

@@ -131,6 +131,7 @@ class LLMConfig:
     lookahead_minutes: float = 0.0  # shared world: batch decisions this close in sim time
     driver_token_budget: int = 0  # 0: none; else calls past it fall back (cause token_budget)
     step_deadline_s: float = 0.0  # 0: none; else calls past it fall back (cause step_deadline)
+    parallel_agents: bool = True  # preference and search agents asked side by side
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
+from sim.effects import side_by_side
 from sim.events import Generic
 from sim.scenario import DriverSpec, Scenario
 
@@ -103,6 +104,11 @@ class AgentPolicy:
         self.main = MainDecisionAgent(caller, world.geo, sc.policy.wait_minutes)
         self.prefs = spec.preferences
         self._parsed = False
+        # with budgets, which of two side-by-side calls is refused would depend on timing
+        self.side_by_side = (sc.llm.parallel_agents and model is not None and backend == "llm"
+                             and self.budget is None)
+        if self.side_by_side:
+            services.log.parallel_agents = frozenset({"preference", "search"})
 
     def context(self) -> CallContext:
         return CallContext(self.spec.driver_id, self.step, self.t, self.mode)
@@ -135,8 +141,12 @@ class AgentPolicy:
             self._parse_preferences()
         ctx = self.context()
         views = self.memory.views(obs)
-        pref = self.preference.advise(views["preference"], ctx)
-        search = self.search.advise(views["search"], ctx)
+        ask_pref = lambda: self.preference.advise(views["preference"], ctx)  # noqa: E731
+        ask_search = lambda: self.search.advise(views["search"], ctx)  # noqa: E731
+        if self.side_by_side:  # independent inputs: asked at once, recorded pref then search
+            pref, search = side_by_side(ask_pref, ask_search)
+        else:
+            pref, search = ask_pref(), ask_search()
         progress = self.memory.driver.progress(obs.now)
         ranking = self.analyst.rank(views["cargo_analyst"], self.prefs, progress,
                                     {"wait_minutes": round(pref.wait_minutes)}
