@@ -21,8 +21,8 @@ from the server are then not available).
 
 The last line is exactly:
   speedup <x>x (sequential <s> s, concurrent <c> s, identical events: yes|no)
-for the highest concurrency. `--quick`: 100 drivers, 90 simulated minutes, time scale 0.2
-(about 2.5 minutes on 2 cores). Without it: the whole scenario at time scale 0.01.
+for the highest concurrency. `--quick`: 100 drivers, 90 simulated minutes, time scale 0.3
+(about 3 minutes on 2 busy cores). Without it: the whole scenario at time scale 0.01.
 
 What bounds the speedup: (1) decisions per batch, since batches run one after another, each
 as long as its slowest decision: at real latencies that is the ceiling (about 20 at 100 drivers
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     days = a.days if a.days is not None else (1.5 / 24 if a.quick else None)
-    scale = a.time_scale if a.time_scale is not None else (0.2 if a.quick else 0.01)
+    scale = a.time_scale if a.time_scale is not None else (0.3 if a.quick else 0.01)
     sc = load_scenario(a.scenario)
     over = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
             "llm": {"backend": "llm", "response_format": "json_schema", "max_retries": 1,
