@@ -287,3 +287,21 @@ def test_preference_and_search_side_by_side_keep_record_order(tmp_path: Path,
     assert len(both)
     expected = both.latency_sum_s - both[["preference_latency_s", "search_latency_s"]].min(axis=1)
     assert (both.critical_path_s - expected).abs().max() < 1e-9
+
+
+def test_concurrency_benchmark_last_line() -> None:
+    import re
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/llm_concurrency.py", "scenarios/smoke.toml", "--drivers",
+         "4", "--days", "0.1", "--window", "20", "--concurrency", "4", "--time-scale", "0.002"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"speedup [\d.]+x \(sequential [\d.]+ s, concurrent [\d.]+ s, "
+                        r"identical events: yes\)", last), last
+    assert "| 4 | 4 |" in proc.stdout
