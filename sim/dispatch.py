@@ -5,16 +5,18 @@ Semantics (the shared world, `[llm] lookahead_minutes` = W, `[llm] concurrency` 
 * W = 0 (the default): there is no batching. A driver asks its policy and acts at once, one
   driver after another in SimPy's event order: exactly the behaviour without a dispatcher.
 * W > 0: the first driver that needs a decision at simulated time t0 opens a batch and the
-  batch closes at t0 + W. Every driver that needs a decision before the close joins it and is
-  suspended (its clock does not move; the rest of the world goes on: cargo arrives, expires, is
-  taken by competitors, other drivers drive). At the close the world is frozen and, in the fixed
-  order (request time, driver id), each waiting driver observes the world as it is at t0 + W.
-  Then all the batch's policies decide at once, up to N at a time on worker threads, each on
-  its own observation of the same frozen world; whatever a decision publishes or records while
-  it is computed is held back (sim.effects). When all are back, the held effects are released
-  and the decisions applied in the same fixed order, all at simulated time t0 + W. So a decision
-  is made with up to W minutes' delay, and two drivers in one batch do not see each other's
-  choice (both may go for the same cargo; the second take fails as it would in the market).
+  batch closes at t0 + W. Every driver that needs a decision before the close joins it: it
+  observes the world then, at its own request time, and is suspended (its clock does not
+  move; the rest of the world goes on: cargo arrives, expires, is taken by competitors, other
+  drivers drive). At the close the world is frozen and all the batch's policies decide at once,
+  up to N at a time on worker threads, each on its own observation; whatever a decision
+  publishes or records while it is computed is held back (sim.effects). When all are back, the
+  held effects are released and the decisions applied in the fixed order (request time, driver
+  id), all at simulated time t0 + W. So a decision acts up to W minutes after what it saw (as if
+  the driver had thought that long): a take can find its cargo gone or its window missed, and two
+  drivers of one batch do not see each other's choice (the second take of one cargo fails as it
+  would in the market). A policy that keeps its own memory reads it at the close, so it may know
+  of events after its observation.
 * The event log therefore depends only on what the policies answer, never on the order or the
   moment their answers arrive: N = 1 and N = 64 give the same log for the same replies, and a
   recorded run replays to the same log. A policy must only read the world while it decides
@@ -40,7 +42,7 @@ from sim.effects import captured
 class _Request:
     t: float
     driver_id: str
-    observe: Callable[[], Observation]
+    obs: Observation
     policy: Policy
     event: simpy.Event
 
@@ -72,7 +74,7 @@ class DecisionDispatcher:
             self.batch = []
             close = self.env.timeout(self.window)
             close.callbacks.append(self._close)
-        self.batch.append(_Request(self.env.now, driver_id, observe, policy, ev))
+        self.batch.append(_Request(self.env.now, driver_id, observe(), policy, ev))
         return ev
 
     def _close(self, _: simpy.Event) -> None:
@@ -81,8 +83,7 @@ class DecisionDispatcher:
         self.batches += 1
         self.decisions += len(batch)
         self.max_batch = max(self.max_batch, len(batch))
-        observations = [r.observe() for r in batch]
-        jobs = list(zip(batch, observations, strict=True))
+        jobs = [(r, r.obs) for r in batch]
         if self.concurrency == 1 or len(batch) == 1:
             results = [_decide(r.policy, o) for r, o in jobs]
         else:
