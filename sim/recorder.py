@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.events import ROW_SCHEMA, Event, EventBus
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class BatchedParquetWriter:
@@ -79,3 +83,24 @@ def read_events(run_dir: str | Path) -> pa.Table:
     """The events of a run as one table, in sequence order."""
     t = pq.read_table(Path(run_dir) / "events.parquet", schema=ROW_SCHEMA)
     return t.sort_by("seq")
+
+
+WALL_CLOCK_KEYS = ("latency_s",)  # measured wall time inside an event's detail
+
+
+def without_wall_clock(events: pd.DataFrame) -> pd.DataFrame:
+    """Events with measured wall-clock fields removed, for comparing two runs' logs: the same
+    replies give the same simulation, but a call never takes the same seconds twice."""
+    import json
+
+    def strip(detail: object) -> object:
+        if not isinstance(detail, str) or not any(k in detail for k in WALL_CLOCK_KEYS):
+            return detail
+        d = json.loads(detail)
+        for k in WALL_CLOCK_KEYS:
+            d.pop(k, None)
+        return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+    out = events.copy()
+    out["detail"] = out["detail"].map(strip)
+    return out.reset_index(drop=True)

@@ -209,7 +209,12 @@ class LLMConfig:
     cache: str | None = None
     replay: bool = False
     max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
-    concurrency: int = 1  # competition rules: drivers simulated at once (threads)
+    stream: bool = False  # stream replies: time to first token and decode time per call
+    concurrency: int = 1  # decisions in flight at once (competition rules: drivers at once)
+    lookahead_minutes: float = 0.0  # shared world: batch decisions this close in sim time
+    driver_token_budget: int = 0  # 0: none; else calls past it fall back (cause token_budget)
+    step_deadline_s: float = 0.0  # 0: none; else calls past it fall back (cause step_deadline)
+    parallel_agents: bool = True  # preference and search agents asked side by side
 
 
 @dataclass(frozen=True)
@@ -284,7 +289,8 @@ NON_NEGATIVE = {
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
     ("drivers", "preferences_per_driver"), ("drivers", "rules_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
-    ("scenario", "seed"),
+    ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
+    ("llm", "step_deadline_s"),
 }
 RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes",
           "haul_km_range", "online_minutes_range", "window_lead_minutes", "window_length_minutes"}

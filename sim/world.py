@@ -24,6 +24,7 @@ from sim import world_rules
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
+from sim.dispatch import DecisionDispatcher
 from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
@@ -100,9 +101,12 @@ class World:
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
+        self.dispatcher = DecisionDispatcher(self.env, s.llm.lookahead_minutes,
+                                             s.llm.concurrency)
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
-                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
+                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes,
+                   self.dispatcher)
             for spec, seed in zip(self.specs, self.rng_policy.spawn(len(self.specs)), strict=True)
         ]
         self._cargo = self._cargo_stream()  # files load (and fail) here, before the run
@@ -188,6 +192,7 @@ class World:
                     self.env.run(until=t)
                     bar.update(1)
         finally:
+            self.dispatcher.close()
             if self.recorder is not None:
                 self.recorder.close()
             for flush in self.flush_hooks:
@@ -256,6 +261,8 @@ class World:
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
         if self.step_recorder is not None and self.rule_scores is not None:
             summary.update(self.rule_scores.summary())
+        if not self.dispatcher.immediate:
+            summary["dispatch"] = self.dispatcher.stats()
         summary.update(extra)
         if self.out_dir is not None:
             if self.rule_scores is not None:

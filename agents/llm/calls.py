@@ -60,6 +60,10 @@ class CallRecord:
     outcome: str  # rules | ok | repaired | fallback
     cause: str | None
     calls: int  # requests sent to a model (0 for rules, 2 after a repair)
+    # where the server spent latency_s, summed over the requests (None: the server did not say)
+    queue_s: float | None = None
+    ttft_s: float | None = None
+    decode_s: float | None = None
 
 
 class AgentCaller:
@@ -114,6 +118,7 @@ class AgentCaller:
                               "max_tokens": self.max_tokens, "temperature": self.temperature}
         totals = [0, 0, 0, 0.0, 0]  # prompt, completion, cached, latency, calls
         cached_seen = False
+        timing: dict[str, float] = {}  # queue_s, ttft_s, decode_s the server reported
 
         def ask(msgs: list[dict]) -> str:
             nonlocal cached_seen
@@ -125,6 +130,10 @@ class AgentCaller:
                 cached_seen = True
             totals[3] += c.latency_s
             totals[4] += 1
+            for k in ("queue_s", "ttft_s", "decode_s"):
+                v = getattr(c, k, None)
+                if v is not None:
+                    timing[k] = timing.get(k, 0.0) + v
             return c.text
 
         outcome, cause = "ok", None
@@ -152,7 +161,7 @@ class AgentCaller:
         self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",
                              prompt.version, totals[0], totals[1],
                              totals[2] if cached_seen else None, totals[3], outcome, cause,
-                             totals[4]))
+                             totals[4], **timing))
         return value  # type: ignore[return-value]
 
 

@@ -8,6 +8,7 @@ OpenAI-compatible endpoint. Retries and record/replay are wrappers with the same
 from __future__ import annotations
 
 import abc
+import dataclasses
 import hashlib
 import json
 import os
@@ -37,6 +38,11 @@ class Completion:
     cached_tokens: int | None
     latency_s: float
     source: str = "server"  # "server" | "replay"
+    # how the server spent latency_s (None when it does not say): waiting for a batch slot,
+    # time to the first token (streaming), and first to last token
+    queue_s: float | None = None
+    ttft_s: float | None = None
+    decode_s: float | None = None
 
 
 class LanguageModel(abc.ABC):
@@ -209,14 +215,158 @@ def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
         client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key,
                                timeout=llm_cfg.timeout_s, max_retries=0)
         fmt = llm_cfg.response_format
-        inner = RetryModel(OpenAIModel(client, llm_cfg.model, fmt), llm_cfg.max_retries,
-                           llm_cfg.backoff_s)
+        inner = RetryModel(TimedOpenAIModel(client, llm_cfg.model, fmt, llm_cfg.stream),
+                           llm_cfg.max_retries, llm_cfg.backoff_s)
     if cache_path is None:
         if inner is None:
             raise LLMError("replay_miss", "replay needs [llm] cache")
         model: LanguageModel = inner
     else:
-        model = RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+        model = SingleFlightRecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
     if llm_cfg.max_calls:
         model = CallLimitModel(model, llm_cfg.max_calls)
     return model
+
+
+class _Streamed:
+    """A streamed answer put back together in the shape `OpenAIModel.complete` reads."""
+
+    def __init__(self, text: str, usage: object) -> None:
+        msg = type("Message", (), {"content": text})()
+        self.choices = [type("Choice", (), {"message": msg})()]
+        self.usage = usage
+
+
+class TimedOpenAIModel(OpenAIModel):
+    """OpenAIModel that also says where the latency went: queue wait, TTFT and decode time.
+
+    Queue wait comes from the server's `x-queue-ms` header when it sends one (the emulated
+    server does; vLLM and llama.cpp do not). With `stream=True` the reply is streamed with
+    `stream_options.include_usage`, the first content chunk timestamps the first token, and the
+    usage arrives in the last chunk; without streaming only queue wait can be known. Timings of
+    concurrent calls on one instance are kept apart per thread.
+    """
+
+    def __init__(self, client: openai.OpenAI, model: str, schema_format: str = "auto",
+                 stream: bool = False) -> None:
+        super().__init__(client, model, schema_format)
+        self.stream = stream
+        self._timing = threading.local()
+
+    def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
+                max_tokens: int, temperature: float):
+        kwargs: dict = {"model": self.name, "messages": messages, "max_tokens": max_tokens,
+                        "temperature": temperature, "seed": 0}
+        rf = response_format(fmt, schema, name)
+        if rf is not None:
+            kwargs["response_format"] = rf
+        if self.stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
+        t0 = time.perf_counter()
+        raw = self.client.chat.completions.with_raw_response.create(**kwargs)
+        q = raw.headers.get("x-queue-ms")
+        timing = {"queue_s": float(q) / 1000 if q is not None else None,
+                  "ttft_s": None, "decode_s": None}
+        self._timing.value = timing
+        resp = raw.parse()
+        if not self.stream:
+            return resp
+        parts: list[str] = []
+        usage = None
+        t_first = t_last = None
+        for chunk in resp:
+            if chunk.usage is not None:
+                usage = chunk.usage
+            for ch in chunk.choices:
+                if ch.delta.content:
+                    t_last = time.perf_counter()
+                    if t_first is None:
+                        t_first = t_last
+                    parts.append(ch.delta.content)
+        if t_first is not None:
+            timing["ttft_s"], timing["decode_s"] = t_first - t0, t_last - t_first
+        return _Streamed("".join(parts), usage)
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        self._timing.value = {}
+        c = super().complete(messages, **kw)
+        return dataclasses.replace(c, **{k: v for k, v in self._timing.value.items()
+                                         if v is not None})
+
+
+class StepBudgetModel(LanguageModel):
+    """One driver's budgets: tokens over the whole run and seconds per decision step.
+
+    The competition's second round gives each driver 5,000,000 tokens and 120 s per step. Once
+    the driver has used `token_budget` tokens (prompt + completion, as the server counted them)
+    every call fails with cause `token_budget`; once the step's calls have taken `deadline_s`
+    seconds, further calls fail with cause `step_deadline`, and so does a reply that arrives
+    after the deadline (the driver could no longer act on it). The agents then fall back to their
+    rules, and the fallback is recorded with that cause. Time is the calls' reported latency, not
+    the wall clock, so a replayed run meets its budgets exactly where the recorded run did.
+    Call `begin_step()` when the driver starts a decision. 0 disables a budget.
+    """
+
+    def __init__(self, inner: LanguageModel, token_budget: int = 0,
+                 deadline_s: float = 0.0) -> None:
+        self.inner, self.name = inner, inner.name
+        self.token_budget, self.deadline_s = token_budget, deadline_s
+        self.tokens_used = 0
+        self.step_s = 0.0
+
+    def begin_step(self) -> None:
+        self.step_s = 0.0
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        if self.token_budget and self.tokens_used >= self.token_budget:
+            raise LLMError("token_budget", f"{self.tokens_used} of {self.token_budget} used")
+        if self.deadline_s and self.step_s >= self.deadline_s:
+            raise LLMError("step_deadline", f"{self.step_s:.1f} s of {self.deadline_s:g} s")
+        c = self.inner.complete(messages, **kw)
+        self.tokens_used += c.prompt_tokens + c.completion_tokens
+        self.step_s += c.latency_s
+        if self.deadline_s and self.step_s > self.deadline_s:
+            raise LLMError("step_deadline", f"reply at {self.step_s:.1f} s, "
+                           f"deadline {self.deadline_s:g} s")
+        return c
+
+
+class SingleFlightRecordReplayModel(RecordReplayModel):
+    """RecordReplayModel for concurrent callers: identical requests in flight are asked once.
+
+    Two drivers can send the very same request at the same time (the same preference text, the
+    same empty view). Run one after another, the second is answered from the cache; run side by
+    side, both would miss it and reach the server, whose two answers (and latencies) may differ
+    while the cache keeps only one. Here the second waits for the first and gets its completion,
+    as it would have from the cache, so a concurrent run records what a replay gives back.
+    """
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self._flights: dict[str, threading.Event] = {}
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        key = request_key(self.name, messages, **kw)
+        while True:
+            with self._lock:
+                hit = self.cache.get(key)
+                flight = self._flights.get(key)
+                if hit is None and flight is None:
+                    self._flights[key] = threading.Event()
+                    break
+            if hit is not None:
+                return Completion(**{**hit, "source": "replay"})
+            flight.wait()
+            with self._lock:
+                if key in self.cache:
+                    continue
+            # the leader failed (an LLMError): ask on our own, as a sequential run would
+            with self._lock:
+                if key not in self._flights:
+                    self._flights[key] = threading.Event()
+                    break
+        try:
+            return super().complete(messages, **kw)
+        finally:
+            with self._lock:
+                self._flights.pop(key).set()
