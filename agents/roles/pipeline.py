@@ -25,6 +25,7 @@ from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
 from sim.events import Generic
+from sim.preference_text import PreferenceParseError
 from sim.scenario import DriverSpec, Scenario
 
 
@@ -106,7 +107,14 @@ class AgentPolicy:
         """Turn each preference text into its structured form; with a model, check it."""
         parsed = []
         for p in self.prefs:
-            got = self.preference.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            try:
+                got = self.preference.parse(p.text, p.penalty_amount, p.penalty_cap,
+                                            self.context())
+            except PreferenceParseError:
+                # text no parser reads (or none): the structured form is what the world scores;
+                # `validate` reports it before a run (agents/app/precheck.py)
+                parsed.append(p)
+                continue
             ok = same_meaning(got, p)
             rec = self.preference.caller.last
             if rec is not None and rec.backend == "llm":
