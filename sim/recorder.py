@@ -39,8 +39,7 @@ class BatchedParquetWriter:
         self.n += 1
         # by rows for throughput, by wall time so a run killed at any moment has lost at
         # most the last few seconds, however slowly rows arrive
-        if self.n >= self.batch_rows or (
-                self.n % 64 == 0 and time.monotonic() - self.last_flush >= self.flush_seconds):
+        if self.n >= self.batch_rows or time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
 
     def flush(self) -> None:
