@@ -31,6 +31,9 @@ class ScenarioError(ValueError):
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {key}: expected {expected}, found {found!r}")
 
+    def __reduce__(self):  # survives the trip back from a sweep's worker process
+        return (ScenarioError, (self.path, self.key, self.expected, self.found, self.line))
+
 
 @dataclass(frozen=True)
 class Meta:
