@@ -308,8 +308,40 @@ def file_cases(d: Path) -> dict[str, str]:
     return out
 
 
+class Results(defaultdict):
+    """Prints each case as it is classed, so a long probe shows progress and partial tallies."""
+
+    def __init__(self) -> None:
+        super().__init__(Cases)
+
+    def __missing__(self, cat: str) -> Cases:
+        self[cat] = Cases(cat)
+        return self[cat]
+
+    def __setitem__(self, cat: str, cases: dict) -> None:
+        if not isinstance(cases, Cases):
+            c = Cases(cat)
+            c.update(cases)
+            cases = c
+        super().__setitem__(cat, cases)
+
+
+class Cases(dict):
+    def __init__(self, cat: str = "") -> None:
+        super().__init__()
+        self.cat = cat
+
+    def __setitem__(self, name: str, outcome: str) -> None:
+        print(f"case | {self.cat} | {name} | {outcome}", flush=True)
+        super().__setitem__(name, outcome)
+
+    def update(self, other: dict) -> None:
+        for k, v in other.items():
+            self[k] = v
+
+
 def main() -> None:
-    results: dict[str, dict[str, str]] = defaultdict(dict)
+    results = Results()
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         for name, text in scenario_cases().items():

@@ -227,3 +227,29 @@ def test_corrupt_lesson_store_stops_before_the_run(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "[memory] lessons: expected a readable lesson store" in proc.stderr
     assert not (out / "events.parquet").exists() or not list((out / "events.parquet").iterdir())
+
+
+def test_full_disk_mid_run_is_a_clear_error_with_readable_results(tmp_path: Path) -> None:
+    """A file-size limit stands in for a full disk: writes fail with an OSError mid-run."""
+    import resource
+    import signal
+
+    import pyarrow.parquet as pq
+
+    from sim.events import ROW_SCHEMA
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4000, 4000))
+
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [sys.executable, "-m", "agents.app.cli", "run", str(SCENARIOS / "smoke.toml"), "--out",
+         str(out), "--no-progress"], cwd=ROOT, preexec_fn=limit, capture_output=True,
+        text=True, timeout=120)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "File too large" in proc.stderr
+    assert f"results written so far are in {out}/" in proc.stderr
+    pq.read_table(out / "events.parquet", schema=ROW_SCHEMA)  # what was written is readable
+    assert not (out / "summary.json").exists()
