@@ -30,7 +30,7 @@ from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
 from sim.market import Market
 from sim.preferences import Preference, preference_from_dict
-from sim.recorder import EventRecorder, write_table
+from sim.recorder import EventRecorder, write_table, write_text_atomic
 from sim.scenario import DriverSpec, Scenario
 
 PolicyFactory = Callable[["World", DriverSpec, np.random.Generator], Policy]
@@ -85,9 +85,8 @@ class World:
         self.recorder = None
         if self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            (self.out_dir / "scenario.json").write_text(
-                json.dumps(s.to_dict(), indent=2, ensure_ascii=False, default=str),
-                encoding="utf-8")
+            write_text_atomic(self.out_dir / "scenario.json", json.dumps(
+                s.to_dict(), indent=2, ensure_ascii=False, default=str))
             self.recorder = EventRecorder(self.bus, self.out_dir / "events.parquet",
                                           s.output.batch_rows)
         self.counts: Counter[str] = Counter()
@@ -206,7 +205,7 @@ class World:
             tracemalloc.stop()
         extra: dict[str, Any] = {}
         for hook in self.finish_hooks:
-            extra.update(hook(self) or {})
+            extra.update(hook(self) or {})  # a hook that can fail after the run reports it here
         wall = time.perf_counter() - t0
         return self._finish(wall, peak, extra)
 
@@ -268,6 +267,5 @@ class World:
             if self.rule_scores is not None:
                 world_rules.write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
-            (self.out_dir / "summary.json").write_text(json.dumps(summary, indent=2),
-                                                       encoding="utf-8")
+            write_text_atomic(self.out_dir / "summary.json", json.dumps(summary, indent=2))
         return RunResult(self.out_dir, summary, rows)

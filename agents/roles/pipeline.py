@@ -25,6 +25,7 @@ from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
 from sim.effects import side_by_side
+from sim.preference_text import PreferenceParseError
 from sim.scenario import DriverSpec, Scenario
 
 
@@ -115,7 +116,13 @@ class AgentPolicy:
         agent: PreferenceAgent = self.agents["preference"]
         parsed = []
         for p in self.prefs:
-            got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            try:
+                got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            except PreferenceParseError:
+                # text no parser reads (or none): the structured form is what the world scores;
+                # `validate` reports it before a run (agents/app/precheck.py)
+                parsed.append(p)
+                continue
             ok = same_meaning(got, p)
             rec = agent.caller.last
             if rec is not None and rec.backend == "llm":
