@@ -19,7 +19,7 @@ from agents.llm.calls import (
     clean_text,
 )
 from agents.llm.model import DeadlineModel, LLMError, OpenAIModel, RetryModel
-from agents.llm.prompts import SEARCH
+from agents.roles.search_agent import SEARCH
 from agents.testing.fakes import FAULTS, FaultServer, Raw, ScriptedServer, constant
 from memory.tokens import TokenCounter
 from sim.scenario import Scenario
