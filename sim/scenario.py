@@ -257,7 +257,6 @@ TABLES: dict[str, type] = {
 CHOICES = {
     ("scenario", "rules"): ("generator", "competition"),
     ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
-    ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
     ("drivers", "rule_lang"): ("zh", "en", "mixed"),
@@ -265,8 +264,9 @@ CHOICES = {
 
 
 def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
-    """Let the layer that owns a setting's values name them (memory registers its modes), so
-    the file is checked against the one list without the world knowing what they mean."""
+    """Let the layer that owns a setting's values name them (memory registers its modes, the
+    LLM layer its providers as `[llm] backend`), so the file is checked against the one list
+    without the world knowing what they mean."""
     CHOICES[(table, key)] = tuple(values)
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents.app.simkit_shim import install as install_simkit
+from agents.llm import providers
 from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
 from sim.competition.log import write_atomic
 from sim.competition.records import load_cargo_table, load_driver_records
@@ -72,7 +73,7 @@ class ChatGateway:
     def __init__(self, scenario: Scenario) -> None:
         cfg = scenario.llm
         self.cfg = cfg
-        self.enabled = cfg.backend == "llm" or cfg.replay
+        self.enabled = providers.get(cfg.backend).openai_compatible or cfg.replay
         self.url = cfg.base_url.rstrip("/") + "/chat/completions"
         self.key = os.environ.get(cfg.api_key_env, "")
         self.cache_path: Path | None = None

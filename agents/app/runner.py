@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.llm.model import build_model
+from agents.llm.providers import build_model, uses_model
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
@@ -56,7 +56,7 @@ def lessons_path(scenario: Scenario) -> Path | None:
 
 def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
     model = None
-    if scenario.llm.backend == "llm":
+    if uses_model(scenario.llm.backend):
         cache = Path(scenario.llm.cache) if scenario.llm.cache else None
         if cache is not None and not cache.is_absolute():
             cache = Path(scenario.path).parent / cache
