@@ -446,15 +446,17 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
 
 def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
     """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
-    from sim.preference_draw import KINDS
+    from sim.scoring.kinds import kind_names
+
+    kinds = kind_names()
 
     if v == "all":
         return ()
     if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
         raise ctx.fail("drivers", "rule_kinds", '"all" or a list of kind names', v)
-    unknown = [x for x in v if x not in KINDS]
+    unknown = [x for x in v if x not in kinds]
     if unknown:
-        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(KINDS), unknown)
+        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(kinds), unknown)
     return tuple(v)
 
 

@@ -236,3 +236,26 @@ def test_a_new_provider_is_valid_in_files_runs_and_replays(scripted_provider, tm
     providers.unregister("scripted")
     with pytest.raises(ScenarioError, match="scripted"):
         load_scenario(path)
+
+
+# -- preference kinds: one list, the scoring registry's ----------------------------------------
+def test_parsers_and_generator_cover_exactly_the_registrys_kinds() -> None:
+    import datetime as dt
+
+    import numpy as np
+
+    from agents.roles import preference_parse
+    from sim import preference_draw
+    from sim.preftext import parser, types
+    from sim.scoring.kinds import REGISTRY, kind_names
+
+    names = kind_names()
+    assert names == sorted(REGISTRY, key=lambda n: REGISTRY[n].number)
+    assert sorted(r.__name__ for r in parser.RECOGNISERS) == sorted(names)  # one recogniser each
+    assert list(types.SCHEMA) == names  # the rules/model parsers' params table
+    assert list(preference_parse.SCHEMA["properties"]["kind"]["enum"]) == [*names, "unparsed"]
+    assert set(preference_draw._SPEC) == set(names)  # a draw, templates and fine per kind
+    drawn = preference_draw.draw_preferences(
+        np.random.default_rng(0), len(names), home=(23.1, 113.3),
+        start_day=dt.date(2026, 3, 1), days=30)
+    assert sorted(p.kind for p in drawn) == sorted(names)
