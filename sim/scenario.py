@@ -213,6 +213,14 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class PreferencesConfig:
+    # a drivers-file preference neither parser can read: "warn" lists it (validate) and scores
+    # it as unscored with a warning in summary.json; "error" stops validate and run before the
+    # simulation, listing every one (sim.world_rules.check_unparsed)
+    unparsed: str = "warn"
+
+
+@dataclass(frozen=True)
 class OutputConfig:
     batch_rows: int = 20000
 
@@ -228,6 +236,7 @@ class Scenario:
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    preferences: PreferencesConfig = field(default_factory=PreferencesConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
 
     @property
@@ -252,7 +261,7 @@ class Scenario:
 TABLES: dict[str, type] = {
     "scenario": Meta, "geo": GeoConfig, "cargo": CargoConfig, "market": MarketConfig,
     "drivers": DriversConfig, "policy": PolicyConfig, "memory": MemoryConfig, "llm": LLMConfig,
-    "output": OutputConfig,
+    "preferences": PreferencesConfig, "output": OutputConfig,
 }
 CHOICES = {
     ("scenario", "rules"): ("generator", "competition"),
@@ -260,6 +269,7 @@ CHOICES = {
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
     ("drivers", "rule_lang"): ("zh", "en", "mixed"),
+    ("preferences", "unparsed"): ("warn", "error"),
 }
 
 

@@ -55,12 +55,19 @@ def format_summary(summary: dict) -> str:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from sim.world_rules import check_unparsed
+
     sc = _load(args.scenario, None, None)
+    notes: list[str] = []
     if sc.scenario.rules == "competition":  # open and check the data files too
         from agents.app.compete import validate_inputs
 
-        for note in validate_inputs(sc):
-            print(note)
+        notes = validate_inputs(sc)
+    # every drivers-file preference neither parser reads; with unparsed = "error" this raises
+    notes += [f"unparsed (scored as unscored): {u.message()}" for u in check_unparsed(sc)]
+    for note in notes:
+        print(note)
+    if sc.scenario.rules == "competition":
         print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
               f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
         return 0

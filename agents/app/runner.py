@@ -16,6 +16,7 @@ from memory.modes import OFF
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario
 from sim.world import RunResult, World
+from sim.world_rules import check_unparsed
 
 
 def uses_agents(scenario: Scenario) -> bool:
@@ -67,6 +68,7 @@ def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
 def build_run(scenario: Scenario, out_dir: str | Path | None = None
               ) -> tuple[World, AgentServices | None]:
     """The world ready to run, and the agents' shared services (None for the baseline)."""
+    check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
     out = prepare_out_dir(Path(out_dir)) if out_dir is not None else None
     services = build_services(scenario, out) if uses_agents(scenario) else None
     world = World(scenario, policy_factory(scenario, services), out)
