@@ -7,7 +7,9 @@ retries, then record/replay from `[llm] cache` (a replayed run never builds the 
 then the call budget. `rules` has no factory: the agents' deterministic policies answer.
 
 Scenario validation and every check of "does this run ask a model" derive from PROVIDERS, so a
-new provider is one `register(Provider(...))` (in its own module, imported below) and its test.
+new provider is its own module, one `register(Provider(...))` line at the bottom of this file
+with a factory that imports that module, and its test (tests/test_registries.py registers a
+throwaway one from the test alone).
 """
 
 from __future__ import annotations
