@@ -24,12 +24,13 @@ from sim import world_rules
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
+from sim.dispatch import DecisionDispatcher
 from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
 from sim.market import Market
 from sim.preferences import Preference, preference_from_dict
-from sim.recorder import EventRecorder, write_table
+from sim.recorder import EventRecorder, write_table, write_text_atomic
 from sim.scenario import DriverSpec, Scenario
 
 PolicyFactory = Callable[["World", DriverSpec, np.random.Generator], Policy]
@@ -84,9 +85,8 @@ class World:
         self.recorder = None
         if self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            (self.out_dir / "scenario.json").write_text(
-                json.dumps(s.to_dict(), indent=2, ensure_ascii=False, default=str),
-                encoding="utf-8")
+            write_text_atomic(self.out_dir / "scenario.json", json.dumps(
+                s.to_dict(), indent=2, ensure_ascii=False, default=str))
             self.recorder = EventRecorder(self.bus, self.out_dir / "events.parquet",
                                           s.output.batch_rows)
         self.counts: Counter[str] = Counter()
@@ -100,9 +100,12 @@ class World:
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
+        self.dispatcher = DecisionDispatcher(self.env, s.llm.lookahead_minutes,
+                                             s.llm.concurrency)
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
-                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
+                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes,
+                   self.dispatcher)
             for spec, seed in zip(self.specs, self.rng_policy.spawn(len(self.specs)), strict=True)
         ]
         self._cargo = self._cargo_stream()  # files load (and fail) here, before the run
@@ -188,6 +191,7 @@ class World:
                     self.env.run(until=t)
                     bar.update(1)
         finally:
+            self.dispatcher.close()
             if self.recorder is not None:
                 self.recorder.close()
             for flush in self.flush_hooks:
@@ -201,7 +205,7 @@ class World:
             tracemalloc.stop()
         extra: dict[str, Any] = {}
         for hook in self.finish_hooks:
-            extra.update(hook(self) or {})
+            extra.update(hook(self) or {})  # a hook that can fail after the run reports it here
         wall = time.perf_counter() - t0
         return self._finish(wall, peak, extra)
 
@@ -256,11 +260,12 @@ class World:
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
         if self.step_recorder is not None and self.rule_scores is not None:
             summary.update(self.rule_scores.summary())
+        if not self.dispatcher.immediate:
+            summary["dispatch"] = self.dispatcher.stats()
         summary.update(extra)
         if self.out_dir is not None:
             if self.rule_scores is not None:
                 world_rules.write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
-            (self.out_dir / "summary.json").write_text(json.dumps(summary, indent=2),
-                                                       encoding="utf-8")
+            write_text_atomic(self.out_dir / "summary.json", json.dumps(summary, indent=2))
         return RunResult(self.out_dir, summary, rows)

@@ -1,8 +1,9 @@
 """LLM providers, one registry: what `[llm] backend` may name and how its model is built.
 
 An entry names a provider and a factory that builds its live model from the scenario's [llm]
-table; the factory imports the provider's module itself, so a run loads only the client it
-uses (mem0's utils/factory.py). Everything else composes the same way over any provider:
+table; the factory imports the provider's module when a scenario names it (mem0's
+utils/factory.py), so a provider with its own client library costs nothing to runs that do not
+use it. Everything else composes the same way over any provider:
 retries, then record/replay from `[llm] cache` (a replayed run never builds the live model),
 then the call budget. `rules` has no factory: the agents' deterministic policies answer.
 
@@ -19,7 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.llm.model import CallLimitModel, LanguageModel, LLMError, RecordReplayModel, RetryModel
+from agents.llm.model import (
+    CallLimitModel,
+    LanguageModel,
+    LLMError,
+    RetryModel,
+    SingleFlightRecordReplayModel,
+)
 from sim.scenario import register_choices
 
 if TYPE_CHECKING:
@@ -102,7 +109,7 @@ def build_model(llm_cfg: LLMConfig, cache_path: Path | None) -> LanguageModel | 
             raise LLMError("replay_miss", "replay needs [llm] cache")
         model: LanguageModel = inner
     else:
-        model = RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+        model = SingleFlightRecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
     if llm_cfg.max_calls:
         model = CallLimitModel(model, llm_cfg.max_calls)
     return model
