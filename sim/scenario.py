@@ -223,6 +223,14 @@ class LLMConfig:
 
 
 @dataclass(frozen=True)
+class PreferencesConfig:
+    # a drivers-file preference neither parser can read: "warn" lists it (validate) and scores
+    # it as unscored with a warning in summary.json; "error" stops validate and run before the
+    # simulation, listing every one (sim.world_rules.check_unparsed)
+    unparsed: str = "warn"
+
+
+@dataclass(frozen=True)
 class OutputConfig:
     batch_rows: int = 20000
 
@@ -238,6 +246,7 @@ class Scenario:
     policy: PolicyConfig = field(default_factory=PolicyConfig)
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     llm: LLMConfig = field(default_factory=LLMConfig)
+    preferences: PreferencesConfig = field(default_factory=PreferencesConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
 
     @property
@@ -262,21 +271,22 @@ class Scenario:
 TABLES: dict[str, type] = {
     "scenario": Meta, "geo": GeoConfig, "cargo": CargoConfig, "market": MarketConfig,
     "drivers": DriversConfig, "policy": PolicyConfig, "memory": MemoryConfig, "llm": LLMConfig,
-    "output": OutputConfig,
+    "preferences": PreferencesConfig, "output": OutputConfig,
 }
 CHOICES = {
     ("scenario", "rules"): ("generator", "competition"),
     ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
-    ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
     ("drivers", "rule_lang"): ("zh", "en", "mixed"),
+    ("preferences", "unparsed"): ("warn", "error"),
 }
 
 
 def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
-    """Let the layer that owns a setting's values name them (memory registers its modes), so
-    the file is checked against the one list without the world knowing what they mean."""
+    """Let the layer that owns a setting's values name them (memory registers its modes, the
+    LLM layer its providers as `[llm] backend`), so the file is checked against the one list
+    without the world knowing what they mean."""
     CHOICES[(table, key)] = tuple(values)
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
@@ -512,15 +522,17 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
 
 def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
     """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
-    from sim.preference_draw import KINDS
+    from sim.scoring.kinds import kind_names
+
+    kinds = kind_names()
 
     if v == "all":
         return ()
     if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
         raise ctx.fail("drivers", "rule_kinds", '"all" or a list of kind names', v)
-    unknown = [x for x in v if x not in KINDS]
+    unknown = [x for x in v if x not in kinds]
     if unknown:
-        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(KINDS), unknown)
+        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(kinds), unknown)
     return tuple(v)
 
 def _check_values(ctx: _Ctx, parts: dict[str, Any]) -> None:

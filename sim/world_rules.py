@@ -27,7 +27,7 @@ import pyarrow as pa
 
 from sim.geo import Point
 from sim.recorder import write_table
-from sim.scenario import DriverSpec, Rule, Scenario
+from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.scoring.steps import Pos
 from sim.scoring.timebase import DAY, EPOCH
@@ -156,6 +156,78 @@ def score_rules(scenario: Scenario, specs: Sequence[DriverSpec],
                 "penalty_amount": p.amount, "penalty_cap": p.cap,
             })
     return out
+
+
+@dataclass(frozen=True)
+class Unparsed:
+    """A drivers-file preference the run would score as unscored: neither a structured form nor
+    a parser reads it. `line` is the driver's line in the file, `index` 1-based in its list."""
+
+    file: str
+    line: int
+    driver_id: str
+    index: int
+    text: str
+    reason: str
+
+    def message(self) -> str:
+        return (f"{self.file}:{self.line}: driver {self.driver_id} preference {self.index}: "
+                f"{self.reason}: {self.text[:200]!r}")
+
+
+class UnparsedPreferencesError(ScenarioError):
+    """`[preferences] unparsed = "error"` and some preferences cannot be read: every one is
+    listed (file:line, driver, index, text), not only the first."""
+
+    def __init__(self, items: Sequence[Unparsed]) -> None:
+        super().__init__(items[0].file, "preferences", "preferences a parser can read",
+                         items[0].text, items[0].line)
+        self.items = tuple(items)
+
+    def __str__(self) -> str:
+        return (f"{len(self.items)} preference(s) neither parser can read "
+                '([preferences] unparsed = "error"):\n'
+                + "\n".join(u.message() for u in self.items))
+
+
+def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
+    """The `[drivers] file` preferences the run would leave unscored, decided exactly as the
+    run decides: each entry becomes what the world makes of it (generator world: a legacy
+    preference or a competition rule, sim.competition.generator_files.read_entry; competition
+    world: the entry itself) and goes through the scorer's own reading (read_preferences with
+    the default text parser). Generated and [[drivers.fixed]] drivers are always structured."""
+    path = scenario.drivers.file
+    if path is None:
+        return []
+    from sim.competition.generator_files import read_entry
+    from sim.competition.records import _driver_rows
+
+    settings = settings_for(scenario.scenario.scoring)
+    parser = default_parser()
+    competition = scenario.scenario.rules == "competition"
+    out = []
+    p = Path(path)
+    for n, row in _driver_rows(p, p.read_bytes()):
+        raw = row.get("preferences") or []
+        for i, entry in enumerate(raw if isinstance(raw, list) else [], 1):
+            if not competition:
+                e = read_entry(p, n, entry)
+                if not isinstance(e, Rule):
+                    continue  # a legacy preference (read) or an empty one
+                entry = e.to_official()
+            for pref in read_preferences([entry], settings, parser):
+                if pref.rule is None:
+                    out.append(Unparsed(str(path), n, str(row.get("driver_id")), i, pref.text,
+                                        pref.unscored or "not understood"))
+    return out
+
+
+def check_unparsed(scenario: Scenario) -> list[Unparsed]:
+    """The unparsed preferences; with `[preferences] unparsed = "error"` any raises."""
+    found = unparsed_preferences(scenario)
+    if found and scenario.preferences.unparsed == "error":
+        raise UnparsedPreferencesError(found)
+    return found
 
 
 def _plain(v: Any) -> Any:

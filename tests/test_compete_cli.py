@@ -152,7 +152,7 @@ def test_validate_opens_the_data_files(tmp_path: Path) -> None:
     assert ok.returncode == 0, ok.stderr
     assert "150 rows, listed 2026-03-01" in ok.stdout
     assert "drivers.json:" in ok.stdout
-    assert "preferences[1]: not understood by the rules parser: '开心就好'" in ok.stdout
+    assert "driver D002 preference 2: text not understood by the parser: '开心就好'" in ok.stdout
     cargo = cargo_rows(1, 5)
     cargo[4]["create_time"] = "2026-03-01 08:00:00+08:00"
     write_cargo(tmp_path / "cargo.jsonl", cargo)

@@ -1,7 +1,8 @@
 """The registries: what an agent or a memory mode must bring, and that adding one is enough.
 
-A throwaway fifth agent and a throwaway memory mode are registered here, run through a real
-scenario, and removed: nothing else in the code base had to change for them to work.
+A throwaway fifth agent, a throwaway memory mode and a throwaway LLM provider are registered
+here, run through a real scenario, and removed: nothing else in the code base had to change
+for them to work.
 """
 
 from __future__ import annotations
@@ -16,16 +17,18 @@ from typing import Any, ClassVar
 import pyarrow.parquet as pq
 import pytest
 
+from agents.llm import providers
 from agents.llm.calls import AgentCaller, CallContext
 from agents.llm.prompts import STR, Prompt, compression_adapter, obj
 from agents.roles import registry
 from agents.roles.registry import AgentSpec, agent_names, agents
+from agents.testing.fakes import ScriptedModel
 from memory import modes
 from memory.memory_agent import DigestWritten
 from memory.views import COMPACT, View
 from sim.events import EventBus, TakeFailed
 from sim.scenario import Scenario, ScenarioError, load_scenario
-from tests.conftest import cli
+from tests.conftest import SCENARIOS, cli
 
 
 def test_every_agent_brings_prompt_adapter_view_digest_and_builder() -> None:
@@ -171,3 +174,88 @@ def test_a_new_memory_mode_is_valid_everywhere_and_runs(rules_compact, tmp_path:
     assert m["rules_compact"]["steps"] == m["rules"]["steps"]
     assert (m["rules_compact"]["tokens_per_step"]["mean"]
             < m["rules"]["tokens_per_step"]["mean"])
+
+
+# -- a throwaway LLM provider: one registration, valid in scenario files, composed the same --
+def _scripted_provider(made: list) -> providers.Provider:
+    """Answers '{}' to everything: each call is asked, repaired once, then falls back."""
+
+    def factory(llm_cfg) -> ScriptedModel:
+        made.append(ScriptedModel(["{}"] * 100_000, name=llm_cfg.model))
+        return made[-1]
+
+    return providers.Provider("scripted", factory)
+
+
+@pytest.fixture
+def scripted_provider():
+    made: list[ScriptedModel] = []
+    providers.register(_scripted_provider(made))
+    try:
+        yield made
+    finally:
+        providers.unregister("scripted")
+
+
+def test_provider_list_is_the_registry(tmp_path: Path) -> None:
+    names = providers.provider_names()
+    assert {"rules", "openai", "llm"} <= set(names)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nname = "b"\ndays = 1\n\n[llm]\nbackend = "nobody"\n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    assert all(n in str(err.value) for n in names)
+    assert providers.get("llm") is providers.get("openai")  # the old name still works
+    assert not providers.get("rules").uses_model
+
+
+def test_a_new_provider_is_valid_in_files_runs_and_replays(scripted_provider, tmp_path: Path
+                                                           ) -> None:
+    from agents.app.runner import run_scenario
+
+    toml = (SCENARIOS / "smoke.toml").read_text(encoding="utf-8")
+    path = tmp_path / "scripted.toml"
+    path.write_text(toml.replace("days = 1", "days = 0.25")
+                    + '\n[llm]\nbackend = "scripted"\ncache = "rec.jsonl"\n', encoding="utf-8")
+    sc = load_scenario(path).with_overrides(drivers={"count": 2})
+    run_scenario(sc, tmp_path / "rec")
+    (model,) = scripted_provider
+    calls = pq.read_table(tmp_path / "rec" / "llm_calls.parquet").to_pandas()
+    assert len(model.requests) == calls.calls.sum() > 0  # every request reached the provider
+    assert (calls.backend == "llm").all()
+    assert (calls.outcome == "fallback").all()
+    assert calls.cause.str.startswith("invalid after repair").all()
+    assert (tmp_path / "rec.jsonl").stat().st_size > 0  # recorded through the shared wrapper
+
+    run_scenario(sc.with_overrides(llm={"replay": True}), tmp_path / "replay")
+    assert len(scripted_provider) == 1  # a replay never builds the live model
+    again = pq.read_table(tmp_path / "replay" / "llm_calls.parquet").to_pandas()
+    cols = ["driver_id", "step", "agent", "outcome", "cause", "prompt_tokens", "calls"]
+    assert again[cols].equals(calls[cols])
+
+    providers.unregister("scripted")
+    with pytest.raises(ScenarioError, match="scripted"):
+        load_scenario(path)
+
+
+# -- preference kinds: one list, the scoring registry's ----------------------------------------
+def test_parsers_and_generator_cover_exactly_the_registrys_kinds() -> None:
+    import datetime as dt
+
+    import numpy as np
+
+    from agents.roles import preference_parse
+    from sim import preference_draw
+    from sim.preftext import parser, types
+    from sim.scoring.kinds import REGISTRY, kind_names
+
+    names = kind_names()
+    assert names == sorted(REGISTRY, key=lambda n: REGISTRY[n].number)
+    assert sorted(r.__name__ for r in parser.RECOGNISERS) == sorted(names)  # one recogniser each
+    assert list(types.SCHEMA) == names  # the rules/model parsers' params table
+    assert list(preference_parse.SCHEMA["properties"]["kind"]["enum"]) == [*names, "unparsed"]
+    assert set(preference_draw._SPEC) == set(names)  # a draw, templates and fine per kind
+    drawn = preference_draw.draw_preferences(
+        np.random.default_rng(0), len(names), home=(23.1, 113.3),
+        start_day=dt.date(2026, 3, 1), days=30)
+    assert sorted(p.kind for p in drawn) == sorted(names)

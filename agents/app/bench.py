@@ -17,6 +17,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from agents.app.runner import run_scenario
+from agents.llm.providers import uses_model
 from agents.roles.registry import agent_names
 from memory.modes import mode_names
 from sim.metrics import quality
@@ -200,7 +201,7 @@ def check(report: dict, baseline: dict, tolerance: float = 0.05) -> list[Regress
                 base["quality"]["net_income_per_driver_day"])
         if n < b * (1 - tolerance):
             out.append(Regression(mode, "quality.net_income_per_driver_day", b, n))
-        if report.get("backend") == "llm" and baseline.get("backend") == "llm":
+        if uses_model(report.get("backend")) and uses_model(baseline.get("backend")):
             n, b = now["latency_per_step_s"]["p95"], base["latency_per_step_s"]["p95"]
             if n > b * (1 + tolerance):
                 out.append(Regression(mode, "latency_per_step_s.p95", b, n))

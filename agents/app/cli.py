@@ -82,12 +82,19 @@ def _report_preferences(sc: Scenario) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from sim.world_rules import check_unparsed
+
     sc = _load(args.scenario, None, None)
+    notes: list[str] = []
     if sc.scenario.rules == "competition":  # open and check the data files too
         from agents.app.compete import validate_inputs
 
-        for note in validate_inputs(sc):
-            print(note)
+        notes = validate_inputs(sc)
+    # every drivers-file preference neither parser reads; with unparsed = "error" this raises
+    notes += [f"unparsed (scored as unscored): {u.message()}" for u in check_unparsed(sc)]
+    for note in notes:
+        print(note)
+    if sc.scenario.rules == "competition":
         print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
               f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
         return 0
@@ -126,7 +133,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     sc = _load(args.scenario, args.seed, args.memory)
     if args.llm_replay:
         sc = sc.with_overrides(llm={"replay": True})
-    replaying = sc.llm.replay and sc.llm.backend == "llm" and sc.memory.mode != "off"
+    from agents.llm.providers import uses_model
+
+    replaying = sc.llm.replay and uses_model(sc.llm.backend) and sc.memory.mode != "off"
     if replaying and not args.allow_misses:
         cache = _replay_cache(sc)
         if cache is None or not cache.is_file() or cache.stat().st_size == 0:

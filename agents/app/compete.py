@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from agents.app.simkit_shim import install as install_simkit
+from agents.llm import providers
 from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
 from sim.competition.log import write_atomic
 from sim.competition.records import load_cargo_table, load_driver_records
@@ -72,7 +73,7 @@ class ChatGateway:
     def __init__(self, scenario: Scenario) -> None:
         cfg = scenario.llm
         self.cfg = cfg
-        self.enabled = cfg.backend == "llm" or cfg.replay
+        self.enabled = providers.get(cfg.backend).openai_compatible or cfg.replay
         self.url = cfg.base_url.rstrip("/") + "/chat/completions"
         self.key = os.environ.get(cfg.api_key_env, "")
         self.cache_path: Path | None = None
@@ -193,6 +194,9 @@ def rules_for(scenario: Scenario, **overrides: Any) -> Rules:
 def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None = None,
                     stamp: str | None = None, **overrides: Any) -> dict:
     """Run the competition loop; returns the run summary (also written to disk)."""
+    from sim.world_rules import check_unparsed
+
+    check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
     comp = Path(out) / "competition"
     rules = rules_for(scenario, **overrides)
     cargo_path = Path(scenario.cargo.file) if scenario.cargo.file else None
@@ -263,10 +267,8 @@ def print_summary(summary: dict, comp: Path) -> None:
 
 def validate_inputs(scenario: Scenario) -> list[str]:
     """`validate` for competition rules: open both files strictly (a bad row raises with its
-    line) and describe them; preferences our rules parser cannot read are listed (the official
-    environment scores them as text, so they are notes, not errors)."""
+    line) and describe them (the CLI lists unparsed preferences for either world)."""
     from sim.competition.clock import wall_time
-    from sim.preference_text import PreferenceParseError, parse_preference
 
     notes = []
     if scenario.cargo.file:
@@ -278,13 +280,4 @@ def validate_inputs(scenario: Scenario) -> list[str]:
         notes.append("cargo: generated (sim.cargo_stream)")
     drivers = official_drivers(scenario)
     notes.append(f"drivers: {len(drivers)}")
-    if scenario.drivers.file:
-        for rec in load_driver_records(scenario.drivers.file):
-            for i, p in enumerate(rec.preferences):
-                text = p if isinstance(p, str) else p.get("content", p.get("text", ""))
-                try:
-                    parse_preference(str(text))
-                except PreferenceParseError:
-                    notes.append(f"{scenario.drivers.file}:{rec.line}: preferences[{i}]: "
-                                 f"not understood by the rules parser: {str(text)[:60]!r}")
     return notes

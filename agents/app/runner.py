@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from agents.app.rundir import RunDirLock, check_out_dir
-from agents.llm.model import RecordReplayModel, build_model
+from agents.llm.model import RecordReplayModel
+from agents.llm.providers import build_model, uses_model
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
@@ -18,6 +19,7 @@ from memory.modes import OFF
 from sim.actions import Policy
 from sim.scenario import DriverSpec, Scenario, ScenarioError
 from sim.world import RunResult, World
+from sim.world_rules import check_unparsed
 
 
 def uses_agents(scenario: Scenario) -> bool:
@@ -58,7 +60,7 @@ def lessons_path(scenario: Scenario) -> Path | None:
 
 def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
     model = None
-    if scenario.llm.backend == "llm":
+    if uses_model(scenario.llm.backend):
         cache = Path(scenario.llm.cache) if scenario.llm.cache else None
         if cache is not None and not cache.is_absolute():
             cache = Path(scenario.path).parent / cache
@@ -75,6 +77,7 @@ def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
 def build_run(scenario: Scenario, out_dir: str | Path | None = None
               ) -> tuple[World, AgentServices | None]:
     """The world ready to run, and the agents' shared services (None for the baseline)."""
+    check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
     lock = None
     out = None
     if out_dir is not None:

@@ -3,6 +3,7 @@
 `LanguageModel.complete` is the only thing agents call. The adapter is handed an
 `openai.OpenAI` client, so the same code talks to vLLM, llama.cpp's server or any other
 OpenAI-compatible endpoint. Retries and record/replay are wrappers with the same interface.
+Which stack a scenario gets is agents/llm/providers.py's (one table of providers).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import dataclasses
 import hashlib
 import json
 import math
-import os
 import sys
 import threading
 import time
@@ -323,6 +323,7 @@ class RecordReplayModel(LanguageModel):
         last = len(lines) if lines[-1] else len(lines) - 1  # the line without a newline
         self._needs_newline = bool(lines[-1])
         fields = {"text", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_s"}
+        timings = {"queue_s", "ttft_s", "decode_s"}  # recorded since the latency split
         for n, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
@@ -330,7 +331,7 @@ class RecordReplayModel(LanguageModel):
                 row = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
                 ok = (isinstance(row, dict) and isinstance(row.get("key"), str)
                       and isinstance(row.get("completion"), dict)
-                      and set(row["completion"]) == fields)
+                      and fields <= set(row["completion"]) <= fields | timings)
                 if ok:
                     Completion(**row["completion"])
             except (UnicodeDecodeError, ValueError, RecursionError, TypeError) as exc:
@@ -367,28 +368,6 @@ class RecordReplayModel(LanguageModel):
                     self._needs_newline = False
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         return c
-
-
-def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
-    """The model stack a scenario's [llm] table asks for: client -> retries -> record/replay."""
-    key = os.environ.get(llm_cfg.api_key_env, "") or "sk-no-key"
-    inner: LanguageModel | None = None
-    if not llm_cfg.replay:
-        client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key,
-                               timeout=llm_cfg.timeout_s, max_retries=0)
-        fmt = llm_cfg.response_format
-        timed = TimedOpenAIModel(client, llm_cfg.model, fmt, llm_cfg.stream)
-        bounded = DeadlineModel(timed, llm_cfg.timeout_s)
-        inner = RetryModel(bounded, llm_cfg.max_retries, llm_cfg.backoff_s)
-    if cache_path is None:
-        if inner is None:
-            raise LLMError("replay_miss", "replay needs [llm] cache")
-        model: LanguageModel = inner
-    else:
-        model = SingleFlightRecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
-    if llm_cfg.max_calls:
-        model = CallLimitModel(model, llm_cfg.max_calls)
-    return model
 
 
 class _Streamed:

@@ -12,14 +12,19 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agents.llm.model import LanguageModel, LLMError
-from sim.preftext import KINDS, InvalidPreferenceError, ParsedPreference, same, validate
+from sim.preftext import InvalidPreferenceError, ParsedPreference, same, validate
 from sim.preftext.parser import parse_preference
 from sim.preftext.types import SCHEMA as PARAMS
+from sim.scoring.kinds import preference_schema
 
+# The kind enum is the scoring registry's (preference_schema), plus "unparsed". The rest keeps
+# the strict shape servers' json_schema mode needs (every key required, nothing extra), so
+# recorded requests replay byte for byte.
 SCHEMA: dict = {
     "type": "object",
     "properties": {
-        "kind": {"type": "string", "enum": [*KINDS, "unparsed"]},
+        "kind": {"type": "string",
+                 "enum": [*preference_schema()["properties"]["kind"]["enum"], "unparsed"]},
         "params": {"type": "object"},
         "penalty_amount": {"type": ["number", "null"]},
         "penalty_cap": {"type": ["number", "null"]},

@@ -30,6 +30,7 @@ from sim.competition.records import (
 )
 from sim.geo import Geography, Point, in_guangdong
 from sim.preference_text import PreferenceParseError, parse_preference
+from sim.preferences import Preference
 from sim.scenario import DriverSpec, Rule, ScenarioError
 
 
@@ -152,31 +153,37 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
         if not isinstance(raw_prefs, list):
             raise ScenarioError(path, "preferences", "an array", short_value(raw_prefs), n)
         for p in raw_prefs:
-            if isinstance(p, str):  # the S1 form: text only, fine and cap from the text
-                if p.strip():
-                    rules.append(Rule(p.strip()))
-                continue
-            if not isinstance(p, dict) or "content" not in p:
-                raise ScenarioError(path, "preferences",
-                                    "objects {content, penalty_amount, penalty_cap}",
-                                    short_value(p), n)
-            if isinstance(p.get("structured"), dict) or "start_time" in p or "end_time" in p:
-                rules.append(_rule(p))  # a competition-kind preference (§7.5)
-                continue
-            amount = _number(path, n, "preferences.penalty_amount",
-                             p.get("penalty_amount", 100.0), 0, 1e12, "a number of yuan")
-            cap = p.get("penalty_cap", 1000.0)
-            cap = 1e12 if cap is None else _number(path, n, "preferences.penalty_cap", cap, 0,
-                                                   1e12, "null or a number of yuan")
-            try:
-                prefs.append(parse_preference(str(p["content"]), amount, cap))
-            except PreferenceParseError:
-                # not one of the 6 legacy kinds: a competition rule, which the scorer reads with
-                # its text parser or lists as unscored with a warning (never a crash)
-                rules.append(_rule(p))
+            e = read_entry(path, n, p)
+            if isinstance(e, Rule):
+                rules.append(e)
+            elif e is not None:
+                prefs.append(e)
         out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(prefs),
                               tuple(rules)))
     return out
+
+
+def read_entry(path: Path, n: int, p: object) -> Preference | Rule | None:
+    """What one preference entry of a drivers file (on line `n`) is in the generator world: a
+    legacy Preference (one of the 6 templated kinds), a competition Rule, or None (empty)."""
+    if isinstance(p, str):  # the S1 form: text only, fine and cap from the text
+        return Rule(p.strip()) if p.strip() else None
+    if not isinstance(p, dict) or "content" not in p:
+        raise ScenarioError(path, "preferences", "objects {content, penalty_amount, penalty_cap}",
+                            short_value(p), n)
+    if isinstance(p.get("structured"), dict) or "start_time" in p or "end_time" in p:
+        return _rule(p)  # a competition-kind preference (§7.5)
+    amount = _number(path, n, "preferences.penalty_amount", p.get("penalty_amount", 100.0), 0,
+                     1e12, "a number of yuan")
+    cap = p.get("penalty_cap", 1000.0)
+    cap = 1e12 if cap is None else _number(path, n, "preferences.penalty_cap", cap, 0, 1e12,
+                                           "null or a number of yuan")
+    try:
+        return parse_preference(str(p["content"]), amount, cap)
+    except PreferenceParseError:
+        # not one of the 6 legacy kinds: a competition rule, which the scorer reads with its
+        # text parser or lists as unscored with a warning (never a crash)
+        return _rule(p)
 
 
 def _rule(p: dict) -> Rule:
