@@ -386,13 +386,21 @@ def describe(rp: RuleProgress, spec: RuleSpec, c: dict, pen: float, now: int,
         for d in (today - 1, today):  # the curfew night of yesterday or of today
             a, b = d * DAY + cur, (d + 1) * DAY + quiet
             if a <= now < b:
+                if not home:  # away at the curfew: that night is lost, waiting saves nothing
+                    return (Status.VIOLATED, f"away from home after the {p.curfew} curfew{fined}",
+                            None)
                 return (Status.DUE, f"home quiet time until {p.quiet_until}{fined}",
                         Todo("wait", "home quiet time", minutes=b - now))
         cur += today * DAY
         go = _go_minutes(rp, pos, p.lat, p.lng)
         line = f"home by {p.curfew}: {'at home' if home else f'{go} min drive away'}{fined}"
         if not home and cur - now - go <= DUE_SLACK:
-            status, todo = Status.DUE, Todo("go", "home by curfew", lat=p.lat, lng=p.lng)
+            if now + go <= cur:  # still reachable in time
+                status, todo = Status.DUE, Todo("go", "home by curfew", lat=p.lat, lng=p.lng)
+            else:
+                status = Status.AT_RISK if status is Status.OK else status
+        elif home and cur - now <= DUE_SLACK:  # at home close to the curfew: stay
+            status, todo = Status.DUE, Todo("wait", "home by curfew", minutes=cur - now)
         return status, line, todo
     if name in ("forbidden_cargo_category", "forbidden_cargo_place", "max_haul_km",
                 "max_pickup_deadhead_km", "stay_inside_bbox", "forbidden_circle",
@@ -416,16 +424,22 @@ def describe(rp: RuleProgress, spec: RuleSpec, c: dict, pen: float, now: int,
         return status, f"long hauls {n} of {p.max_per_month} a month{fined}", None
     if name in ("min_days_without_orders", "min_full_off_days"):
         have = c.get("unworked_days", c.get("off_days", 0))
-        # counted over the whole horizon, future days included: subtract the days to come
-        future = max(0, days_left - 1)
-        done = max(0, have - future)
+        tail = rp._tail(today)
+        if name == "min_full_off_days":
+            busy_today = bool(rp.steps) and tail.active_minutes(today) > 0
+        else:  # K13 counts a day as worked by the day an order finishes
+            busy_today = any(t.end_day == today for t in tail.takes)
+        # the test counts today and the days to come as free while nothing is logged there:
+        # only the days before today are kept for sure
+        done = max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
         need = max(0, p.min_days - done)
-        line = f"off days {done} of {p.min_days} so far, {days_left} days left"
-        active_today = rp._tail(today).active_minutes(today) > 0 if rp.steps else False
+        line = f"off days {done} of {p.min_days} kept, {days_left} days left (today included)"
         if need == 0:
             return Status.OK, line, None
-        if need >= days_left - 1 and not active_today:
-            return (Status.DUE, line, Todo("wait", "off day due", minutes=left_today))
+        # two days of slack: an order taken late today may run into tomorrow
+        if need >= days_left - 2 and not busy_today:
+            return (Status.DUE, line + "; rest today",
+                    Todo("wait", "off day due", minutes=left_today))
         return (Status.AT_RISK if need >= days_left else Status.OK), line, None
     if name == "min_visit_days":
         have = len(c["visit_days"])

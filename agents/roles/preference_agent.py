@@ -150,6 +150,13 @@ class PreferenceAgent:
             if target is not None:
                 return {"wait_minutes": 0, "go": True, "lat": target.lat,
                         "lng": target.lng, "reason": why}
+        t = view.todo_action  # a due competition rule (memory/rule_progress.py)
+        if t is not None and t.action == "wait":
+            return {"wait_minutes": min(t.minutes, DAY), "go": False, "lat": 0.0, "lng": 0.0,
+                    "reason": t.reason}
+        if t is not None:
+            return {"wait_minutes": 0, "go": True, "lat": t.lat, "lng": t.lng,
+                    "reason": t.reason}
         return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0, "reason": "nothing due"}
 
     def advise(self, view: PreferenceView, advice: Mapping[str, Any],
