@@ -168,6 +168,7 @@ class RuleProgress:
         self._closed: dict[int, tuple[int, dict]] = {}  # rule index -> (through day, counters)
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
+        self._full_log: StepLog | None = None
 
     # -- feeding -----------------------------------------------------------------------
     def add_cargo(self, row: dict) -> None:
@@ -203,6 +204,12 @@ class RuleProgress:
     def _log(self, steps: Sequence[Step]) -> StepLog:
         return StepLog(tuple(steps), self.cargo)
 
+    def _full(self) -> StepLog:
+        """The whole log as one StepLog per step (its derived lists are computed once)."""
+        if self._full_log is None or len(self._full_log.steps) != len(self.steps):
+            self._full_log = self._log(self.steps)
+        return self._full_log
+
     def _tail(self, from_day: int, extra: Sequence[Step] = ()) -> StepLog:
         """Steps ending after the start of `from_day - 1`, plus the one before (for positions)."""
         cut = (from_day - 1) * DAY
@@ -223,14 +230,14 @@ class RuleProgress:
             through, closed = self._closed.get(spec.index, (-2, {}))
             if through != lo - 1:
                 # no closed day yet: the test over no days gives its zero counters
-                closed = rule.violations(self._log(self.steps), self.ctx(spec, 0, lo - 1))
+                closed = rule.violations(self._full(), self.ctx(spec, 0, lo - 1))
                 self._closed[spec.index] = (lo - 1, closed)
             tail = self._tail(lo)
             past = closed
             if today > 0:
                 past = _add(closed, rule.violations(tail, self.ctx(spec, lo, lo)))
             return past, _add(past, rule.violations(tail, self.ctx(spec, today, today)))
-        c = rule.violations(self._log(self.steps), self.ctx(spec))
+        c = rule.violations(self._full(), self.ctx(spec))
         return c, c
 
     def _penalty(self, spec: RuleSpec, counters: dict) -> float:
@@ -285,6 +292,7 @@ class RuleProgress:
         if not self._base or self._cache is None:
             self.states(take.now, take.position)
         h = self.hypothetical(take)
+        log_h: StepLog | None = None  # the log plus the take, shared by the month kinds
         d0 = h.step_start // DAY
         out: dict[int, float] = {}
         for spec in self.rules:
@@ -296,17 +304,21 @@ class RuleProgress:
                 after = _add(base, {k: v for k, v in delta.items()
                                     if k in ADDITIVE or isinstance(v, bool)})
             elif rule.name in DAY_KINDS:
-                # from the day before the take to the horizon: a take's end position also
-                # decides later days (K4); days without steps count alike in both and cancel
-                lo = max(0, d0 - 1)
-                without = rule.violations(self._tail(lo), self.ctx(spec, lo))
-                with_h = rule.violations(self._tail(lo, [h]), self.ctx(spec, lo))
+                # the days from the one before the take to the one after it ends: later days
+                # are not the take's doing (K4 would otherwise fine every night to come for a
+                # drop far from home, as if the driver never moved again)
+                lo, hi = max(0, d0 - 1), h.step_end // DAY + 1
+                without = rule.violations(self._tail(lo), self.ctx(spec, lo, hi))
+                with_h = rule.violations(self._tail(lo, [h]), self.ctx(spec, lo, hi))
                 after = dict(base)
                 for k in ADDITIVE:
                     if k in with_h:
                         after[k] = base.get(k, 0) + with_h[k] - without[k]
+            elif h.step_start >= _dated_end(rule):
+                continue  # a dated itinerary: no step after its day can change it
             else:
-                after = rule.violations(self._log([*self.steps, h]), self.ctx(spec))
+                log_h = log_h or self._log([*self.steps, h])
+                after = rule.violations(log_h, self.ctx(spec))
             extra = self._penalty(spec, after) - self._penalty(spec, base)
             if abs(extra) > 1e-9:
                 out[spec.index] = extra
@@ -510,6 +522,14 @@ def describe(rp: RuleProgress, spec: RuleSpec, c: dict, pen: float, now: int,
             return Status.DUE, line, Todo("go", "errand: home", lat=p.home_lat, lng=p.home_lng)
         return Status.DUE, line, Todo("wait", "errand: stay home", minutes=w_end - now)
     return status, f"{rule.hint(p)}{fined}", None
+
+
+def _dated_end(rule: Kind) -> int:
+    """The minute after which no step changes a dated itinerary (K22, K23: steps starting
+    after their day are outside both the arrival and the dwell tests); else never."""
+    if rule.name in ("dwell_at_point_on_day", "route_stops_on_day"):
+        return (date_to_day(rule.params.date) + 1) * DAY  # type: ignore[attr-defined]
+    return 10**12
 
 
 def _daily(day: int, start: str, end: str) -> tuple[int, int]:

@@ -74,7 +74,8 @@ def test_baseline_rests_when_the_daily_rest_is_due(geo):
     o = obs(b.t, HOME, cargo[1:])
     assert GreedyPolicy(geo, sc).decide(o).action == TakeOrder("next")
     d = GreedyPolicy(geo, sc, rules=rp).decide(o)
-    assert d.action == Wait(480.0) and d.reason == "daily rest due"
+    assert d.action == Wait(480.0)
+    assert d.reason == "daily rest due"
 
 
 def test_preference_view_lists_rules_and_the_digest_keeps_the_due_ones():
@@ -95,9 +96,11 @@ def test_preference_view_lists_rules_and_the_digest_keeps_the_due_ones():
     assert "do now: wait 480 min (daily rest due)" in text
     digest = view.extractive_digest()
     assert digest[0] == "do now: wait 480 min (daily rest due)"
-    assert any("[due]" in x for x in digest) and not any("max_orders" in x for x in digest)
+    assert any("[due]" in x for x in digest)
+    assert not any("max_orders" in x for x in digest)
     out = PreferenceAgent.rules(view)
-    assert out["wait_minutes"] == 480 and out["reason"] == "daily rest due"
+    assert out["wait_minutes"] == 480
+    assert out["reason"] == "daily rest due"
 
 
 def _score(run: Path) -> dict:
