@@ -332,6 +332,18 @@ class RuleProgress:
         return next((s.todo for s in self.states(now, position)
                      if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)), None)
 
+    def points(self) -> list[tuple[float, float]]:
+        """Every (lat, lng) the rules' params name: what a grounded digest may mention."""
+        out = []
+        for spec in self.rules:
+            d = spec.rule.params.to_dict() if spec.rule is not None else {}
+            for obj in [d, *d.get("stops", [])]:
+                for a, b in (("lat", "lng"), ("pickup_lat", "pickup_lng"),
+                             ("home_lat", "home_lng")):
+                    if isinstance(obj.get(a), float) and isinstance(obj.get(b), float):
+                        out.append((obj[a], obj[b]))
+        return out
+
     def lines(self, now: float, position: Pos | None = None) -> list[str]:
         return [s.status_line() for s in self.states(now, position)]
 

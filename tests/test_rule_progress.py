@@ -151,3 +151,11 @@ def test_visit_days_line_and_due_visit():
     assert s.status is Status.DUE
     assert s.todo is not None
     assert s.todo.action == "go"
+
+
+def test_points_are_the_places_rules_name():
+    e = [pref("home_stay_event", SAMPLES["home_stay_event"]),
+         pref("route_stops_on_day", SAMPLES["route_stops_on_day"]),
+         pref("max_haul_km", {"max_km": 30.0})]
+    rp = progress(e, LogBuilder("d1", *HOME, CARGO), CARGO)
+    assert sorted(rp.points()) == sorted([NORTH, HOME, NORTH])
