@@ -301,8 +301,8 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net:
     """Competition rules in the one feasibility check: each take's net becomes its net minus
     the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
     a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
-    by net after penalty. Only the `limit` best by plain net are tested (the analyst ranks 5);
-    a take whose cargo the rules have not seen keeps its net."""
+    by net after penalty. Only the `limit` best by plain net are tested and kept (the analyst
+    ranks 5), so a month stays fast; a take whose cargo the rules have not seen keeps its net."""
     out = []
     for c, o in pairs[:limit]:
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
