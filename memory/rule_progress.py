@@ -426,6 +426,13 @@ def describe(rp: RuleProgress, spec: RuleSpec, c: dict, pen: float, now: int,
         elif home and cur - now <= DUE_SLACK:  # at home close to the curfew: stay
             status, todo = Status.DUE, Todo("wait", "home by curfew", minutes=cur - now)
         return status, line, todo
+    if name == "stay_inside_bbox" and pos is not None and not p.contains(pos):
+        # every step starting or ending outside is fined: back to the nearest point inside
+        m = 0.01
+        lat = min(max(pos.lat, p.lat_min + m), p.lat_max - m)
+        lng = min(max(pos.lng, p.lng_min + m), p.lng_max - m)
+        return (Status.DUE, f"outside the allowed box; {c.get('violations', 0)} steps fined"
+                f"{fined}", Todo("go", "back inside the box", lat=lat, lng=lng))
     if name in ("forbidden_cargo_category", "forbidden_cargo_place", "max_haul_km",
                 "max_pickup_deadhead_km", "stay_inside_bbox", "forbidden_circle",
                 "date_region_avoid", "first_order_deadline"):

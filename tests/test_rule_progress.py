@@ -159,3 +159,15 @@ def test_points_are_the_places_rules_name():
          pref("max_haul_km", {"max_km": 30.0})]
     rp = progress(e, LogBuilder("d1", *HOME, CARGO), CARGO)
     assert sorted(rp.points()) == sorted([NORTH, HOME, NORTH])
+
+
+def test_outside_the_box_asks_to_go_back_inside():
+    box = SAMPLES["stay_inside_bbox"]
+    e = [pref("stay_inside_bbox", box)]
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG)  # Dongguan is north of the box
+    (s,) = progress(e, b, CARGO).states(b.t)
+    assert s.status is Status.DUE
+    assert s.todo is not None
+    assert box["lat_min"] < s.todo.lat < box["lat_max"]
+    assert box["lng_min"] < s.todo.lng < box["lng_max"]
+    assert s.penalty == 100.0  # the reposition ended outside
