@@ -169,6 +169,7 @@ class RuleProgress:
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
+        self._extra: dict[tuple, float] = {}  # what-if totals of this step
 
     # -- feeding -----------------------------------------------------------------------
     def add_cargo(self, row: dict) -> None:
@@ -184,6 +185,7 @@ class RuleProgress:
         self.steps.append(Step.from_record(record, prev, len(self.steps) + 1,
                                            accepted_truthy=self.settings.accepted_truthy))
         self._cache = None
+        self._extra.clear()
 
     @property
     def end(self) -> int:
@@ -325,7 +327,13 @@ class RuleProgress:
         return out
 
     def extra_penalty(self, take: HypoTake) -> float:
-        return sum(self.extra_by_rule(take).values())
+        """The total of `extra_by_rule`, cached until the next step (a decide may refresh its
+        memory several times around its searches)."""
+        key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
+        got = self._extra.get(key)
+        if got is None:
+            got = self._extra[key] = sum(self.extra_by_rule(take).values())
+        return got
 
     def todo(self, now: float, position: Pos | None = None) -> Todo | None:
         """The first due rule's action, in rule order (None when nothing is due)."""
