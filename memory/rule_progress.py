@@ -19,6 +19,7 @@ and the preference agent follow.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -94,6 +95,7 @@ class Todo:
     minutes: int = 0
     lat: float = 0.0
     lng: float = 0.0
+    at_stake: float = float("inf")  # the rule's fine this action avoids (its penalty amount)
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,8 @@ class RuleProgress:
             self._base[spec.index] = c
             pen = self._penalty(spec, past if spec.kind in DAY_KINDS else c)
             status, line, todo = describe(self, spec, c, pen, int(now), pos)
+            if todo is not None:
+                todo = dataclasses.replace(todo, at_stake=spec.amount)
             out.append(RuleState(spec, c, round(pen, 2), status, line, todo))
         result = tuple(out)
         self._cache = (key, result)

@@ -67,15 +67,18 @@ def test_baseline_avoids_a_forbidden_category_take(geo):
 def test_baseline_rests_when_the_daily_rest_is_due(geo):
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml")
     cargo = [cargo_row("long", NORTH, HOME, cost_time=850),
-             cargo_row("next", HOME, NORTH, price=300_000)]
+             cargo_row("next", HOME, NORTH, price=3_000)]
     b = LogBuilder("d1", *HOME, cargo).wait(60).reposition(*NORTH).take("long")
-    entries = [pref("daily_continuous_rest", {"min_minutes": 480, "days": "all"})]
-    rp = rules_of(entries, b, cargo)
+    rest = {"min_minutes": 480, "days": "all"}
+    rp = rules_of([pref("daily_continuous_rest", rest, amount=5000)], b, cargo)
     o = obs(b.t, HOME, cargo[1:])
     assert GreedyPolicy(geo, sc).decide(o).action == TakeOrder("next")
     d = GreedyPolicy(geo, sc, rules=rp).decide(o)
     assert d.action == Wait(480.0)
     assert d.reason == "daily rest due"
+    # a fine smaller than the order's net: the order is worth more than keeping the rule
+    cheap = rules_of([pref("daily_continuous_rest", rest, amount=100)], b, cargo)
+    assert GreedyPolicy(geo, sc, rules=cheap).decide(o).action == TakeOrder("next")
 
 
 def test_preference_view_lists_rules_and_the_digest_keeps_the_due_ones():

@@ -67,6 +67,14 @@ class GreedyPolicy:
         prefs, prog = obs.preferences, obs.progress
         due = self.rule_todo(obs)
         if due is not None:
+            # a due rule is followed unless an order on offer now earns more than its fine
+            if self.should_search(obs):
+                return Decision(self.search_action(obs), reason="look for cargo")
+            best = self.best_option(obs)
+            if best is not None and best.net > self.rules.todo(  # type: ignore[union-attr]
+                    obs.now, Pos(obs.position.lat, obs.position.lng)).at_stake:
+                return Decision(TakeOrder(best.cargo.cargo_id),
+                                reason=f"best net {best.net:.0f} beats the rule's fine")
             return due
         night = night_now(prefs, obs.now)
         if night is not None:
