@@ -66,8 +66,9 @@ class GreedyPolicy:
     def decide(self, obs: Observation) -> Decision:
         prefs, prog = obs.preferences, obs.progress
         due = self.rule_todo(obs)
-        if due is not None:
-            # a due rule is followed unless an order on offer now earns more than its fine
+        if due is not None and isinstance(due.action, Wait):
+            # a rule's wait forgoes work: followed unless an order on offer now earns more
+            # than its fine (a drive to a rule's point is always made)
             if self.should_search(obs):
                 return Decision(self.search_action(obs), reason="look for cargo")
             best = self.best_option(obs)
@@ -75,6 +76,7 @@ class GreedyPolicy:
                     obs.now, Pos(obs.position.lat, obs.position.lng)).at_stake:
                 return Decision(TakeOrder(best.cargo.cargo_id),
                                 reason=f"best net {best.net:.0f} beats the rule's fine")
+        if due is not None:
             return due
         night = night_now(prefs, obs.now)
         if night is not None:

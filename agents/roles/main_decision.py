@@ -63,12 +63,14 @@ class MainDecisionAgent:
             return (self.geo.drive_minutes(km, view.now) <= pref.drive_minutes_left
                     and km <= pref.empty_km_left)
 
-        if ranking.options and ranking.options[0].net > pref.at_stake:
-            o = ranking.options[0]  # a competition rule's fine is smaller than this order
+        if pref.wait_minutes > 0 and ranking.options and ranking.options[0].net > pref.at_stake:
+            # a rule's wait forgoes work: an order earning more than its fine goes first
+            o = ranking.options[0]
             return _out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}): beats the "
                         "rule's fine", cargo_id=o.cargo.cargo_id)
-        if pref.at_stake < float("inf") and not ranking.options and view.last_action not in (
-                "search",) and search.search:  # look at the market before a rule's long wait
+        if (pref.wait_minutes > 0 and pref.at_stake < float("inf") and not ranking.options
+                and view.last_action != "search" and search.search):
+            # look at the market before a rule's wait
             return _out("search", "check the market before following the rule",
                         lat=search.lat, lng=search.lng)
         if pref.wait_minutes > 0:
