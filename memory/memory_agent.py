@@ -12,6 +12,7 @@ memory/view_builders.py (one builder per agent, handed in by the agents' registr
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from memory.cargo_memory import CargoMemory
 from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, MemoryMode, mode_names
+from memory.rule_progress import RuleProgress, RuleState, Todo, take_of
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, View
@@ -32,6 +34,7 @@ from sim.events import Annotation, Event, EventBus
 from sim.geo import Geography
 from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import DriverSpec, Scenario
+from sim.scoring.steps import Pos
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,8 @@ class StepState:
     candidates: tuple[Candidate, ...]  # reachable active cargo, best estimated net first
     feasible: tuple[Candidate, ...]  # the candidates the driver may take now, same order
     options: tuple[Option, ...]  # their evaluation, one per feasible candidate
+    rules: tuple[RuleState, ...] = ()  # competition rules' progress (when the driver has any)
+    todo: Todo | None = None  # what a due competition rule asks for now
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,12 @@ class MemoryAgent:
         self.marks = {"cargo facts": 0, "market facts": 0, "driver facts": 0}
         self.stats = CompressionStats()
         self.lessons = lessons
+        self.rules: RuleProgress | None = None
+
+    def attach_rules(self, rules: RuleProgress) -> None:
+        """The driver's competition rules, fed with its official step records by the caller
+        (the competition adapter today; the generator world's step log later)."""
+        self.rules = rules
 
     def on_event(self, ev: Event) -> None:
         if self.profile is None:
@@ -198,7 +209,14 @@ class MemoryAgent:
                         self.spec.preferences, progress):
                 feasible.append(c)
                 options.append(o)
-        return StepState(obs, progress, cands, tuple(feasible), tuple(options))
+        if self.rules is None:
+            return StepState(obs, progress, cands, tuple(feasible), tuple(options))
+        pos = Pos(obs.position.lat, obs.position.lng)
+        states = self.rules.states(obs.now, pos)
+        kept = rule_filter(self.rules, list(zip(feasible, options, strict=True)), obs.now, pos,
+                           self.sc.policy.min_net_income)
+        return StepState(obs, progress, cands, tuple(c for c, _ in kept),
+                         tuple(o for _, o in kept), states, self.rules.todo(obs.now, pos))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""
@@ -226,6 +244,8 @@ class MemoryAgent:
             if p.place is not None:
                 pts.append((p.place.lat, p.place.lng))
             pts += [(s.lat, s.lng) for s in p.steps]
+        if self.rules is not None:  # the points competition rules name (a todo may go there)
+            pts += self.rules.points()
         return Grounding(frozenset(self.market.grids), frozenset(self.cargo.records), tuple(pts))
 
     def compress_if_due(self, state: StepState, compressor: Compressor) -> bool:
@@ -274,3 +294,21 @@ class MemoryAgent:
         self.marks = dict(s["marks"])
         self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]), d["source"])
                         for a, d in s["digests"].items()}
+
+
+def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net: float,
+                limit: int = 12) -> list:
+    """Competition rules in the one feasibility check: each take's net becomes its net minus
+    the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
+    a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
+    by net after penalty. Only the `limit` best by plain net are tested and kept (the analyst
+    ranks 5), so a month stays fast; a take whose cargo the rules have not seen keeps its net."""
+    out = []
+    for c, o in pairs[:limit]:
+        take = take_of(rules, c.cargo.cargo_id, int(now), pos)
+        extra = 0.0 if take is None else rules.extra_penalty(take)
+        if o.net - extra < min_net:
+            continue
+        out.append((c, dataclasses.replace(o, net=o.net - extra) if extra else o))
+    out.sort(key=lambda x: (-x[1].net, x[0].cargo.cargo_id))
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from memory.cargo_memory import Seen
+from memory.rule_progress import Status
 from memory.views import (
     COMPACT,
     CargoAnalysisView,
@@ -99,7 +100,11 @@ class PreferenceViews:
     def build(self, m: MemoryAgent, s: StepState, **kw) -> PreferenceView:
         return PreferenceView(mode=m.mode, now=s.obs.now, preferences=m.spec.preferences,
                               progress=s.progress, last_event=m.driver.last_pref_event,
-                              lessons=m.lessons, **kw)
+                              lessons=m.lessons, rule_lines=tuple(
+                                  r.status_line() for r in s.rules),
+                              due_lines=tuple(r.status_line() for r in s.rules
+                                              if r.status in (Status.DUE, Status.AT_RISK)),
+                              todo_action=s.todo, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         return self.build(m, s)

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from memory.driver_memory import ActionRecord
 from memory.market_memory import GridFact
+from memory.rule_progress import Todo
 from memory.tokens import FactLog, TokenCounter
 from sim.cargo import CargoView
 from sim.clock import DAY
@@ -60,6 +61,15 @@ def pref_hint(p: Preference, s: dict) -> str:
     if p.kind is PrefKind.ERRAND:
         return f"errand{place_of(p)}: {s['errand_step']}/{s['steps']} stops done"
     return f"{p.kind}: {progress_facts(s)}"
+
+
+def todo_words(t: Todo | None) -> str:
+    """A due competition rule's action in words (what views and digests print)."""
+    if t is None:
+        return ""
+    if t.action == "wait":
+        return f"wait {t.minutes} min ({t.reason})"
+    return f"go to ({t.lat:.4f}, {t.lng:.4f}) ({t.reason})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,13 +275,23 @@ class PreferenceView(View):
     progress: tuple[dict, ...] = ()
     last_event: float | None = None
     digest_t: float = 0.0  # when the digest was written (compact views)
-    DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preferences and progress",)
+    rule_lines: tuple[str, ...] = ()  # each competition rule's status line (rule_progress)
+    due_lines: tuple[str, ...] = ()  # the due / at-risk ones among them
+    todo_action: Todo | None = None  # what the first due rule asks for now
+
+    @property
+    def todo(self) -> str:
+        return todo_words(self.todo_action)
+    DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preferences and progress", "competition rules")
 
     def _last(self) -> list[str]:
         return [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
 
     def hints(self) -> list[str]:
-        return [pref_hint(p, s) for p, s in zip(self.preferences, self.progress, strict=False)]
+        """Due and at-risk competition rules first (grounded: their own status lines)."""
+        todo = [f"do now: {self.todo}"] if self.todo else []
+        return todo + list(self.due_lines) + [
+            pref_hint(p, s) for p, s in zip(self.preferences, self.progress, strict=False)]
 
     def verbose_sections(self) -> Sections:
         prog = []
@@ -280,7 +300,9 @@ class PreferenceView(View):
             where = f" |{where}" if where else ""
             prog.append(f"[{s['index']}] {p.kind}: {p.text}{where} | {progress_facts(s)} "
                         f"| penalty {p.penalty_amount:g} cap {p.penalty_cap:g}")
-        return [("preferences and progress", prog), ("recent", self._last())]
+        rules = ([f"do now: {self.todo}"] if self.todo else []) + list(self.rule_lines)
+        return [("preferences and progress", prog), ("competition rules", rules),
+                ("recent", self._last())]
 
     def compact_sections(self) -> Sections:
         # the digest states each preference's progress; show what moved since

@@ -18,6 +18,7 @@ from typing import Any
 from agents.app.runner import build_services, uses_agents
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy
+from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.actions import (
     NO_OUTCOME,
     Decision,
@@ -46,6 +47,7 @@ from sim.geo import Geography, Point
 from sim.preference_text import PreferenceParseError, parse_preference
 from sim.preferences import PreferenceTracker
 from sim.scenario import DriverSpec, Scenario
+from sim.scoring.steps import Pos
 
 NO_WINDOW_END = 1e9
 MAX_SEARCHES_PER_STEP = 3
@@ -104,6 +106,7 @@ class _Driver:
     last_search_time: float | None = None
     last_outcome: Outcome = NO_OUTCOME
     views: dict[str, CargoView] = field(default_factory=dict)
+    rules: RuleProgress | None = None  # competition rules, fed each official record
 
 
 class FreightsimAgent:
@@ -143,12 +146,27 @@ class FreightsimAgent:
             if hasattr(self.api, "memory_views"):
                 self.api.memory_views[driver_id] = lambda agent: str(
                     mem.step(self._observe(self.drivers[driver_id], None)).views[agent])
-        d = _Driver(spec, policy, bus, PreferenceTracker(spec.preferences, self.horizon))
+        d = _Driver(spec, policy, bus, PreferenceTracker(spec.preferences, self.horizon),
+                    rules=self._rules(rec))
+        if d.rules is not None and self.services is not None:  # memory off stays unaware
+            policy.memory.attach_rules(d.rules)
         self.drivers[driver_id] = d
         return d
 
+    def _rules(self, rec: DriverRecord) -> RuleProgress | None:
+        """The driver's competition rules, read as the scorer reads them; None without any."""
+        days = int(self.sc.scenario.days)
+        specs = rules_from_entries(list(rec.preferences), n_days=days,
+                                   version=self.sc.scenario.scoring)
+        if not any(r.rule is not None for r in specs):
+            return None
+        return RuleProgress(specs, n_days=days, version=self.sc.scenario.scoring,
+                            initial=Pos(rec.lat, rec.lng), speed_kmh=self.sc.geo.speed_kmh)
+
     # -- what the api returned becomes our events ---------------------------------------
     def _absorb(self, d: _Driver, rec: dict) -> None:
+        if d.rules is not None:
+            d.rules.on_step(rec)
         did, res, act = d.spec.driver_id, rec["result"], rec["action"]
         t1 = res["simulation_progress_minutes"]
         t0 = t1 - rec["action_exec_cost_minutes"]
@@ -204,6 +222,9 @@ class FreightsimAgent:
         lat = obs.position.lat if a.lat is None else a.lat
         lng = obs.position.lng if a.lng is None else a.lng
         got = self.api.query_cargo(d.spec.driver_id, lat, lng)
+        if d.rules is not None:
+            for it in got["items"]:
+                d.rules.add_cargo(it.get("cargo") or {})
         views = tuple(v for it in got["items"] if (v := cargo_view(it, int(obs.now))) is not None)
         d.views.update((v.cargo_id, v) for v in views)
         best = max((v.route(self.geo, obs.position, d.spec.cost_per_km)[0] for v in views),

@@ -15,18 +15,24 @@ from agents.roles.feasibility import (
     rest_today,
     visit_target,
 )
+from memory.memory_agent import rule_filter
+from memory.rule_progress import RuleProgress
 from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
 from sim.clock import DAY
 from sim.geo import Geography, Point, haversine_km
 from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
+from sim.scoring.steps import Pos
 
 
 class GreedyPolicy:
     """Search near, take the best net order reachable in time, else reposition, else wait."""
 
-    def __init__(self, geo: Geography, scenario: Scenario) -> None:
-        self.geo, self.sc = geo, scenario
+    def __init__(self, geo: Geography, scenario: Scenario,
+                 rules: RuleProgress | None = None) -> None:
+        """`rules`: the driver's competition rules (fed by the caller); None leaves the
+        greedy unaware of them, as the memory-off baseline is."""
+        self.geo, self.sc, self.rules = geo, scenario, rules
         self.cfg = scenario.policy
         self.research_after = 30.0
         self.refresh_after_failure = 10.0
@@ -59,6 +65,19 @@ class GreedyPolicy:
     # The decision ------------------------------------------------------------------------
     def decide(self, obs: Observation) -> Decision:
         prefs, prog = obs.preferences, obs.progress
+        due = self.rule_todo(obs)
+        if due is not None and isinstance(due.action, Wait):
+            # a rule's wait forgoes work: followed unless an order on offer now earns more
+            # than its fine (a drive to a rule's point is always made)
+            if self.should_search(obs):
+                return Decision(self.search_action(obs), reason="look for cargo")
+            best = self.best_option(obs)
+            if best is not None and best.net > self.rules.todo(  # type: ignore[union-attr]
+                    obs.now, Pos(obs.position.lat, obs.position.lng)).at_stake:
+                return Decision(TakeOrder(best.cargo.cargo_id),
+                                reason=f"best net {best.net:.0f} beats the rule's fine")
+        if due is not None:
+            return due
         night = night_now(prefs, obs.now)
         if night is not None:
             return Decision(Wait(minutes_to_night_end(night, obs.now)), reason="night window")
@@ -80,12 +99,31 @@ class GreedyPolicy:
             return Decision(Reposition(target.lat, target.lng), reason="toward denser market")
         return Decision(Wait(self.cfg.wait_minutes), reason="nothing worth doing")
 
+    def rule_todo(self, obs: Observation) -> Decision | None:
+        """A due competition rule's action: wait it out, or drive to its point."""
+        if self.rules is None:
+            return None
+        t = self.rules.todo(obs.now, Pos(obs.position.lat, obs.position.lng))
+        if t is None:
+            return None
+        if t.action == "wait":
+            return Decision(Wait(float(max(1, t.minutes))), reason=t.reason)
+        if haversine_km(obs.position.lat, obs.position.lng, t.lat, t.lng) > 0.5:
+            return Decision(Reposition(t.lat, t.lng), reason=t.reason)
+        return None
+
     def best_option(self, obs: Observation) -> Option | None:
+        ok = [o for o in self.candidates(obs)
+              if takeable(o, obs.now, obs.horizon, self.cfg.min_net_income, obs.preferences,
+                          obs.progress)]
+        if self.rules is not None:  # net after the penalty the take would add (rule_filter)
+            ok.sort(key=lambda o: (-o.net, o.cargo.cargo_id))
+            pos = Pos(obs.position.lat, obs.position.lng)
+            pairs = rule_filter(self.rules, [(o, o) for o in ok], obs.now, pos,
+                                self.cfg.min_net_income)
+            ok = [o for _, o in pairs]
         best = None
-        for o in self.candidates(obs):
-            if not takeable(o, obs.now, obs.horizon, self.cfg.min_net_income, obs.preferences,
-                            obs.progress):
-                continue
+        for o in ok:
             if best is None or (o.net, o.cargo.cargo_id) > (best.net, best.cargo.cargo_id):
                 best = o
         return best

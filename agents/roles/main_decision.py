@@ -63,6 +63,16 @@ class MainDecisionAgent:
             return (self.geo.drive_minutes(km, view.now) <= pref.drive_minutes_left
                     and km <= pref.empty_km_left)
 
+        if pref.wait_minutes > 0 and ranking.options and ranking.options[0].net > pref.at_stake:
+            # a rule's wait forgoes work: an order earning more than its fine goes first
+            o = ranking.options[0]
+            return _out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}): beats the "
+                        "rule's fine", cargo_id=o.cargo.cargo_id)
+        if (pref.wait_minutes > 0 and pref.at_stake < float("inf") and not ranking.options
+                and view.last_action != "search" and search.search):
+            # look at the market before a rule's wait
+            return _out("search", "check the market before following the rule",
+                        lat=search.lat, lng=search.lng)
         if pref.wait_minutes > 0:
             return _out("wait", pref.reason, minutes=pref.wait_minutes)
         if pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0:

@@ -60,6 +60,7 @@ class PreferenceAdvice:
     # limits computed from the structured preferences, whatever backend advised
     drive_minutes_left: float = float("inf")  # until a no-driving window starts
     empty_km_left: float = float("inf")  # before today's empty-km limit is broken
+    at_stake: float = float("inf")  # a competition rule's fine the advice avoids
 
     def main_input(self, brief: bool) -> tuple[str, Any] | None:
         wait = round(self.wait_minutes)
@@ -150,6 +151,13 @@ class PreferenceAgent:
             if target is not None:
                 return {"wait_minutes": 0, "go": True, "lat": target.lat,
                         "lng": target.lng, "reason": why}
+        t = view.todo_action  # a due competition rule (memory/rule_progress.py)
+        if t is not None and t.action == "wait":
+            return {"wait_minutes": min(t.minutes, DAY), "go": False, "lat": 0.0, "lng": 0.0,
+                    "reason": t.reason}
+        if t is not None:
+            return {"wait_minutes": 0, "go": True, "lat": t.lat, "lng": t.lng,
+                    "reason": t.reason}
         return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0, "reason": "nothing due"}
 
     def advise(self, view: PreferenceView, advice: Mapping[str, Any],
@@ -166,8 +174,11 @@ class PreferenceAgent:
                 if not in_guangdong(lat, lng):
                     raise InvalidOutputError(f"place ({lat}, {lng}) outside Guangdong")
                 go = (lat, lng)
+            t = view.todo_action
             return PreferenceAdvice(wait, go, str(out.get("reason", "")),
-                                    *limits(prefs, prog, now))
+                                    *limits(prefs, prog, now),
+                                    at_stake=t.at_stake if t is not None
+                                    and t.reason == out.get("reason") else float("inf"))
 
         return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
 
