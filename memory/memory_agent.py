@@ -156,6 +156,7 @@ class MemoryAgent:
         self.marks = {"cargo facts": 0, "market facts": 0, "driver facts": 0}
         self.stats = CompressionStats()
         self.lessons = lessons
+        self.last: StepMemory | None = None  # this step's state and views (probes read it)
 
     def on_event(self, ev: Event) -> None:
         if self.profile is None:
@@ -184,7 +185,8 @@ class MemoryAgent:
         views = self.kind.views(self, state)
         if self.profile is not None:
             self.profile.add("views", obs.now, time.perf_counter_ns() - t0)
-        return StepMemory(state, views, done)
+        self.last = StepMemory(state, views, done)
+        return self.last
 
     def refresh(self, obs: Observation) -> StepState:
         """Advance the clock and compute, once, what every view and agent of this step reads."""
