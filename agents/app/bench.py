@@ -203,7 +203,74 @@ def markdown(r: dict) -> str:
         lines.append(f"| {k} | {v['tokens_per_step']} | {v['tokens_per_step_with_compression']}"
                      f" | {v['reduction_pct']}% ({v['reduction_with_compression_pct']}% with "
                      "compression calls) |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(summary_table(r) + lines[1:] + ablation_lines(r)) + "\n"
+
+
+def _fmt(x: object, pct: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    if pct:
+        return f"{100 * float(x):.1f}%"
+    return str(x)
+
+
+def summary_table(r: dict) -> list[str]:
+    """The one table: per mode, what it costs and what a reader (or the policy) gets from it."""
+    q = r.get("quality", {})
+    model = q.get("model")
+    rec = q.get("fact_recall", {})
+    share = q.get("hindsight_share", {})
+    head = ["mode", "tokens/step", "… with compression", "fact recall"]
+    if model:
+        head += [f"QA accuracy ({model['model']})", "decision agreement vs rules"]
+    head += ["income/driver-day", "share of hindsight optimum"]
+    out = [r["title"] if "title" in r else
+           f"# bench: {r['scenario']} (seed {r['seed']}, {r['days']:g} days, "
+           f"{r['drivers']} drivers, backend {r['backend']})", "",
+           "| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for mode, m in r["modes"].items():
+        t = m["tokens_per_step"]
+        row = [mode, str(t["mean"]), str(t["mean_with_compression"]), _fmt(rec.get(mode))]
+        if model:
+            acc = model["qa"].get(mode, {}).get("accuracy")
+            agree = model["decision_agreement"]["rules_vs_compressed"]
+            row += [_fmt(acc), {"rules": "(reference)", "compressed": _fmt(agree)}.get(mode,
+                                                                                 "n/a")]
+        row += [str(m["quality"]["net_income_per_driver_day"]), _fmt(share.get(mode), True)]
+        out.append("| " + " | ".join(row) + " |")
+    notes = []
+    if q.get("hindsight_note"):
+        notes.append(f"Share of hindsight optimum: {q['hindsight_note']}.")
+    if model:
+        d = model["decision_agreement"]
+        notes.append(f"Model figures: {model['steps']} sampled steps per mode, "
+                     f"{d['unanswered']} of {d['steps']} decision pairs unanswered.")
+    return out + (["", *notes] if notes else []) + [""]
+
+
+def ablation_lines(r: dict) -> list[str]:
+    a = r.get("ablation")
+    out = []
+    by = r.get("quality", {}).get("fact_recall_by_agent", {})
+    if by:
+        agents = sorted({x for v in by.values() for x in v})
+        out += ["", "| fact recall by agent | " + " | ".join(agents) + " |",
+                "|---|" + "---|" * len(agents)]
+        out += [f"| {m} | " + " | ".join(_fmt(v.get(x)) for x in agents) + " |"
+                for m, v in by.items()]
+    if a:
+        f = a["filter_first"]
+        out += ["", f"Token cut compressed vs rules: {a['cut_tokens_per_step']} tokens/step "
+                "(with compression calls). Filtering (rules -> rules-filtered): "
+                f"{f['filtering']} ({f['filtering_pct']}%); digest and compact lines "
+                f"(rules-filtered -> compressed): {f['digest_and_compact']} "
+                f"({f['digest_and_compact_pct']}%)"
+                + (f", of which compact lines {f['compact']} ({f['compact_pct']}%) and "
+                   f"digesting {f['digest']} ({f['digest_pct']}%)" if "compact" in f else "")
+                + ". The other order (rules -> compressed-unfiltered -> compressed): digest "
+                f"and compact {a['digest_first']['digest_and_compact_pct']}%, filtering "
+                f"{a['digest_first']['filtering_pct']}%."]
+    return out
 
 
 @dataclass(frozen=True)
