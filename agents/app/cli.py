@@ -115,7 +115,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         model_eval = {"model": build_qa_model(args.base_url, args.model, cache,
                                               args.llm_replay),
                       "steps": args.qa_steps, "max_questions": args.qa_max_questions}
-    report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
+    if sc.scenario.rules == "competition":  # our agents under the official loop
+        from agents.app.bench_competition import check_competition, run_competition_bench
+
+        modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
+        report = run_competition_bench(sc, out, modes)
+        check = check_competition  # the gate for this kind of report
+    else:
+        report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
     baseline = Path(args.baseline) if args.baseline else (
