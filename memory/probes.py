@@ -12,7 +12,8 @@ Facts, and whose view must state them:
   world, stated as its id with its net (within rounding).
 - no_offer (cargo_analyst, main_decision): failed, stale or unavailable cargo, and cargo memory
   holds as active that the world has already lost, among the nearest to the driver within the
-  candidates' reach: stated when the text never offers it (the id is not shown with a net).
+  candidates' reach: stated when the text never offers it (the id is not shown with a net,
+  except on a history line or a line tagged with its status).
 - best_grid (search): the best grid of the driver's ring worth a query now, id with value.
 - avoid_grid (search): grids near the driver in a low-yield streak (>= 2), id with its streak.
 - budget (search, main_decision): the query budget left.
@@ -35,8 +36,9 @@ NO_OFFER_PER_STEP = 3  # the nearest few: a long tail of far ids would swamp the
 AVOID_STREAK = 2  # what the views call a low-yield streak worth avoiding
 NEAR_KM_DEFAULT = 30.0  # reach when the driver has no candidates
 
-# a raw fact or action line (`t<minute> ...`): history, not an offer
-LOG_LINE = re.compile(r"(?m)^t\d+ .*\n?")
+# a raw fact or action line (`t<minute> ...`): history, not an offer; and a candidate line
+# tagged with a status that rules it out (`full` lists every cargo seen, tagged)
+LOG_LINE = re.compile(r"(?m)^(?:t\d+ .*|.*\[(?:failed|stale|unavailable|taken)\].*)\n?")
 
 Live = Callable[[str], bool]  # the true world: whether a cargo id can still be booked now
 
