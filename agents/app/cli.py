@@ -118,6 +118,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if sc.scenario.rules == "competition":  # our agents under the official loop
         from agents.app.bench_competition import check_competition, run_competition_bench
 
+        if model_eval is not None:
+            print("note: model QA and agreement run on shared-world scenarios only",
+                  file=sys.stderr)
         modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
         report = run_competition_bench(sc, out, modes)
         check = check_competition  # the gate for this kind of report
