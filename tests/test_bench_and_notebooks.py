@@ -111,15 +111,25 @@ def test_committed_competition_baseline_gate(tmp_path: Path) -> None:
     r = json.loads((out / "report.json").read_text())
     assert "off" in r["modes"]
     assert "share of hindsight optimum" in (out / "report.md").read_text()
+    # the optimum bounds every policy: each share lies in (0, 1], and follows the income
+    share = r["quality"]["hindsight_share"]
+    assert all(0 < x <= 1 for x in share.values())
+    best = r["quality"]["hindsight_optimum"]["net_per_driver_day"]
+    for mode, m in r["modes"].items():
+        assert share[mode] == pytest.approx(m["quality"]["net_income_per_driver_day"] / best,
+                                            abs=1e-3)
     base = json.loads(baseline.read_text())
     worse = json.loads(json.dumps(base))
     for m in worse["modes"].values():
         m["quality"]["net_income_per_driver_day"] *= 1.2  # pretend we used to earn more
+    worse["quality"]["hindsight_share"]["compressed"] += 0.1
     (tmp_path / "worse.json").write_text(json.dumps(worse))
     from agents.app.bench_competition import check_competition
 
-    assert {x.figure for x in check_competition(r, worse)} == {
-        "quality.net_income_per_driver_day"}
+    moved = {(x.mode, x.figure) for x in check_competition(r, worse)}
+    assert {f for _, f in moved} == {"quality.net_income_per_driver_day",
+                                     "quality.hindsight_share"}
+    assert ("compressed", "quality.hindsight_share") in moved
 
 
 def test_sweep_dataset_is_readable(tmp_path: Path) -> None:

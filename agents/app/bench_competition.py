@@ -56,8 +56,8 @@ class TokenTally:
 
 
 def hindsight(sc: Scenario) -> tuple[dict[str, Any] | None, str]:
-    """Each driver's hindsight optimum, or None and why not (a hook until sim/hindsight.py
-    lands)."""
+    """Each driver's hindsight optimum, or None and why not (sim/hindsight.py missing, or no
+    cargo file to replay)."""
     try:
         from sim.hindsight import hindsight_for_run
     except ImportError:
@@ -74,8 +74,10 @@ def hindsight(sc: Scenario) -> tuple[dict[str, Any] | None, str]:
         text = p if isinstance(p, str) else p.get("content", "")
         return None if parser is None else _as_dict(parser(text))
 
+    # option C on: the optimum then bounds every policy, one that commits on the way included
     res = hindsight_for_run(records, official_drivers(sc), int(sc.scenario.days),
-                            sc.scenario.scoring, sc.geo.speed_kmh, parse_preference=parse)
+                            sc.scenario.scoring, sc.geo.speed_kmh, parse_preference=parse,
+                            approach_commit=True)
     return res, "ok"
 
 
