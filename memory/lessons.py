@@ -166,11 +166,17 @@ class LessonStore:
         return None if row is None else row[0]
 
 
+def _one_line(text: object, limit: int = 300) -> str:
+    """A stored lesson as prompts carry it: one bounded line, whatever the file holds."""
+    t = " ".join(str(text).split()).replace("##", "#")
+    return t if len(t) <= limit else t[:limit - 1] + "…"
+
+
 def load_lessons(path: str | Path | None, limit: int = 5) -> tuple[str, ...]:
     if path is None or not Path(path).exists():
         return ()
     store = LessonStore(path)
     try:
-        return tuple(f"{text} (strength {s:g})" for text, s, _ in store.active(limit))
+        return tuple(f"{_one_line(text)} (strength {s:g})" for text, s, _ in store.active(limit))
     finally:
         store.close()

@@ -69,6 +69,11 @@ class Cargo:
     competitor_time: float | None = None  # hidden: when another carrier takes it
     status: CargoStatus = CargoStatus.CREATED
     cell: str = ""
+    # facts only the scorer's preference kinds read (K5/K6/K18/K20): empty when the cargo
+    # model does not draw them (cities then come from the nearest county, sim.step_log)
+    category: str = ""
+    start_city: str = ""
+    end_city: str = ""
 
     def move(self, new: CargoStatus) -> None:
         if new not in self.status.successors:

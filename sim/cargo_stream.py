@@ -342,7 +342,9 @@ def world_cargo(sc: Scenario, geo: Geography, rng: np.random.Generator) -> Itera
         if rng.random() < share:
             competitor = create + float(rng.uniform(0.0, remove - create))
         yield Cargo(r["cargo_id"], o, d, r["price"] / 100.0, create, ls, le, remove,
-                    float(r["cost_time_minutes"]), geo.road_km(o, d), competitor)
+                    float(r["cost_time_minutes"]), geo.road_km(o, d), competitor,
+                    category=r["cargo_name"], start_city=r["start"]["city"],
+                    end_city=r["end"]["city"])
 
 
 # -- calibration tools (the notebook and the tests compare the market with §9 through these) --

@@ -22,6 +22,7 @@ from sim.actions import (
     Wait,
 )
 from sim.clock import DAY
+from sim.dispatch import DecisionDispatcher
 from sim.events import (
     ActionChosen,
     Drove,
@@ -60,10 +61,11 @@ class DriverState:
 class Driver:
     def __init__(self, env: simpy.Environment, spec: DriverSpec, policy: Policy, market: Market,
                  geo: Geography, bus: EventBus, market_cfg: MarketConfig, horizon: float,
-                 load_minutes: float) -> None:
+                 load_minutes: float, dispatcher: DecisionDispatcher | None = None) -> None:
         self.env, self.spec, self.policy, self.market = env, spec, policy, market
         self.geo, self.bus, self.mcfg, self.horizon = geo, bus, market_cfg, horizon
         self.load_minutes = load_minutes
+        self.dispatcher = dispatcher
         self.id = spec.driver_id
         self.state = DriverState(position=Point(spec.lat, spec.lng))
         self.prefs = PreferenceTracker(spec.preferences, horizon)
@@ -92,7 +94,10 @@ class Driver:
     def run(self) -> Generator[simpy.Event, Any, None]:
         while self.env.now < self.horizon:
             t0 = self.env.now
-            decision = self.policy.decide(self.observe())
+            if self.dispatcher is None or self.dispatcher.immediate:
+                decision = self.policy.decide(self.observe())
+            else:  # decided with the other drivers of its lookahead window (sim.dispatch)
+                decision = yield self.dispatcher.submit(self.id, self.observe, self.policy)
             self.publish_choice(decision)
             yield from self.execute(decision)
             if self.env.now == t0:  # every decision costs at least a minute

@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
+from sim.effects import capturing, defer
+
 ROW_SCHEMA = pa.schema([
     ("seq", pa.int64()),
     ("t", pa.float64()),
@@ -235,6 +237,12 @@ class EventBus:
             self._by_driver[driver_id].append(handler)
 
     def publish(self, event: Event) -> None:
+        if capturing():  # a decision computed off the sim thread: published in fixed order later
+            defer(lambda: self._deliver(event))
+            return
+        self._deliver(event)
+
+    def _deliver(self, event: Event) -> None:
         self.seq += 1
         for h in self._all:
             h(event)

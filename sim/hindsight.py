@@ -68,15 +68,18 @@ import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-R_KM = 6371.0
-DAY = 1440
-EPOCH = datetime(2026, 3, 1)
+from sim.clock import DAY
+from sim.competition.clock import EARTH_RADIUS_KM as R_KM
+from sim.competition.clock import drive_minutes, haversine
+from sim.scoring.timebase import wall_to_minutes
+from sim.scoring.versions import ScoringVersion as Version
+from sim.scoring.versions import settings_for
+
 NO_START = -(10**12)  # window start of cargo without a loading window
 NO_END = 10**12  # window end of cargo without a loading window
 PICKUP_SNAP_KM = 1e-6
@@ -90,40 +93,14 @@ class Reach(StrEnum):
     APPROACH = "approach"  # C, only with approach_commit=True
 
 
-class Version(StrEnum):
-    S1 = "S1"
-    S2 = "S2"
-    S3 = "S3"
-    S4 = "S4"
-
-
 def pay_horizon(days: int, version: Version | str) -> int:
-    """H in minutes: the last end minute of a paid take (§6)."""
-    v = Version(version)
-    if v in (Version.S1, Version.S2):
-        return min(days, 30) * DAY
-    if v is Version.S3:
-        return min(days, 31) * DAY
-    return days * DAY
-
-
-def haversine(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    """§2.1 scalar haversine, R = 6371.0, h clamped to [0, 1]."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = (math.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lng2 - lng1) / 2) ** 2)
-    return 2 * R_KM * math.asin(math.sqrt(min(1.0, max(0.0, h))))
-
-
-def drive_minutes(d: float, speed: float) -> int:
-    """§4.1: 1 if d <= 0 else max(1, ceil(d / speed * 60))."""
-    return 1 if d <= 0 else max(1, math.ceil(d / speed * 60))
+    """H in minutes: the last end minute of a paid take (§6), per the scorer's version table."""
+    return settings_for(version).horizon_days(days) * DAY
 
 
 def wall_minutes(text: str) -> int:
-    """§2.1: floor((t - epoch) / 60 s) of a 'YYYY-MM-DD HH:MM:SS' string."""
-    t = datetime.strptime(str(text).strip(), "%Y-%m-%d %H:%M:%S")
-    return math.floor((t - EPOCH).total_seconds() / 60)
+    """§2.1: floor((t - epoch) / 60 s) of a 'YYYY-MM-DD HH:MM:SS' string (the scorer's parse)."""
+    return wall_to_minutes(str(text))
 
 
 def _hav_np(lat1: float, lng1: float, p2: np.ndarray, l2: np.ndarray,

@@ -8,33 +8,46 @@ temporary name and renamed, so a run killed at any moment leaves every finished 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.events import ROW_SCHEMA, Event, EventBus
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+FLUSH_SECONDS = 2.0  # the most wall time of rows a killed run loses
+
 
 class BatchedParquetWriter:
     """Column buffers flushed to numbered part files of one dataset directory."""
 
-    def __init__(self, directory: Path, schema: pa.Schema, batch_rows: int) -> None:
+    def __init__(self, directory: Path, schema: pa.Schema, batch_rows: int,
+                 flush_seconds: float = FLUSH_SECONDS) -> None:
         self.dir, self.schema, self.batch_rows = directory, schema, batch_rows
+        self.flush_seconds = flush_seconds
         self.dir.mkdir(parents=True, exist_ok=True)
         self.cols: dict[str, list] = {f.name: [] for f in schema}
         self.n = 0
         self.parts = 0
         self.rows_written = 0
+        self.last_flush = time.monotonic()
 
     def append(self, row: dict) -> None:
         for k, col in self.cols.items():
             col.append(row.get(k))
         self.n += 1
-        if self.n >= self.batch_rows:
+        # by rows for throughput, by wall time so a run killed at any moment has lost at
+        # most the last few seconds, however slowly rows arrive
+        if self.n >= self.batch_rows or time.monotonic() - self.last_flush >= self.flush_seconds:
             self.flush()
 
     def flush(self) -> None:
+        self.last_flush = time.monotonic()
         if self.n == 0:
             return
         table = pa.table(self.cols, schema=self.schema)
@@ -70,8 +83,18 @@ class EventRecorder:
 def write_table(path: Path, rows: list[dict], schema: pa.Schema | None = None) -> None:
     """A small table written in one go (drivers, steps), via a temporary file and rename."""
     table = pa.Table.from_pylist(rows, schema=schema)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f".{path.name}.tmp")
     pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file and rename: a reader sees the old file or the new, whole."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, path)
 
 
@@ -79,3 +102,24 @@ def read_events(run_dir: str | Path) -> pa.Table:
     """The events of a run as one table, in sequence order."""
     t = pq.read_table(Path(run_dir) / "events.parquet", schema=ROW_SCHEMA)
     return t.sort_by("seq")
+
+
+WALL_CLOCK_KEYS = ("latency_s",)  # measured wall time inside an event's detail
+
+
+def without_wall_clock(events: pd.DataFrame) -> pd.DataFrame:
+    """Events with measured wall-clock fields removed, for comparing two runs' logs: the same
+    replies give the same simulation, but a call never takes the same seconds twice."""
+    import json
+
+    def strip(detail: object) -> object:
+        if not isinstance(detail, str) or not any(k in detail for k in WALL_CLOCK_KEYS):
+            return detail
+        d = json.loads(detail)
+        for k in WALL_CLOCK_KEYS:
+            d.pop(k, None)
+        return json.dumps(d, sort_keys=True, separators=(",", ":"))
+
+    out = events.copy()
+    out["detail"] = out["detail"].map(strip)
+    return out.reset_index(drop=True)

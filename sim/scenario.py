@@ -7,11 +7,13 @@ expected and what was found, so `freightsim validate` can print it without a tra
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,9 @@ class ScenarioError(ValueError):
             str(path), key, expected, found, line)
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {key}: expected {expected}, found {found!r}")
+
+    def __reduce__(self):  # survives the trip back from a sweep's worker process
+        return (ScenarioError, (self.path, self.key, self.expected, self.found, self.line))
 
 
 @dataclass(frozen=True)
@@ -126,12 +131,41 @@ class MarketConfig:
 
 
 @dataclass(frozen=True)
+class Rule:
+    """A competition-kind preference (COMPETITION.md §7.5) as a drivers file states it.
+
+    `kind`/`params` is the structured form (PREF_PARAMS.md) when known; a rule read from text
+    that nothing parsed has kind None and is scored by the scorer's text parser or reported as
+    unscored. `to_official` is the drivers-file object sim.scoring reads.
+    """
+
+    text: str
+    kind: str | None = None
+    params: dict = field(default_factory=dict, hash=False, compare=False)
+    penalty_amount: float | None = None
+    penalty_cap: float | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+
+    def to_official(self) -> dict:
+        out: dict = {"content": self.text, "start_time": self.start_time,
+                     "end_time": self.end_time}
+        if self.penalty_amount is not None or self.penalty_cap is not None:
+            # no amount: the scorer takes the text parser's amount and cap
+            out.update(penalty_amount=self.penalty_amount, penalty_cap=self.penalty_cap)
+        if self.kind is not None:
+            out["structured"] = {"kind": self.kind, "params": self.params}
+        return out
+
+
+@dataclass(frozen=True)
 class DriverSpec:
     driver_id: str
     lat: float
     lng: float
     cost_per_km: float = 1.5
     preferences: tuple[Preference, ...] = ()
+    rules: tuple[Rule, ...] = ()  # competition kinds, scored from the step log at the end
 
 
 @dataclass(frozen=True)
@@ -141,6 +175,10 @@ class DriversConfig:
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
+    # competition-kind rules drawn for generated drivers (sim.preference_draw); 0 draws none
+    rules_per_driver: int = 0
+    rule_kinds: tuple[str, ...] = ()  # empty: all 24 kinds ("all" in the file)
+    rule_lang: str = "zh"  # zh | en | mixed
 
 
 @dataclass(frozen=True)
@@ -176,7 +214,12 @@ class LLMConfig:
     cache: str | None = None
     replay: bool = False
     max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
-    concurrency: int = 1  # competition rules: drivers simulated at once (threads)
+    stream: bool = False  # stream replies: time to first token and decode time per call
+    concurrency: int = 1  # decisions in flight at once (competition rules: drivers at once)
+    lookahead_minutes: float = 0.0  # shared world: batch decisions this close in sim time
+    driver_token_budget: int = 0  # 0: none; else calls past it fall back (cause token_budget)
+    step_deadline_s: float = 0.0  # 0: none; else calls past it fall back (cause step_deadline)
+    parallel_agents: bool = True  # preference and search agents asked side by side
 
 
 @dataclass(frozen=True)
@@ -227,6 +270,7 @@ CHOICES = {
     ("llm", "backend"): ("rules", "llm"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
+    ("drivers", "rule_lang"): ("zh", "en", "mixed"),
 }
 
 
@@ -248,9 +292,10 @@ POSITIVE = {
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
-    ("drivers", "preferences_per_driver"),
+    ("drivers", "preferences_per_driver"), ("drivers", "rules_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
-    ("scenario", "seed"),
+    ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
+    ("llm", "step_deadline_s"),
 }
 RANGES = {"lead_minutes", "load_window_minutes", "remove_before_window_end_minutes",
           "haul_km_range", "online_minutes_range", "window_lead_minutes", "window_length_minutes"}
@@ -260,6 +305,43 @@ NON_NEGATIVE |= {("cargo", k) for k in (
     "haul_short_sigma", "haul_long_sigma", "line_price_base", "line_price_per_km",
     "line_price_noise", "cost_fixed_minutes", "cost_minutes_per_km", "cost_noise", "online_sigma")}
 WEIGHT_TABLE = tuple[tuple[str, float], ...]
+# Upper limits: beyond them a value is a typo, not a scenario (a speed of 1e9 km/h, a batch of
+# 1e18 rows). Each is far past anything the shipped scenarios or the competition use.
+UPPER: dict[tuple[str, str], float] = {
+    ("scenario", "days"): 366, ("scenario", "seed"): 2**63 - 1,
+    ("geo", "detour_factor"): 5, ("geo", "speed_kmh"): 300,
+    ("cargo", "rate_per_hour"): 100_000, ("cargo", "night_factor"): 10,
+    ("cargo", "day_start_hour"): 24, ("cargo", "day_end_hour"): 24,
+    ("cargo", "competitor_share"): 1, ("cargo", "price_base"): 1e7,
+    ("cargo", "price_per_km"): 1e5, ("cargo", "price_noise"): 5,
+    ("cargo", "load_minutes"): 1440, ("cargo", "unload_minutes"): 1440,
+    ("cargo", "destination_scale_km"): 2000,
+    ("market", "search_max_results"): 10_000, ("market", "default_radius_km"): 1000,
+    ("market", "max_radius_km"): 1000, ("market", "daily_query_budget"): 1_000_000,
+    ("market", "search_min_minutes"): 1440,
+    ("drivers", "count"): 10_000, ("drivers", "cost_per_km"): 1000,
+    ("drivers", "preferences_per_driver"): 10,
+    ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
+    ("memory", "low_yield_net"): 1e7, ("memory", "compress_threshold"): 1_000_000,
+    ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
+    ("llm", "timeout_s"): 3600, ("llm", "max_retries"): 10, ("llm", "backoff_s"): 60,
+    ("llm", "temperature"): 2, ("llm", "max_tokens"): 32_768, ("llm", "max_calls"): 10_000_000,
+    ("output", "batch_rows"): 10_000_000,
+}
+LOWER: dict[tuple[str, str], float] = {
+    ("policy", "min_net_income"): -1e7, ("memory", "low_yield_net"): -1e7,
+    ("cargo", "day_start_hour"): 0, ("cargo", "day_end_hour"): 0,
+}
+RANGE_MAX_MINUTES = 1440 * 31  # lead, load window and removal offsets: at most a month
+MAX_FILE_BYTES = 4 * 2**20  # a scenario is a few hundred lines; anything this big is not one
+MAX_NAME = 64
+NAME = re.compile(r"^\w[\w.-]*$")  # one path component under runs/: no separators, no ".."
+TOKENIZERS = ("qwen3", "llama3", "cl100k_base", "o200k_base", "o200k_harmony")  # quicktok ships
+# The work a scenario implies, to refuse one that would not finish: each generated cargo is a
+# few events, each driver-day a few hundred decisions. month.toml is about 0.8 million units.
+WORK_PER_DRIVER_DAY = 200
+MAX_H3_RES = 9
+MAX_WORK = 20_000_000
 
 
 class _Ctx:
@@ -316,10 +398,14 @@ def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
     if tp is float:
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise ctx.fail(table, key, "a number", v)
+        if not math.isfinite(v):
+            raise ctx.fail(table, key, "a finite number", v)
         return float(v)
     if tp is str:
         if not isinstance(v, str):
             raise ctx.fail(table, key, "a string", v)
+        if "\x00" in v:
+            raise ctx.fail(table, key, "a string without NUL characters", v)
         return v
     if tp == WEIGHT_TABLE:
         ok = isinstance(v, dict) and all(
@@ -329,10 +415,11 @@ def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
         return tuple((str(k), float(x)) for k, x in v.items())
     if typing.get_origin(tp) is tuple:
         args = typing.get_args(tp)
-        ok = isinstance(v, list) and all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in v)
+        ok = isinstance(v, list) and len(v) <= 1000 and all(
+            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+            for x in v)
         if not ok or (args[-1] is not Ellipsis and len(v) != len(args)):
-            raise ctx.fail(table, key, _type_name(tp), v)
+            raise ctx.fail(table, key, _type_name(tp) + " (finite)", v)
         return tuple(float(x) for x in v)
     raise ctx.fail(table, key, _type_name(tp), v)
 
@@ -349,7 +436,14 @@ def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = (
         if key not in names:
             raise ctx.fail(table, key, f"one of the known keys ({', '.join(sorted(names))})",
                            "unknown key")
+        if table == "scenario" and key == "start" and isinstance(v, datetime):
+            v = v.isoformat() if v.tzinfo is None else v  # an unquoted TOML local date-time
         val = _coerce(ctx, table, key, hints[key], v)
+        hi, lo = UPPER.get((table, key)), LOWER.get((table, key))
+        if hi is not None and isinstance(val, int | float) and val > hi:
+            raise ctx.fail(table, key, f"a value of at most {hi:g}", v)
+        if lo is not None and isinstance(val, int | float) and val < lo:
+            raise ctx.fail(table, key, f"a value of at least {lo:g}", v)
         if (table, key) in POSITIVE and val <= 0:
             raise ctx.fail(table, key, "a value greater than zero", v)
         if (table, key) in NON_NEGATIVE and val < 0:
@@ -361,21 +455,27 @@ def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = (
                 raise ctx.fail(table, key, "a window whose end is not before its start", v)
             if val[0] < 0:
                 raise ctx.fail(table, key, "minutes of zero or more", v)
+            if val[1] > RANGE_MAX_MINUTES:
+                raise ctx.fail(table, key, f"minutes of at most {RANGE_MAX_MINUTES}", v)
         kwargs[key] = val
     return cls(**kwargs)
 
 
 def _check_geo(ctx: _Ctx, g: GeoConfig) -> None:
+    # finer than 9 (cells of ~0.1 km2) a 30 km search ring holds millions of cells
     for key in ("market_h3_res", "memory_h3_res"):
         res = getattr(g, key)
         if not 0 <= res <= 15:
             raise ctx.fail("geo", key, "an H3 resolution from 0 to 15", res)
+        if res > MAX_H3_RES:
+            raise ctx.fail("geo", key, f"an H3 resolution of at most {MAX_H3_RES} (finer cells "
+                           "make one search ring millions of cells)", res)
     if g.memory_h3_res > g.market_h3_res:
         raise ctx.fail("geo", "memory_h3_res",
                        f"a resolution no finer than market_h3_res ({g.market_h3_res})",
                        g.memory_h3_res)
-    if len(g.speed_profile) != 24 or any(x <= 0 for x in g.speed_profile):
-        raise ctx.fail("geo", "speed_profile", "24 positive hourly speed factors",
+    if len(g.speed_profile) != 24 or any(not 0 < x <= 10 for x in g.speed_profile):
+        raise ctx.fail("geo", "speed_profile", "24 hourly speed factors above 0, at most 10",
                        list(g.speed_profile))
 
 
@@ -410,6 +510,91 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
                        m.days)
 
 
+def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
+    """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
+    from sim.preference_draw import KINDS
+
+    if v == "all":
+        return ()
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        raise ctx.fail("drivers", "rule_kinds", '"all" or a list of kind names', v)
+    unknown = [x for x in v if x not in KINDS]
+    if unknown:
+        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(KINDS), unknown)
+    return tuple(v)
+
+def _check_values(ctx: _Ctx, parts: dict[str, Any]) -> None:
+    """Cross-field and format checks the per-key coercion cannot make."""
+    meta: Meta = parts["scenario"]
+    if len(meta.name) > MAX_NAME or not NAME.match(meta.name) or ".." in meta.name:
+        raise ctx.fail("scenario", "name", f"a name of 1-{MAX_NAME} letters, digits, '_', '-' "
+                       "or '.' (it names the run directory under runs/)", meta.name)
+    try:
+        start = datetime.fromisoformat(meta.start)
+    except ValueError:
+        raise ctx.fail("scenario", "start", "a date-time like 2026-03-02T00:00:00",
+                       meta.start) from None
+    if start.tzinfo is not None:
+        raise ctx.fail("scenario", "start", "a local date-time without a timezone offset",
+                       meta.start)
+    if not 2000 <= start.year <= 2100:
+        raise ctx.fail("scenario", "start", "a year from 2000 to 2100", meta.start)
+    m: MarketConfig = parts["market"]
+    if m.default_radius_km > m.max_radius_km:
+        raise ctx.fail("market", "default_radius_km",
+                       f"a radius no larger than max_radius_km ({m.max_radius_km:g})",
+                       m.default_radius_km)
+    c: CargoConfig = parts["cargo"]
+    if c.day_start_hour >= c.day_end_hour:
+        raise ctx.fail("cargo", "day_start_hour",
+                       f"an hour before day_end_hour ({c.day_end_hour})", c.day_start_hour)
+    llm: LLMConfig = parts["llm"]
+    if llm.tokenizer not in TOKENIZERS:
+        raise ctx.fail("llm", "tokenizer", "one of " + ", ".join(TOKENIZERS), llm.tokenizer)
+    if not re.match(r"^https?://[^\s]+$", llm.base_url):
+        raise ctx.fail("llm", "base_url", "an http:// or https:// URL", llm.base_url)
+    if not re.match(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$", llm.api_key_env):
+        raise ctx.fail("llm", "api_key_env", "the name of an environment variable",
+                       llm.api_key_env)
+    if not llm.model or len(llm.model) > 256:
+        raise ctx.fail("llm", "model", "a model name of 1-256 characters", llm.model)
+
+
+def work_estimate(sc: Scenario) -> int:
+    """Rough units of work a scenario implies: generated cargo plus driver-days of decisions."""
+    c, d = sc.cargo, sc.drivers
+    cargo = 0 if c.file else c.rate_per_hour * 24 * sc.scenario.days
+    drivers = max(d.count, len(d.fixed)) if d.file is None else 0
+    return int(cargo + drivers * sc.scenario.days * WORK_PER_DRIVER_DAY)
+
+
+def _check_work(ctx: _Ctx, sc: Scenario) -> None:
+    w = work_estimate(sc)
+    if w > MAX_WORK:
+        raise ctx.fail("scenario", "days", f"a scenario of at most {MAX_WORK:,} work units "
+                       f"(cargo generated + {WORK_PER_DRIVER_DAY} per driver-day), which is "
+                       f"25x month.toml", f"{w:,} units ({sc.scenario.days:g} days, "
+                       f"{sc.cargo.rate_per_hour:g} cargo/h, {sc.drivers.count} drivers)")
+
+
+SPECIAL_ROOTS = ("/proc", "/sys", "/dev")
+
+
+def check_data_path(resolved: Path, *, must_exist: bool) -> str | None:
+    """Why a path a scenario names cannot be used as a data file, or None when it can."""
+    text = str(resolved)
+    if any(text == r or text.startswith(r + "/") for r in SPECIAL_ROOTS):
+        return "a regular file (not under /proc, /sys or /dev)"
+    if resolved.exists() or resolved.is_symlink():
+        if resolved.is_dir():
+            return "a regular file, not a directory"
+        if not resolved.is_file():
+            return "a regular file, not a device, FIFO or socket"
+    elif must_exist:
+        return "an existing file (relative to the scenario)"
+    return None
+
+
 def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec:
     table = "drivers.fixed"
     if not isinstance(raw, dict):
@@ -424,30 +609,68 @@ def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec
         raise ctx.fail(table, "lat", "a start inside Guangdong (lat 20.2-25.55, lng 109.65-117.35)",
                        [lat, lng])
     prefs = []
-    for p in raw.get("preferences", []):
+    raw_prefs = raw.get("preferences", [])
+    if not isinstance(raw_prefs, list) or len(raw_prefs) > 50:
+        raise ctx.fail(table, "preferences", "a list of at most 50 preference tables",
+                       raw_prefs)
+    kinds = ", ".join(k.value for k in PrefKind)
+    for p in raw_prefs:
         try:
-            prefs.append(preference_from_dict(p))
-        except (KeyError, ValueError, TypeError) as exc:
-            kinds = ", ".join(k.value for k in PrefKind)
+            pref = preference_from_dict(p)
+        except (KeyError, ValueError, TypeError, AttributeError, OverflowError) as exc:
             raise ctx.fail(table, "preferences", f"a preference of kind {kinds} with its "
                            "parameters", p) from exc
-    return DriverSpec(
-        driver_id=str(raw.get("driver_id", f"D{i:04d}")), lat=lat, lng=lng,
-        cost_per_km=_coerce(ctx, table, "cost_per_km", float,
-                            raw.get("cost_per_km", default_cost)),
-        preferences=tuple(prefs),
-    )
+        bad = preference_problem(pref)
+        if bad is not None:
+            raise ctx.fail(table, "preferences", bad, p)
+        prefs.append(pref)
+    driver_id = raw.get("driver_id", f"D{i:04d}")
+    if not isinstance(driver_id, str) or not driver_id or len(driver_id) > 64:
+        raise ctx.fail(table, "driver_id", "a driver id string of 1-64 characters", driver_id)
+    cost = _coerce(ctx, table, "cost_per_km", float, raw.get("cost_per_km", default_cost))
+    if not 0 < cost <= UPPER[("drivers", "cost_per_km")]:
+        raise ctx.fail(table, "cost_per_km", "a value above 0, at most 1000", cost)
+    return DriverSpec(driver_id=driver_id, lat=lat, lng=lng, cost_per_km=cost,
+                      preferences=tuple(prefs))
+
+
+def preference_problem(p: Preference) -> str | None:
+    """What is wrong with a structured preference's numbers, or None."""
+    nums = [p.penalty_amount, p.penalty_cap, p.km]
+    places = [p.place, *p.steps] if p.place is not None else list(p.steps)
+    nums += [x for pl in places for x in (pl.lat, pl.lng, pl.radius_km)]
+    if not all(math.isfinite(x) for x in nums):
+        return "preference numbers that are finite"
+    if not (0 <= p.penalty_amount <= 1e7 and 0 <= p.penalty_cap <= 1e9 and 0 <= p.km <= 1e5):
+        return "a penalty_amount of 0-1e7, penalty_cap of 0-1e9 and km of 0-1e5"
+    if not (0 <= p.start_hour <= 24 and 0 <= p.end_hour <= 24):
+        return "start_hour and end_hour from 0 to 24"
+    if not (0 <= p.days <= 366 and 0 <= p.deadline_day <= 366):
+        return "days and deadline_day from 0 to 366"
+    if len(p.steps) > 50 or len(p.cells) > 10_000:
+        return "at most 50 steps and 10000 cells"
+    for pl in places:
+        if not in_guangdong(pl.lat, pl.lng) or not 0 < pl.radius_km <= 500:
+            return "places inside Guangdong with a radius_km above 0, at most 500"
+    return None
 
 
 def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
     path = Path(path)
+    text = text.removeprefix("\ufeff")  # a BOM some editors write
     ctx = _Ctx(path, text)
+    if "\x00" in text:
+        line = text[:text.index("\x00")].count("\n") + 1
+        raise ScenarioError(path, "TOML", "a text file", "a NUL byte (a binary file?)", line)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(path, "TOML", "valid TOML", str(exc),
                             int(m.group(1)) if m else None) from None
+    except RecursionError:
+        raise ScenarioError(path, "TOML", "TOML nested a few levels deep",
+                            "nesting too deep to read") from None
     for table in raw:
         if table not in TABLES:
             raise ScenarioError(path, f"[{table}]", "one of the tables "
@@ -455,30 +678,77 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
                                 ctx.line_of(table))
     parts: dict[str, Any] = {}
     for table, cls in TABLES.items():
-        skip = ("fixed",) if table == "drivers" else ()
+        skip = ("fixed", "rule_kinds") if table == "drivers" else ()
         parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
+    if isinstance(raw.get("drivers"), dict) and "rule_kinds" in raw["drivers"]:
+        parts["drivers"] = dataclasses.replace(
+            parts["drivers"], rule_kinds=_rule_kinds(ctx, raw["drivers"]["rule_kinds"]))
     _check_geo(ctx, parts["geo"])
     _check_cargo(ctx, parts["cargo"])
     _check_competition(ctx, parts["scenario"])
     drivers_raw = raw.get("drivers", {}).get("fixed", [])
     if not isinstance(drivers_raw, list):
         raise ctx.fail("drivers", "fixed", "an array of tables [[drivers.fixed]]", drivers_raw)
+    if len(drivers_raw) > UPPER[("drivers", "count")]:
+        raise ctx.fail("drivers", "fixed", "at most 10000 fixed drivers", len(drivers_raw))
     fixed = tuple(_driver_spec(ctx, i, d, parts["drivers"].cost_per_km)
                   for i, d in enumerate(drivers_raw))
+    _check_driver_ids(ctx, fixed, parts["drivers"].count)
     parts["drivers"] = dataclasses.replace(parts["drivers"], fixed=fixed)
+    _check_values(ctx, parts)
     base = path.parent
     for table in ("cargo", "drivers"):
         f = parts[table].file
         if f is not None:
             resolved = (base / f).resolve()
-            if not resolved.is_file():
-                raise ctx.fail(table, "file", "an existing file (relative to the scenario)", f)
+            why = check_data_path(resolved, must_exist=True)
+            if why is not None:
+                raise ctx.fail(table, "file", why, f)
             parts[table] = dataclasses.replace(parts[table], file=str(resolved))
-    return Scenario(path=str(path), **parts)
+    for table, key in (("llm", "cache"), ("memory", "lessons")):
+        f = getattr(parts[table], key)
+        if f is not None:
+            resolved = (base / f).resolve() if not Path(f).is_absolute() else Path(f)
+            why = check_data_path(resolved, must_exist=False)
+            if why is not None:
+                raise ctx.fail(table, key, why, f)
+    sc = Scenario(path=str(path), **parts)
+    _check_work(ctx, sc)
+    return sc
+
+
+def _check_driver_ids(ctx: _Ctx, fixed: tuple[DriverSpec, ...], count: int) -> None:
+    """Two drivers with one id would share a memory and a row; generated ids count on."""
+    seen: set[str] = set()
+    generated = {f"D{i:04d}" for i in range(len(fixed), max(count, len(fixed)))}
+    for spec in fixed:
+        if spec.driver_id in seen:
+            raise ctx.fail("drivers.fixed", "driver_id", "a driver id used once",
+                           spec.driver_id)
+        if spec.driver_id in generated:
+            raise ctx.fail("drivers.fixed", "driver_id", f"an id other than the generated "
+                           f"D{len(fixed):04d}..D{max(count, len(fixed)) - 1:04d}",
+                           spec.driver_id)
+        seen.add(spec.driver_id)
 
 
 def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
-    if not p.is_file():
-        raise ScenarioError(p, "file", "an existing scenario file", str(p))
-    return parse_scenario(p.read_text(encoding="utf-8"), p)
+    why = check_data_path(p.resolve() if p.exists() else p, must_exist=True)
+    if why is not None:
+        raise ScenarioError(p, "file", why.replace("file", "scenario file", 1), str(p))
+    try:
+        with p.open("rb") as fh:
+            blob = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioError(p, "file", "a readable scenario file", exc.strerror) from None
+    if len(blob) > MAX_FILE_BYTES:
+        raise ScenarioError(p, "file", f"a scenario of at most {MAX_FILE_BYTES // 2**20} MiB",
+                            "a larger file")
+    try:
+        text = blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = blob[:exc.start].count(b"\n") + 1
+        raise ScenarioError(p, "TOML", "UTF-8 text", f"byte {blob[exc.start]:#04x} that is "
+                            "not UTF-8", line) from None
+    return parse_scenario(text, p)

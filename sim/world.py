@@ -20,15 +20,17 @@ import simpy
 from tqdm import tqdm
 
 import data
+from sim import world_rules
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.competition import load_cargo, load_drivers
+from sim.dispatch import DecisionDispatcher
 from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
 from sim.market import Market
 from sim.preferences import Preference, preference_from_dict
-from sim.recorder import EventRecorder, write_table
+from sim.recorder import EventRecorder, write_table, write_text_atomic
 from sim.scenario import DriverSpec, Scenario
 
 PolicyFactory = Callable[["World", DriverSpec, np.random.Generator], Policy]
@@ -41,6 +43,7 @@ DRIVERS_SCHEMA = pa.schema([
     ("score", pa.float64()), ("empty_km", pa.float64()), ("loaded_km", pa.float64()),
     ("searches", pa.int64()), ("waits", pa.int64()), ("repositions", pa.int64()),
     ("failed_takes", pa.int64()), ("n_preferences", pa.int64()),
+    ("rule_penalty", pa.float64()), ("n_rules", pa.int64()),
 ])
 
 
@@ -82,9 +85,8 @@ class World:
         self.recorder = None
         if self.out_dir is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            (self.out_dir / "scenario.json").write_text(
-                json.dumps(s.to_dict(), indent=2, ensure_ascii=False, default=str),
-                encoding="utf-8")
+            write_text_atomic(self.out_dir / "scenario.json", json.dumps(
+                s.to_dict(), indent=2, ensure_ascii=False, default=str))
             self.recorder = EventRecorder(self.bus, self.out_dir / "events.parquet",
                                           s.output.batch_rows)
         self.counts: Counter[str] = Counter()
@@ -92,12 +94,18 @@ class World:
         self.bus.subscribe(self._count)
         self.market = Market(self.geo, s.market.search_max_results)
         self.specs = self._driver_specs()
+        # competition-kind rules: every decision as an official step record (sim.world_rules)
+        self.step_recorder = world_rules.attach_recorder(self)
+        self.rule_scores: world_rules.RuleScores | None = None
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
+        self.dispatcher = DecisionDispatcher(self.env, s.llm.lookahead_minutes,
+                                             s.llm.concurrency)
         self.drivers = [
             Driver(self.env, spec, policy_factory(self, spec, np.random.default_rng(seed)),
-                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes)
+                   self.market, self.geo, self.bus, s.market, self.horizon, s.cargo.load_minutes,
+                   self.dispatcher)
             for spec, seed in zip(self.specs, self.rng_policy.spawn(len(self.specs)), strict=True)
         ]
         self._cargo = self._cargo_stream()  # files load (and fail) here, before the run
@@ -108,6 +116,12 @@ class World:
         d = self.scenario.drivers
         if d.file is not None:
             return load_drivers(d.file)
+        # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
+        return world_rules.with_drawn_rules(self.scenario, World._legacy_specs(self),
+                                            len(d.fixed))
+
+    def _legacy_specs(self) -> list[DriverSpec]:
+        d = self.scenario.drivers
         specs = list(d.fixed)
         library = preference_library()
         for i in range(len(specs), max(d.count, len(specs))):
@@ -177,16 +191,21 @@ class World:
                     self.env.run(until=t)
                     bar.update(1)
         finally:
+            self.dispatcher.close()
             if self.recorder is not None:
                 self.recorder.close()
             for flush in self.flush_hooks:
                 flush()
+        if self.step_recorder is not None:
+            self.step_recorder.finish(self.env.now)
+        self.rule_scores = world_rules.score_rules(self.scenario, self.specs, self.step_recorder,
+                                                   self.horizon)
         peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
         if trace_memory:
             tracemalloc.stop()
         extra: dict[str, Any] = {}
         for hook in self.finish_hooks:
-            extra.update(hook(self) or {})
+            extra.update(hook(self) or {})  # a hook that can fail after the run reports it here
         wall = time.perf_counter() - t0
         return self._finish(wall, peak, extra)
 
@@ -195,15 +214,18 @@ class World:
         for d in self.drivers:
             s, spec = d.state, d.spec
             pen = sum(d.prefs.penalties())
+            rule_pen = self.rule_scores.by_driver.get(d.id, 0.0) if self.rule_scores else 0.0
             rows.append({
                 "driver_id": d.id, "start_lat": spec.lat, "start_lng": spec.lng,
                 "end_lat": s.position.lat, "end_lng": s.position.lng,
                 "cost_per_km": spec.cost_per_km, "orders": s.orders,
                 "unpaid_orders": s.unpaid_orders, "gross": round(s.gross, 4),
                 "cost": round(s.cost, 4), "income": s.income, "penalty": pen,
-                "score": s.income - pen, "empty_km": s.empty_km, "loaded_km": s.loaded_km,
+                "score": s.income - pen - rule_pen, "empty_km": s.empty_km,
+                "loaded_km": s.loaded_km,
                 "searches": s.searches, "waits": s.waits, "repositions": s.repositions,
                 "failed_takes": s.failed_takes, "n_preferences": len(spec.preferences),
+                "rule_penalty": rule_pen, "n_rules": len(spec.rules),
             })
         return rows
 
@@ -236,9 +258,14 @@ class World:
         summary["cargo_expired"] = removed[CargoStatus.EXPIRED]
         summary["cargo_competitor"] = removed[CargoStatus.COMPETITOR]
         summary["cargo_taken"] = removed[CargoStatus.TAKEN]
+        if self.step_recorder is not None and self.rule_scores is not None:
+            summary.update(self.rule_scores.summary())
+        if not self.dispatcher.immediate:
+            summary["dispatch"] = self.dispatcher.stats()
         summary.update(extra)
         if self.out_dir is not None:
+            if self.rule_scores is not None:
+                world_rules.write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
-            (self.out_dir / "summary.json").write_text(json.dumps(summary, indent=2),
-                                                       encoding="utf-8")
+            write_text_atomic(self.out_dir / "summary.json", json.dumps(summary, indent=2))
         return RunResult(self.out_dir, summary, rows)

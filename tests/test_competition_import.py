@@ -76,8 +76,8 @@ def test_imported_run_uses_files(tmp_path: Path) -> None:
     ("cargo", lambda r: r[4].pop("price"), "price", 5),
     ("cargo", lambda r: r[1].update(start={"lat": 31.2, "lng": 121.5}), "start", 2),
     ("cargo", lambda r: r[0].update(create_time="yesterday"), "create_time", 1),
-    ("drivers", lambda r: r[1]["preferences"].append({"content": "be nice"}),
-     "preferences.content", 2),
+    ("drivers", lambda r: r[1]["preferences"].append({"text": "be nice"}),
+     "preferences", 2),
 ])
 def test_bad_rows_report_line(tmp_path: Path, which: str, mutate, field: str, line: int) -> None:
     cargo, drivers = _cargo_rows(), _drivers_rows()

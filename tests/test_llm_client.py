@@ -24,8 +24,8 @@ from sim.scenario import Scenario
 from tests.conftest import Run
 
 CTX = CallContext("D1", 1, 0.0, "rules")
-GOOD_SEARCH = json.dumps({"search": True, "lat": 23.1, "lng": 113.3, "radius_km": 20,
-                          "reason": "r"})
+# the search schema's keys only: a key the schema forbids makes a reply invalid
+GOOD_SEARCH = json.dumps({"search": True, "grid": "here", "radius_km": 23.1, "reason": "r"})
 
 
 def _model(srv: ScriptedServer, timeout: float = 5.0, fmt: str = "auto") -> OpenAIModel:
@@ -41,7 +41,8 @@ def _caller(model, records: list) -> AgentCaller:
 
 def _search_call(caller: AgentCaller) -> dict:
     return caller.call(SEARCH, "## view\n", None, CTX, lambda: {"fallback": True},
-                       lambda out: {"lat": float(out["lat"])} if "lat" in out else out)
+                       lambda out: {"radius_km": float(out["radius_km"])}
+                       if "radius_km" in out else out)
 
 
 def test_malformed_reply_gets_repair_then_fallback() -> None:
@@ -49,7 +50,7 @@ def test_malformed_reply_gets_repair_then_fallback() -> None:
     with ScriptedServer(lambda body: (200, next(replies))) as srv:
         records: list[CallRecord] = []
         out = _search_call(_caller(_model(srv), records))
-    assert out == {"lat": 23.1}
+    assert out == {"radius_km": 23.1}
     assert records[0].outcome == "repaired"
     assert records[0].calls == 2
     assert records[0].prompt_tokens == 200  # the server's usage, summed over both requests

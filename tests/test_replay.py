@@ -24,8 +24,8 @@ def plausible(body: dict) -> tuple[int, str]:
     lat, lng = (float(m.group(1)), float(m.group(2))) if m else (23.1, 113.3)
     n = len(body["messages"])  # varies the replies a little, deterministically
     answers = {
-        "search": {"search": n % 2 == 0, "lat": lat, "lng": lng, "radius_km": 25,
-                   "reason": "here"},
+        "search": {"search": n % 2 == 0, "grid": "here", "radius_km": 25,
+                   "reason": f"near {lat:.2f},{lng:.2f}"},
         "preference": {"wait_minutes": 0, "go": False, "lat": 0, "lng": 0, "reason": "none"},
         "cargo_analyst": {"ranked": [], "reason": "nothing"},
         "main_decision": {"action": "search", "cargo_id": "", "minutes": 0, "lat": 0,

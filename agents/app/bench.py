@@ -29,6 +29,23 @@ def _pct(x: pd.Series, q: float, digits: int = 2) -> float:
     return round(float(np.percentile(x, q)), digits) if len(x) else 0.0
 
 
+def _opt_mean(df: pd.DataFrame, col: str) -> float | None:
+    """Mean of a column the server may not fill (None when it never did, or no column)."""
+    if col not in df or df[col].isna().all():
+        return None
+    return round(float(df[col].mean()), 6)
+
+
+def _opt_pct(df: pd.DataFrame, col: str, q: float) -> float | None:
+    if col not in df or df[col].isna().all():
+        return None
+    return _pct(df[col].dropna(), q, 6)
+
+
+def _split(key: str):
+    return lambda m: m.get("latency_split_per_step_s", {}).get(key)
+
+
 def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
     steps = pq.read_table(run_dir / "steps.parquet").to_pandas()
     events = read_events(run_dir).to_pandas()
@@ -57,6 +74,15 @@ def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
                         "calls_per_step": round(float(steps.compress_calls.sum()) / n, 4)},
         "latency_per_step_s": {"p50": _pct(steps.latency_s, 50, 6),
                                "p95": _pct(steps.latency_s, 95, 6)},
+        # what the driver waited, and where the server spent it: fewer prompt tokens shorten
+        # time to first token (prefill) only, so TTFT and decode are reported apart
+        "latency_split_per_step_s": {
+            "critical_path_p50": _opt_pct(steps, "critical_path_s", 50),
+            "critical_path_p95": _opt_pct(steps, "critical_path_s", 95),
+            "queue_mean": _opt_mean(steps, "queue_s"),
+            "ttft_mean": _opt_mean(steps, "ttft_s"), "ttft_p95": _opt_pct(steps, "ttft_s", 95),
+            "decode_mean": _opt_mean(steps, "decode_s"),
+            "decode_p95": _opt_pct(steps, "decode_s", 95)},
         "llm_calls_per_step": round(float(steps.llm_calls.sum()) / n, 3),
         "quality": {**q, "failed_takes_by_reason": dict(sorted(failed.items()))},
         "wall_s": round(wall_s, 2),
@@ -185,6 +211,10 @@ def markdown(r: dict) -> str:
         ("compression calls", lambda m: m["compression"]["calls"]),
         ("latency/step p50 s", lambda m: m["latency_per_step_s"]["p50"]),
         ("latency/step p95 s", lambda m: m["latency_per_step_s"]["p95"]),
+        ("critical path/step p50 s", _split("critical_path_p50")),
+        ("… queue wait/step mean s", _split("queue_mean")),
+        ("… TTFT (prefill)/step mean s", _split("ttft_mean")),
+        ("… decode/step mean s", _split("decode_mean")),
         ("LLM calls/step", lambda m: m["llm_calls_per_step"]),
         ("net income per driver-day", lambda m: m["quality"]["net_income_per_driver_day"]),
         ("preference penalty per driver", lambda m: m["quality"]["penalty_per_driver"]),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -37,6 +39,12 @@ def format_summary(summary: dict) -> str:
         ("preference penalty (yuan)", f"{summary['penalty']:,.2f}"),
         ("score (yuan)", f"{summary['score']:,.2f}"),
     ]
+    if "rule_penalty" in summary:  # competition-kind rules (sim/world_rules.py)
+        rows.insert(-1, ("competition-rule penalty (yuan)", f"{summary['rule_penalty']:,.2f}"))
+        rows[-1:-1] = [(f"  {k}", f"{v['penalty']:,.2f}")
+                       for k, v in summary["rules"]["penalty_by_kind"].items()]
+        if summary["rules"]["unscored"]:
+            rows.insert(-1, ("  unscored rules", len(summary["rules"]["unscored"])))
     failed = summary["failed_takes"]
     rows.append(("failed takes", sum(failed.values())))
     rows += [(f"  {reason}", n) for reason, n in failed.items()]
@@ -46,6 +54,31 @@ def format_summary(summary: dict) -> str:
     rows.append(("wall time (s)", summary["wall_s"]))
     width = max(len(k) for k, _ in rows)
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
+
+
+def _check_files(sc: Scenario) -> None:
+    """Load the data files a scenario names (cargo, drivers), as a run would, so a bad row is
+    reported by `validate` with its line number, not found mid-run."""
+    from sim.competition import load_cargo, load_drivers
+    from sim.geo import Geography
+
+    if sc.drivers.file is not None:
+        load_drivers(sc.drivers.file)
+    if sc.cargo.file is not None:
+        from datetime import datetime
+
+        import numpy as np
+
+        list(load_cargo(sc.cargo.file, datetime.fromisoformat(sc.scenario.start),
+                        Geography.guangdong(), sc.cargo.competitor_share,
+                        np.random.default_rng(0)))
+
+
+def _report_preferences(sc: Scenario) -> None:
+    from agents.app.precheck import unreadable_preferences
+
+    for u in unreadable_preferences(sc):
+        print(f"note: {u.message()}", file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -58,6 +91,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
               f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
         return 0
+    _check_files(sc)
+    _report_preferences(sc)
     print(f"{args.scenario}: ok ({sc.scenario.name}, {sc.scenario.days:g} days, "
           f"{len(sc.drivers.fixed) or sc.drivers.count} drivers, memory {sc.memory.mode})")
     return 0
@@ -78,13 +113,30 @@ def cmd_compete(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_cache(sc: Scenario) -> Path | None:
+    if sc.llm.cache is None:
+        return None
+    cache = Path(sc.llm.cache)
+    return cache if cache.is_absolute() else Path(sc.path).parent / cache
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from agents.app.runner import run_scenario
 
     sc = _load(args.scenario, args.seed, args.memory)
     if args.llm_replay:
         sc = sc.with_overrides(llm={"replay": True})
+    replaying = sc.llm.replay and sc.llm.backend == "llm" and sc.memory.mode != "off"
+    if replaying and not args.allow_misses:
+        cache = _replay_cache(sc)
+        if cache is None or not cache.is_file() or cache.stat().st_size == 0:
+            raise ScenarioError(sc.path, "[llm] cache", "a recorded cache to replay (or "
+                                "--allow-misses to fall back to rules)",
+                                "no cache configured" if cache is None else
+                                f"{cache}: missing or empty")
+    _report_preferences(sc)
     out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-s{sc.scenario.seed}"
+    args.out_dir = out
     if sc.scenario.rules == "competition":  # our agents under the official loop
         from agents.app.compete import print_summary, run_competition
 
@@ -95,7 +147,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     files = [f for f in ("events.parquet", "steps.parquet", "llm_calls.parquet",
                          "drivers.parquet", "summary.json", "scenario.json") if (out / f).exists()]
     print(f"\nresults: {out}/ ({', '.join(files)})")
-    return 0
+    code = 0
+    misses = result.summary.get("replay_misses", 0)
+    if replaying and misses and not args.allow_misses:
+        print(f"error: {misses} model calls were not in the replay cache and fell back to "
+              "rules (--allow-misses accepts that)", file=sys.stderr)
+        code = 3
+    if "lessons_error" in result.summary:
+        print(f"error: results are written, but the lesson store failed: "
+              f"{result.summary['lessons_error']}", file=sys.stderr)
+        code = 4
+    return code
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -152,9 +214,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from agents.app.sweep import sweep
 
-    seeds = [int(x) for x in args.seeds.split(",")]
-    rows = sweep(args.scenarios, seeds, args.modes.split(","), Path(args.out), args.engine,
-                 args.workers)
+    seeds = _distinct("--seeds", args.seeds, _seed)
+    modes = _distinct("--modes", args.modes, _mode)
+    if args.workers < 1:
+        raise ScenarioError("<command line>", "--workers", "a number of workers of 1 or more",
+                            args.workers)
+    rows = sweep(args.scenarios, seeds, modes, Path(args.out), args.engine, args.workers)
     for r in rows:
         print(f"{r['run_id']}: score {r['score']:,.0f}, tokens/step "
               f"{r.get('tokens_per_step', 0):,.0f}, {r['wall_s']}s")
@@ -226,6 +291,32 @@ def add_score_parser(sub) -> None:
     s.set_defaults(func=cmd_score)
 
 
+def _seed(x: str) -> int:
+    try:
+        v = int(x)
+    except ValueError:
+        raise ScenarioError("<command line>", "--seeds", "comma-separated integers", x) from None
+    if v < 0:
+        raise ScenarioError("<command line>", "--seeds", "seeds of zero or more", v)
+    return v
+
+
+def _mode(x: str) -> str:
+    modes = (OFF, *mode_names())
+    if x not in modes:
+        raise ScenarioError("<command line>", "--modes", "modes from " + ", ".join(modes), x)
+    return x
+
+
+def _distinct(flag: str, text: str, conv):
+    """Comma-separated values, each once: a repeated one would be the same run twice."""
+    out = [conv(x.strip()) for x in text.split(",")]
+    dup = next((x for i, x in enumerate(out) if x in out[:i]), None)
+    if dup is not None:
+        raise ScenarioError("<command line>", flag, "each value once", f"{dup} repeated")
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -237,6 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override [memory] mode")
     r.add_argument("--llm-replay", action="store_true",
                    help="answer model calls from the recorded cache only")
+    r.add_argument("--allow-misses", action="store_true",
+                   help="with --llm-replay: a call missing from the cache falls back to rules "
+                        "instead of failing the run")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
     b = sub.add_parser("bench", help="run a scenario under each memory mode; report, gate")
@@ -291,19 +385,51 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--no-progress", action="store_true", help="no progress bar")
     x.set_defaults(func=cmd_export_cargo)
     add_score_parser(sub)
+    from agents.app.preferences_cmd import add_preferences_parser
+    add_preferences_parser(sub)
     return p
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is so it unwinds (and flushes) exactly like Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process
+    raise Terminated
+
+
+def _results_note(args: argparse.Namespace) -> str:
+    out = getattr(args, "out_dir", None)
+    if out is not None and Path(out).is_dir() and any(Path(out).iterdir()):
+        return f"results written so far are in {out}/"
+    return "no results were written"
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         return args.func(args)
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print(f"terminated: {_results_note(args)}", file=sys.stderr)
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
-        print("interrupted: results written so far are in the run directory", file=sys.stderr)
+        print(f"interrupted: {_results_note(args)}", file=sys.stderr)
         return 130
+    except OSError as exc:  # the disk filled, a directory went away mid-run
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}; {_results_note(args)}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug: say so in one line; FREIGHTSIM_DEBUG=1 shows the trace
+        if os.environ.get("FREIGHTSIM_DEBUG"):
+            raise
+        print(f"internal error: {type(exc).__name__}: {str(exc)[:300]} (a bug; rerun with "
+              f"FREIGHTSIM_DEBUG=1 for the traceback); {_results_note(args)}", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

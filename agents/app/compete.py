@@ -30,6 +30,7 @@ from sim.geo import Geography
 from sim.scenario import Scenario, ScenarioError
 
 INPUTS_FILE = "freightsim_inputs.json"
+INCOME_FILE = "monthly_income_202603.json"
 
 
 def load_agent_class(spec: str) -> type:
@@ -176,7 +177,8 @@ def official_drivers(scenario: Scenario) -> list[dict]:
              "truck_length": "", "cost_per_km": x.cost_per_km, "current_lat": x.lat,
              "current_lng": x.lng,
              "preferences": [{"content": p.text, "penalty_amount": p.penalty_amount,
-                              "penalty_cap": p.penalty_cap} for p in x.preferences]}
+                              "penalty_cap": p.penalty_cap} for p in x.preferences]
+             + [r.to_official() for r in x.rules]}
             for x in specs]
 
 
@@ -222,11 +224,31 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
     }, indent=2))
     summary = env.run(agent, archive=False)
     try:
-        from sim.scoring import score_run
+        from sim.scoring.scorer import ScoringInputError, score_run
     except ImportError:
         return summary
-    score_run(comp)
+    try:
+        report = score_run(comp)
+    except ScoringInputError:  # e.g. no driver logged a step: no action files to score
+        return summary
+    write_score(comp, report)
     return summary
+
+
+def write_score(comp: Path, report) -> None:
+    """The scorer's report as the official §6 income file (next to the logs it scored) and
+    `score_preferences.tsv` (one row per preference: driver, index, rule, penalty, counters,
+    text), so a run's own output carries the per-preference penalties without a separate
+    `freightsim score`."""
+    write_atomic(comp / INCOME_FILE,
+                 json.dumps(report.to_official_json(), ensure_ascii=False, indent=2))
+    lines = ["driver_id\tindex\trule\tpenalty\tunscored\tcounters\ttext"]
+    for d in report.drivers:
+        for r in d.rules:
+            cells = [d.driver_id, str(r.index), r.label, f"{r.penalty:.2f}", r.unscored or "",
+                     json.dumps(r.counters, ensure_ascii=False, default=str), r.text]
+            lines.append("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells))
+    write_atomic(comp / "score_preferences.tsv", "\n".join(lines) + "\n")
 
 
 def print_summary(summary: dict, comp: Path) -> None:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import numpy as np
 
-from agents.llm.model import build_model
+from agents.app.rundir import RunDirLock, check_out_dir
+from agents.llm.model import RecordReplayModel, build_model
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from sim.actions import Policy
-from sim.scenario import DriverSpec, Scenario
+from sim.scenario import DriverSpec, Scenario, ScenarioError
 from sim.world import RunResult, World
 
 
@@ -40,7 +42,7 @@ def prepare_out_dir(out: Path) -> Path:
     for name in ("events.parquet", "steps.parquet", "llm_calls.parquet"):
         if (out / name).exists():
             shutil.rmtree(out / name)
-    for name in ("drivers.parquet", "summary.json"):
+    for name in ("drivers.parquet", "summary.json", "preferences.parquet", "step_log.jsonl"):
         (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     return out
@@ -61,27 +63,54 @@ def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
         if cache is not None and not cache.is_absolute():
             cache = Path(scenario.path).parent / cache
         model = build_model(scenario.llm, cache)
-    return AgentServices.create(scenario, out, model, load_lessons(lessons_path(scenario)))
+    path = lessons_path(scenario)
+    try:
+        lessons = load_lessons(path)
+    except (sqlite3.Error, OSError) as exc:
+        raise ScenarioError(scenario.path, "[memory] lessons", "a readable lesson store "
+                            f"(SQLite) at {path}", str(exc)) from None
+    return AgentServices.create(scenario, out, model, lessons)
 
 
 def build_run(scenario: Scenario, out_dir: str | Path | None = None
               ) -> tuple[World, AgentServices | None]:
     """The world ready to run, and the agents' shared services (None for the baseline)."""
-    out = prepare_out_dir(Path(out_dir)) if out_dir is not None else None
+    lock = None
+    out = None
+    if out_dir is not None:
+        out = Path(out_dir)
+        check_out_dir(out)
+        lock = RunDirLock(out)  # before anything in the directory is removed
+        prepare_out_dir(out)
     services = build_services(scenario, out) if uses_agents(scenario) else None
     world = World(scenario, policy_factory(scenario, services), out)
+    world.lock = lock  # type: ignore[attr-defined]  # held as long as the world lives
     if services is not None:
         world.flush_hooks.append(services.log.flush)
         world.finish_hooks.append(lambda w: finish(services))
         if scenario.memory.lessons is not None:
-            world.finish_hooks.append(lambda w: learn(w, services))
+            world.finish_hooks.append(lambda w: learn_safely(w, services))
     return world, services
 
 
 def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,
                  progress: bool = False) -> RunResult:
     world, _ = build_run(scenario, out_dir)
-    return world.run(progress=progress)
+    try:
+        return world.run(progress=progress)
+    finally:
+        if world.lock is not None:  # type: ignore[attr-defined]
+            world.lock.release()  # type: ignore[attr-defined]
+
+
+def learn_safely(world: World, services: AgentServices) -> dict:
+    """`learn`, but a lesson store that is locked, corrupt or unwritable must not cost the
+    run's results: the failure goes into the summary (`lessons_error`), the results are still
+    written, and the command line exits non-zero naming it."""
+    try:
+        return learn(world, services)
+    except (sqlite3.Error, OSError) as exc:
+        return {"lessons_error": f"{lessons_path(services.scenario)}: {exc}"}
 
 
 def _markets(services: AgentServices) -> list[MarketMemory]:
@@ -112,4 +141,16 @@ def finish(services: AgentServices) -> dict:
         out["preference_parse_accuracy"] = round(sum(ok for _, ok in checks) / len(checks), 4)
     out["repeated_low_yield_searches_memory"] = sum(
         m.repeated_low_yield for m in _markets(services))
+    replay = find_replay(services.model)
+    if replay is not None:
+        out["replay_misses"] = replay.misses
     return out
+
+
+def find_replay(model) -> RecordReplayModel | None:
+    """The record/replay layer of a model stack, if any (wrappers keep theirs in `inner`)."""
+    while model is not None:
+        if isinstance(model, RecordReplayModel):
+            return model
+        model = getattr(model, "inner", None)
+    return None

@@ -7,6 +7,7 @@ partitioned by run (hive layout `run_id=.../`), readable by pandas, DuckDB or Po
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from concurrent.futures import ProcessPoolExecutor
@@ -17,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.recorder import read_events
-from sim.scenario import load_scenario
+from sim.scenario import ScenarioError, load_scenario
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,21 @@ class RunSpec:
     scenario: str
     seed: int
     mode: str
+    label: str = ""  # the scenario's name in run ids; the file stem unless two stems clash
 
     @property
     def run_id(self) -> str:
-        return f"{Path(self.scenario).stem}-s{self.seed}-{self.mode}"
+        return f"{self.label or Path(self.scenario).stem}-s{self.seed}-{self.mode}"
+
+
+def scenario_labels(paths: list[str]) -> dict[str, str]:
+    """A distinct run-id prefix per scenario file: its stem, plus a short hash of its full
+    path when two files share a stem (a/default.toml and b/default.toml)."""
+    stems: dict[str, int] = {}
+    for p in paths:
+        stems[Path(p).stem] = stems.get(Path(p).stem, 0) + 1
+    return {p: Path(p).stem if stems[Path(p).stem] == 1 else
+            f"{Path(p).stem}-{hashlib.sha256(p.encode()).hexdigest()[:6]}" for p in paths}
 
 
 def run_one(spec: RunSpec, out: str) -> dict:
@@ -91,8 +103,15 @@ def sweep(scenarios: list[str], seeds: list[int], modes: list[str], out: Path,
           engine: str = "local", workers: int = 2) -> list[dict]:
     for s in scenarios:
         load_scenario(s)  # fail fast, before any worker starts
-    specs = [RunSpec(str(Path(s).resolve()), seed, mode)
-             for s in scenarios for seed in seeds for mode in modes]
+    paths = [str(Path(s).resolve()) for s in scenarios]
+    dup = next((p for i, p in enumerate(paths) if p in paths[:i]), None)
+    if dup is not None:
+        raise ScenarioError(dup, "scenarios", "each scenario file once", "named twice")
+    labels = scenario_labels(paths)
+    specs = [RunSpec(p, seed, mode, labels[p]) for p in paths for seed in seeds for mode in modes]
+    ids = [s.run_id for s in specs]
+    if len(set(ids)) != len(ids):
+        raise ScenarioError(out, "--seeds/--modes", "each run once", "a repeated run id")
     rows = _execute(specs, out, engine, workers)
     gather(out, rows)
     return rows

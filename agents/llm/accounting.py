@@ -8,6 +8,7 @@ amortised into the steps and on their own).
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ import pyarrow as pa
 
 from agents.llm.calls import CallRecord
 from sim.clock import DAY
+from sim.effects import defer
 from sim.recorder import BatchedParquetWriter
 
 CALLS_SCHEMA = pa.schema([
@@ -23,7 +25,8 @@ CALLS_SCHEMA = pa.schema([
     ("prompt_version", pa.string()), ("prompt_tokens", pa.int64()),
     ("completion_tokens", pa.int64()), ("cached_tokens", pa.int64()),
     ("latency_s", pa.float64()), ("outcome", pa.string()), ("cause", pa.string()),
-    ("calls", pa.int64()),
+    ("calls", pa.int64()), ("queue_s", pa.float64()), ("ttft_s", pa.float64()),
+    ("decode_s", pa.float64()),
 ])
 
 
@@ -40,6 +43,10 @@ def steps_schema(agents: tuple[str, ...]) -> pa.Schema:
         ("compress_prompt_tokens", pa.int64()), ("compress_completion_tokens", pa.int64()),
         ("compress_latency_s", pa.float64()), ("compress_calls", pa.int64()),
         ("view_fact_lines", pa.int64()),
+        # what the driver waited (calls in sequence add up, calls run side by side count once)
+        # and the sum over all calls, compression included; then the server's split of that sum
+        ("critical_path_s", pa.float64()), ("latency_sum_s", pa.float64()),
+        ("queue_s", pa.float64()), ("ttft_s", pa.float64()), ("decode_s", pa.float64()),
     ]
     return pa.schema(fields_)
 
@@ -49,6 +56,9 @@ _RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 class CallLog:
     """Receives every CallRecord; folds a driver's records into its step row at step end."""
+
+    # agents a step runs side by side (their latencies overlap on the critical path)
+    parallel_agents: frozenset[str] = frozenset()
 
     def __init__(self, out_dir: Path | None, batch_rows: int, agents: tuple[str, ...]) -> None:
         self.agents = agents  # the agents whose calls get their own columns, in order
@@ -61,6 +71,7 @@ class CallLog:
         self.pending: dict[str, list[CallRecord]] = {}
         self.step_tokens: list[int] = []
         self.step_latency: list[float] = []
+        self.step_critical: list[float] = []
         self.compress_tokens = 0
         self.compress_latency = 0.0
         self.compress_calls = 0
@@ -68,14 +79,22 @@ class CallLog:
         self.outcomes: dict[str, int] = {}
 
     def sink(self, r: CallRecord) -> None:
+        # deferred: a decision computed on a worker thread records in the dispatcher's order
+        defer(partial(self._sink, r))
+
+    def end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
+                 fact_lines: int) -> None:
+        defer(partial(self._end_step, driver_id, step, t, mode, action, fact_lines))
+
+    def _sink(self, r: CallRecord) -> None:
         self.n_calls += 1
         self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
         self.pending.setdefault(r.driver_id, []).append(r)
         if self.calls is not None:
             self.calls.append({f: getattr(r, f) for f in _RECORD_FIELDS})
 
-    def end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
-                 fact_lines: int) -> None:
+    def _end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
+                  fact_lines: int) -> None:
         recs = self.pending.pop(driver_id, [])
         row: dict = {"driver_id": driver_id, "step": step, "t": t, "day": int(t // DAY),
                      "memory_mode": mode, "action": action, "view_fact_lines": fact_lines}
@@ -84,7 +103,15 @@ class CallLog:
             row[f"{a}_latency_s"] = 0.0
         p = c = n = fb = cp = cc = ncomp = 0
         lat = clat = 0.0
+        split: dict[str, float | None] = {"queue_s": None, "ttft_s": None, "decode_s": None}
+        side_by_side = 0.0
         for r in recs:
+            for k, v in split.items():
+                x = getattr(r, k)
+                if x is not None:
+                    split[k] = (v or 0.0) + x
+            if r.agent in self.parallel_agents:
+                side_by_side = max(side_by_side, r.latency_s)
             if r.agent.startswith("compress"):
                 cp += r.prompt_tokens
                 cc += r.completion_tokens
@@ -102,7 +129,11 @@ class CallLog:
             fb += r.outcome == "fallback"
         row.update(prompt_tokens=p, completion_tokens=c, latency_s=lat, llm_calls=n,
                    fallbacks=fb, compress_prompt_tokens=cp, compress_completion_tokens=cc,
-                   compress_latency_s=clat, compress_calls=ncomp)
+                   compress_latency_s=clat, compress_calls=ncomp, latency_sum_s=lat + clat,
+                   critical_path_s=clat + side_by_side + sum(
+                       r.latency_s for r in recs if not r.agent.startswith("compress")
+                       and r.agent not in self.parallel_agents), **split)
+        self.step_critical.append(row["critical_path_s"])
         self.step_tokens.append(p)
         self.step_latency.append(lat)
         self.compress_tokens += cp
@@ -130,6 +161,7 @@ class CallLog:
             "compression_calls": self.compress_calls,
             "compression_tokens": self.compress_tokens,
             "latency_per_step_s": round(float(np.mean(self.step_latency or [0.0])), 6),
+            "critical_path_per_step_s": round(float(np.mean(self.step_critical or [0.0])), 6),
             "agent_calls": self.n_calls,
             "call_outcomes": dict(sorted(self.outcomes.items())),
         }

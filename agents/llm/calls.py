@@ -7,6 +7,8 @@ sent is still counted with the real tokenizer, so token figures mean the same in
 from __future__ import annotations
 
 import json
+import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,6 +62,10 @@ class CallRecord:
     outcome: str  # rules | ok | repaired | fallback
     cause: str | None
     calls: int  # requests sent to a model (0 for rules, 2 after a repair)
+    # where the server spent latency_s, summed over the requests (None: the server did not say)
+    queue_s: float | None = None
+    ttft_s: float | None = None
+    decode_s: float | None = None
 
 
 class AgentCaller:
@@ -114,6 +120,7 @@ class AgentCaller:
                               "max_tokens": self.max_tokens, "temperature": self.temperature}
         totals = [0, 0, 0, 0.0, 0]  # prompt, completion, cached, latency, calls
         cached_seen = False
+        timing: dict[str, float] = {}  # queue_s, ttft_s, decode_s the server reported
 
         def ask(msgs: list[dict]) -> str:
             nonlocal cached_seen
@@ -125,6 +132,10 @@ class AgentCaller:
                 cached_seen = True
             totals[3] += c.latency_s
             totals[4] += 1
+            for k in ("queue_s", "ttft_s", "decode_s"):
+                v = getattr(c, k, None)
+                if v is not None:
+                    timing[k] = timing.get(k, 0.0) + v
             return c.text
 
         outcome, cause = "ok", None
@@ -132,18 +143,18 @@ class AgentCaller:
         try:
             reply = ask(messages)
             try:
-                value = validate(_parse(reply))
-            except (InvalidOutputError, ValueError, KeyError, TypeError) as exc:
+                value = validate(checked_reply(reply, prompt.schema))
+            except (InvalidOutputError, ValueError, KeyError, TypeError, OverflowError) as exc:
                 cause = f"invalid: {str(exc)[:160]}"
-                repair = [*messages, {"role": "assistant", "content": reply},
+                repair = [*messages, {"role": "assistant", "content": reply[:MAX_ECHO_CHARS]},
                           {"role": "user", "content": f"That answer was not valid ({exc}). "
                            "Answer again with JSON that matches the schema."}]
                 reply = ask(repair)
-                value = validate(_parse(reply))
+                value = validate(checked_reply(reply, prompt.schema))
                 outcome = "repaired"
         except LLMError as exc:
             outcome, cause = "fallback", exc.cause
-        except (InvalidOutputError, ValueError, KeyError, TypeError) as exc:
+        except (InvalidOutputError, ValueError, KeyError, TypeError, OverflowError) as exc:
             outcome, cause = "fallback", f"invalid after repair: {str(exc)[:160]}"
         if outcome == "fallback":
             value = validate(rules())
@@ -152,7 +163,7 @@ class AgentCaller:
         self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",
                              prompt.version, totals[0], totals[1],
                              totals[2] if cached_seen else None, totals[3], outcome, cause,
-                             totals[4]))
+                             totals[4], **timing))
         return value  # type: ignore[return-value]
 
 
@@ -160,7 +171,80 @@ def _parse(reply: str) -> dict:
     text = reply.strip()
     if text.startswith("```"):
         text = text.strip("`").removeprefix("json").strip()
-    out = json.loads(text)
+    if _depth(text) > MAX_DEPTH:
+        raise InvalidOutputError(f"JSON nested deeper than {MAX_DEPTH} levels")
+    out = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     if not isinstance(out, dict):
         raise InvalidOutputError("expected a JSON object")
     return out
+
+
+MAX_ECHO_CHARS = 2000  # a bad reply echoed back in the repair request, at most this long
+MAX_DEPTH = 8  # agent schemas nest two levels; deeper JSON is not an answer
+MAX_TEXT = 240  # a reason, plan or digest bullet longer than this is cut
+MAX_ITEMS = 50
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+def _reject_constant(name: str) -> float:
+    raise InvalidOutputError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    v = float(text)
+    if not math.isfinite(v):
+        raise InvalidOutputError(f"number {text[:20]} is out of range")
+    return v
+
+
+def _depth(text: str) -> int:
+    """Deepest bracket nesting outside strings, without building anything (so no recursion)."""
+    depth = deepest = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def clean_text(s: str, limit: int = MAX_TEXT) -> str:
+    """Model text that later prompts will carry: one line, no control characters, bounded,
+    so a reply cannot open a new prompt section or grow every later prompt."""
+    s = _CONTROL.sub(" ", s).replace("##", "#").strip()
+    return s if len(s) <= limit else s[:limit - 1] + "…"
+
+
+def _clean(v: object) -> object:
+    if isinstance(v, str):
+        return clean_text(v)
+    if isinstance(v, list):
+        if len(v) > MAX_ITEMS:
+            raise InvalidOutputError(f"a list of {len(v)} items (at most {MAX_ITEMS})")
+        return [_clean(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _clean(x) for k, x in v.items()}
+    return v
+
+
+def checked_reply(reply: str, schema: dict | None) -> dict:
+    """The reply as a JSON object that the agents' validators can trust not to be hostile:
+    finite numbers only (NaN passes min/max clamps), bounded nesting, no keys the schema
+    forbids, strings cleaned and bounded."""
+    out = _parse(reply)
+    if schema is not None and schema.get("additionalProperties") is False:
+        extra = sorted(set(out) - set(schema.get("properties", {})))
+        if extra:
+            raise InvalidOutputError(f"keys the schema does not allow: {extra[:5]}")
+    return _clean(out)  # type: ignore[return-value]

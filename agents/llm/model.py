@@ -8,9 +8,12 @@ OpenAI-compatible endpoint. Retries and record/replay are wrappers with the same
 from __future__ import annotations
 
 import abc
+import dataclasses
 import hashlib
 import json
+import math
 import os
+import sys
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -18,15 +21,80 @@ from pathlib import Path
 
 import openai
 
+from sim.scenario import ScenarioError
+
 SCHEMA_FORMATS = ("json_schema", "json_object", "none")
+SCHEMA_WORDS = ("json_schema", "json_object", "response_format")
 
 
 class LLMError(Exception):
     """A call that produced no usable completion; `cause` is what the fallback event records."""
 
-    def __init__(self, cause: str, detail: str = "") -> None:
+    def __init__(self, cause: str, detail: str = "", retry_after: float | None = None) -> None:
         super().__init__(f"{cause}: {detail}" if detail else cause)
         self.cause = cause
+        self.retry_after = retry_after  # seconds a 429/503 asked us to wait, if it said
+
+
+MAX_REPLY_CHARS = 64_000  # a reply this long is not an answer to a 256-token request
+MAX_TOKEN_COUNT = 10_000_000
+
+
+def completion_parts(resp: object) -> tuple[str, int, int, int | None]:
+    """(text, prompt_tokens, completion_tokens, cached_tokens) of a chat completion, checked.
+
+    The client builds its response objects without validating them, so a server's odd reply
+    (an HTML page with status 200, `choices: [{}]`, content that is a number, usage that is a
+    string) would surface as an AttributeError or TypeError deep inside an agent. Every such
+    shape is one LLMError (cause `bad_response`) here, which the caller turns into a fallback.
+    """
+    if isinstance(resp, str | bytes):
+        raise LLMError("bad_response", f"a non-JSON body ({str(resp[:40])!r})")
+    choices = getattr(resp, "choices", None)
+    if not isinstance(choices, list):
+        raise LLMError("bad_response", "no choices list")
+    if not choices:
+        raise LLMError("empty_response")
+    message = getattr(choices[0], "message", None)
+    if message is None:
+        raise LLMError("bad_response", "choices[0] has no message")
+    text = getattr(message, "content", None)
+    if text is None:
+        text = ""
+    if not isinstance(text, str):
+        raise LLMError("bad_response", f"message content is {type(text).__name__}, not text")
+    if len(text) > MAX_REPLY_CHARS:
+        raise LLMError("bad_response", f"reply of {len(text)} characters "
+                       f"(at most {MAX_REPLY_CHARS})")
+    usage = getattr(resp, "usage", None)
+    if usage is None:
+        return text, 0, 0, None
+
+    def count(obj: object, name: str) -> int | None:
+        v = getattr(obj, name, None) if not isinstance(obj, dict) else obj.get(name)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) \
+                or not 0 <= v <= MAX_TOKEN_COUNT:
+            raise LLMError("bad_response", f"usage.{name} is {v!r}")
+        return int(v)
+
+    if isinstance(usage, str | int | float | list):
+        raise LLMError("bad_response", f"usage is {type(usage).__name__}")
+    details = getattr(usage, "prompt_tokens_details", None)
+    cached = count(details, "cached_tokens") if details is not None and not isinstance(
+        details, str | int | float | list) else None
+    return (text, count(usage, "prompt_tokens") or 0, count(usage, "completion_tokens") or 0,
+            cached)
+
+
+def retry_after_s(exc: openai.APIStatusError) -> float | None:
+    """The server's Retry-After (seconds form), if it sent a usable one."""
+    try:
+        v = float(exc.response.headers.get("retry-after", ""))
+    except (ValueError, AttributeError):
+        return None
+    return v if math.isfinite(v) and v >= 0 else None
 
 
 @dataclass(frozen=True)
@@ -37,6 +105,11 @@ class Completion:
     cached_tokens: int | None
     latency_s: float
     source: str = "server"  # "server" | "replay"
+    # how the server spent latency_s (None when it does not say): waiting for a batch slot,
+    # time to the first token (streaming), and first to last token
+    queue_s: float | None = None
+    ttft_s: float | None = None
+    decode_s: float | None = None
 
 
 class LanguageModel(abc.ABC):
@@ -71,6 +144,7 @@ class OpenAIModel(LanguageModel):
         self.client, self.name = client, model
         self.schema_format = None if schema_format == "auto" else schema_format
         self._lock = threading.Lock()
+        self._schema_rejections = 0  # 5xx answers to json_schema that json_object then served
 
     def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
                 max_tokens: int, temperature: float):
@@ -89,38 +163,77 @@ class OpenAIModel(LanguageModel):
         try:
             try:
                 resp = self._create(messages, fmt, schema, schema_name, max_tokens, temperature)
+                if schema is not None and self.schema_format is None:
+                    with self._lock:
+                        self.schema_format = fmt
             except openai.APIStatusError as exc:
-                if self.schema_format is not None or schema is None or exc.status_code < 400:
+                code = exc.status_code
+                if self.schema_format is not None or schema is None or code < 400 or code == 429:
                     raise
                 resp = self._create(messages, "json_object", schema, schema_name, max_tokens,
                                     temperature)
-                fmt = "json_object"
-            if schema is not None and self.schema_format is None:
+                # a 4xx, or a 5xx that names the format, rejects json_schema; any other 5xx
+                # may be a transient fault, so json_object is kept only after a second one
+                names_format = any(w in str(exc.message) for w in SCHEMA_WORDS)
                 with self._lock:
-                    self.schema_format = fmt
+                    self._schema_rejections += 1
+                    if code < 500 or names_format or self._schema_rejections >= 2:
+                        self.schema_format = "json_object"
         except openai.APITimeoutError as exc:
             raise LLMError("timeout", str(exc)) from None
         except openai.APIConnectionError as exc:
             raise LLMError("connection", str(exc)) from None
         except openai.APIStatusError as exc:
-            raise LLMError(f"http_{exc.status_code}", exc.message[:200]) from None
+            raise LLMError(f"http_{exc.status_code}", str(exc.message)[:200],
+                           retry_after_s(exc)) from None
+        except openai.OpenAIError as exc:
+            raise LLMError("bad_response", str(exc)[:200]) from None
+        except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
+            # a body the client could not decode: deep JSON, 1e400, a truncated document
+            raise LLMError("bad_response", f"{type(exc).__name__}: {str(exc)[:160]}") from None
         latency = time.perf_counter() - t0
-        if not resp.choices:
-            raise LLMError("empty_response")
-        text = resp.choices[0].message.content or ""
-        usage = resp.usage
-        cached = None
-        details = getattr(usage, "prompt_tokens_details", None) if usage else None
-        if details is not None and getattr(details, "cached_tokens", None) is not None:
-            cached = int(details.cached_tokens)
-        return Completion(text, int(usage.prompt_tokens) if usage else 0,
-                          int(usage.completion_tokens) if usage else 0, cached, latency)
+        text, prompt_tokens, completion_tokens, cached = completion_parts(resp)
+        return Completion(text, prompt_tokens, completion_tokens, cached, latency)
+
+
+class DeadlineModel(LanguageModel):
+    """Bounds each request by wall time, body included.
+
+    The client's timeout bounds each read, so a server trickling a byte every half second
+    holds a call for as long as it likes. Here the request runs on a daemon thread and the
+    caller stops waiting at the deadline (cause `timeout`); the abandoned thread ends with
+    its socket and never delays the process's exit.
+    """
+
+    def __init__(self, inner: LanguageModel, timeout_s: float) -> None:
+        self.inner, self.timeout_s, self.name = inner, timeout_s, inner.name
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        box: dict[str, object] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["ok"] = self.inner.complete(messages, **kw)
+            except BaseException as exc:  # handed to the caller's thread
+                box["err"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, daemon=True, name="llm-call").start()
+        if not done.wait(self.timeout_s):
+            raise LLMError("timeout", f"no complete reply within {self.timeout_s:g} s")
+        if "err" in box:
+            raise box["err"]  # type: ignore[misc]
+        return box["ok"]  # type: ignore[return-value]
 
 
 class RetryModel(LanguageModel):
-    """Retries timeouts, connection errors and 5xx answers with exponential backoff."""
+    """Retries timeouts, connection errors, 429 and 5xx answers with exponential backoff,
+    waiting at least what a Retry-After header asked (up to MAX_RETRY_AFTER_S)."""
 
-    RETRIABLE = ("timeout", "connection", "http_5")
+    RETRIABLE = ("timeout", "connection", "http_5", "http_429")
+    MAX_RETRY_AFTER_S = 60.0
 
     def __init__(self, inner: LanguageModel, max_retries: int, backoff_s: float = 0.5) -> None:
         self.inner, self.max_retries, self.backoff_s = inner, max_retries, backoff_s
@@ -134,7 +247,10 @@ class RetryModel(LanguageModel):
             except LLMError as exc:
                 if attempt >= self.max_retries or not exc.cause.startswith(self.RETRIABLE):
                     raise
-                time.sleep(self.backoff_s * 2 ** attempt)
+                wait = self.backoff_s * 2 ** attempt
+                if exc.retry_after is not None:
+                    wait = max(wait, min(exc.retry_after, self.MAX_RETRY_AFTER_S))
+                time.sleep(wait)
                 attempt += 1
 
 
@@ -153,6 +269,10 @@ class CallLimitModel(LanguageModel):
                 raise LLMError("call_budget", f"{self.max_calls} calls used")
             self.calls += 1
         return self.inner.complete(messages, **kw)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
 
 
 def request_key(model: str, messages: list[dict], **kw: object) -> str:
@@ -176,12 +296,55 @@ class RecordReplayModel(LanguageModel):
         self.name = model_name or (inner.name if inner else "replay")
         self.cache: dict[str, dict] = {}
         self._lock = threading.Lock()
-        if self.path.exists():
-            with self.path.open(encoding="utf-8") as fh:
-                for line in fh:
-                    if line.strip():
-                        row = json.loads(line)
-                        self.cache[row["key"]] = row["completion"]
+        self.misses = 0
+        self.torn_line: int | None = None  # a last line cut short by a killed recording
+        self._needs_newline = False
+        if self.path.exists() or self.path.is_symlink():
+            self._load()
+
+    def _load(self) -> None:
+        """Read the cache, naming the line of anything that is not a recorded call."""
+        p = self.path
+
+        def bad(expected: str, found: object, line: int | None = None) -> ScenarioError:
+            return ScenarioError(p, "[llm] cache", expected, found, line)
+
+        if p.is_dir():
+            raise bad("a JSON Lines file", "a directory")
+        if not p.is_file():
+            raise bad("a JSON Lines file", "not a regular file")
+        try:
+            blob = p.read_bytes()
+        except OSError as exc:
+            raise bad("a readable file", exc.strerror) from None
+        if blob.startswith(b"\xef\xbb\xbf"):
+            raise bad("JSON Lines without a byte-order mark", "a UTF-8 BOM", 1)
+        lines = blob.split(b"\n")
+        last = len(lines) if lines[-1] else len(lines) - 1  # the line without a newline
+        self._needs_newline = bool(lines[-1])
+        fields = {"text", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_s"}
+        for n, raw in enumerate(lines, 1):
+            if not raw.strip():
+                continue
+            try:
+                row = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+                ok = (isinstance(row, dict) and isinstance(row.get("key"), str)
+                      and isinstance(row.get("completion"), dict)
+                      and set(row["completion"]) == fields)
+                if ok:
+                    Completion(**row["completion"])
+            except (UnicodeDecodeError, ValueError, RecursionError, TypeError) as exc:
+                if n == last and self._needs_newline:
+                    self.torn_line = n
+                    print(f"warning: {p}:{n}: skipped a torn last line (a recording was cut "
+                          "short)", file=sys.stderr)
+                    continue
+                raise bad("one recorded call per line (JSON with key and completion)",
+                          f"{type(exc).__name__}: {str(exc)[:80]}", n) from None
+            if not ok:
+                raise bad("one recorded call per line (JSON with key and completion)",
+                          raw[:80].decode("utf-8", "replace"), n)
+            self.cache[row["key"]] = row["completion"]
 
     def complete(self, messages: list[dict], **kw) -> Completion:
         key = request_key(self.name, messages, **kw)
@@ -189,6 +352,8 @@ class RecordReplayModel(LanguageModel):
         if hit is not None:
             return Completion(**{**hit, "source": "replay"})
         if self.replay or self.inner is None:
+            with self._lock:
+                self.misses += 1
             raise LLMError("replay_miss", key[:12])
         c = self.inner.complete(messages, **kw)
         row = {"key": key, "model": self.name, "request": {"messages": messages, **kw},
@@ -197,6 +362,9 @@ class RecordReplayModel(LanguageModel):
             self.cache[key] = row["completion"]
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as fh:
+                if self._needs_newline:  # never glue a new row onto a torn one
+                    fh.write("\n")
+                    self._needs_newline = False
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         return c
 
@@ -209,14 +377,159 @@ def build_model(llm_cfg, cache_path: Path | None) -> LanguageModel:
         client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key,
                                timeout=llm_cfg.timeout_s, max_retries=0)
         fmt = llm_cfg.response_format
-        inner = RetryModel(OpenAIModel(client, llm_cfg.model, fmt), llm_cfg.max_retries,
-                           llm_cfg.backoff_s)
+        timed = TimedOpenAIModel(client, llm_cfg.model, fmt, llm_cfg.stream)
+        bounded = DeadlineModel(timed, llm_cfg.timeout_s)
+        inner = RetryModel(bounded, llm_cfg.max_retries, llm_cfg.backoff_s)
     if cache_path is None:
         if inner is None:
             raise LLMError("replay_miss", "replay needs [llm] cache")
         model: LanguageModel = inner
     else:
-        model = RecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
+        model = SingleFlightRecordReplayModel(inner, cache_path, llm_cfg.replay, llm_cfg.model)
     if llm_cfg.max_calls:
         model = CallLimitModel(model, llm_cfg.max_calls)
     return model
+
+
+class _Streamed:
+    """A streamed answer put back together in the shape `OpenAIModel.complete` reads."""
+
+    def __init__(self, text: str, usage: object) -> None:
+        msg = type("Message", (), {"content": text})()
+        self.choices = [type("Choice", (), {"message": msg})()]
+        self.usage = usage
+
+
+class TimedOpenAIModel(OpenAIModel):
+    """OpenAIModel that also says where the latency went: queue wait, TTFT and decode time.
+
+    Queue wait comes from the server's `x-queue-ms` header when it sends one (the emulated
+    server does; vLLM and llama.cpp do not). With `stream=True` the reply is streamed with
+    `stream_options.include_usage`, the first content chunk timestamps the first token, and the
+    usage arrives in the last chunk; without streaming only queue wait can be known. Timings of
+    concurrent calls on one instance are kept apart per thread.
+    """
+
+    def __init__(self, client: openai.OpenAI, model: str, schema_format: str = "auto",
+                 stream: bool = False) -> None:
+        super().__init__(client, model, schema_format)
+        self.stream = stream
+        self._timing = threading.local()
+
+    def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
+                max_tokens: int, temperature: float):
+        kwargs: dict = {"model": self.name, "messages": messages, "max_tokens": max_tokens,
+                        "temperature": temperature, "seed": 0}
+        rf = response_format(fmt, schema, name)
+        if rf is not None:
+            kwargs["response_format"] = rf
+        if self.stream:
+            kwargs.update(stream=True, stream_options={"include_usage": True})
+        t0 = time.perf_counter()
+        raw = self.client.chat.completions.with_raw_response.create(**kwargs)
+        q = raw.headers.get("x-queue-ms")
+        timing = {"queue_s": float(q) / 1000 if q is not None else None,
+                  "ttft_s": None, "decode_s": None}
+        self._timing.value = timing
+        resp = raw.parse()
+        if not self.stream:
+            return resp
+        parts: list[str] = []
+        usage = None
+        t_first = t_last = None
+        for chunk in resp:
+            if chunk.usage is not None:
+                usage = chunk.usage
+            for ch in chunk.choices:
+                if ch.delta.content:
+                    t_last = time.perf_counter()
+                    if t_first is None:
+                        t_first = t_last
+                    parts.append(ch.delta.content)
+        if t_first is not None:
+            timing["ttft_s"], timing["decode_s"] = t_first - t0, t_last - t_first
+        return _Streamed("".join(parts), usage)
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        self._timing.value = {}
+        c = super().complete(messages, **kw)
+        return dataclasses.replace(c, **{k: v for k, v in self._timing.value.items()
+                                         if v is not None})
+
+
+class StepBudgetModel(LanguageModel):
+    """One driver's budgets: tokens over the whole run and seconds per decision step.
+
+    The competition's second round gives each driver 5,000,000 tokens and 120 s per step. Once
+    the driver has used `token_budget` tokens (prompt + completion, as the server counted them)
+    every call fails with cause `token_budget`; once the step's calls have taken `deadline_s`
+    seconds, further calls fail with cause `step_deadline`, and so does a reply that arrives
+    after the deadline (the driver could no longer act on it). The agents then fall back to their
+    rules, and the fallback is recorded with that cause. Time is the calls' reported latency, not
+    the wall clock, so a replayed run meets its budgets exactly where the recorded run did.
+    Call `begin_step()` when the driver starts a decision. 0 disables a budget.
+    """
+
+    def __init__(self, inner: LanguageModel, token_budget: int = 0,
+                 deadline_s: float = 0.0) -> None:
+        self.inner, self.name = inner, inner.name
+        self.token_budget, self.deadline_s = token_budget, deadline_s
+        self.tokens_used = 0
+        self.step_s = 0.0
+
+    def begin_step(self) -> None:
+        self.step_s = 0.0
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        if self.token_budget and self.tokens_used >= self.token_budget:
+            raise LLMError("token_budget", f"{self.tokens_used} of {self.token_budget} used")
+        if self.deadline_s and self.step_s >= self.deadline_s:
+            raise LLMError("step_deadline", f"{self.step_s:.1f} s of {self.deadline_s:g} s")
+        c = self.inner.complete(messages, **kw)
+        self.tokens_used += c.prompt_tokens + c.completion_tokens
+        self.step_s += c.latency_s
+        if self.deadline_s and self.step_s > self.deadline_s:
+            raise LLMError("step_deadline", f"reply at {self.step_s:.1f} s, "
+                           f"deadline {self.deadline_s:g} s")
+        return c
+
+
+class SingleFlightRecordReplayModel(RecordReplayModel):
+    """RecordReplayModel for concurrent callers: identical requests in flight are asked once.
+
+    Two drivers can send the very same request at the same time (the same preference text, the
+    same empty view). Run one after another, the second is answered from the cache; run side by
+    side, both would miss it and reach the server, whose two answers (and latencies) may differ
+    while the cache keeps only one. Here the second waits for the first and gets its completion,
+    as it would have from the cache, so a concurrent run records what a replay gives back.
+    """
+
+    def __init__(self, *args, **kw) -> None:
+        super().__init__(*args, **kw)
+        self._flights: dict[str, threading.Event] = {}
+
+    def complete(self, messages: list[dict], **kw) -> Completion:
+        key = request_key(self.name, messages, **kw)
+        while True:
+            with self._lock:
+                hit = self.cache.get(key)
+                flight = self._flights.get(key)
+                if hit is None and flight is None:
+                    self._flights[key] = threading.Event()
+                    break
+            if hit is not None:
+                return Completion(**{**hit, "source": "replay"})
+            flight.wait()
+            with self._lock:
+                if key in self.cache:
+                    continue
+            # the leader failed (an LLMError): ask on our own, as a sequential run would
+            with self._lock:
+                if key not in self._flights:
+                    self._flights[key] = threading.Event()
+                    break
+        try:
+            return super().complete(messages, **kw)
+        finally:
+            with self._lock:
+                self._flights.pop(key).set()

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
 from agents.llm.accounting import CallLog
 from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
 from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
-from agents.llm.model import LanguageModel
+from agents.llm.model import LanguageModel, StepBudgetModel
 from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.preference_agent import PreferenceAgent, same_meaning
 from agents.roles.registry import agent_names, agents, by_stage
@@ -23,6 +24,8 @@ from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
+from sim.effects import side_by_side
+from sim.preference_text import PreferenceParseError
 from sim.scenario import DriverSpec, Scenario
 
 
@@ -67,7 +70,12 @@ class AgentPolicy:
                 bus.publish(LLMCall(r.t, r.driver_id, r.agent, r.step, r.prompt_tokens,
                                     r.completion_tokens, r.latency_s, r.outcome))
 
-        caller = AgentCaller(sc.llm.backend, services.model, services.counter, on_sink,
+        model = services.model
+        self.budget: StepBudgetModel | None = None
+        if model is not None and (sc.llm.driver_token_budget or sc.llm.step_deadline_s):
+            model = self.budget = StepBudgetModel(model, sc.llm.driver_token_budget,
+                                                  sc.llm.step_deadline_s)
+        caller = AgentCaller(sc.llm.backend, model, services.counter, on_sink,
                              sc.llm.max_tokens, sc.llm.temperature, on_fallback,
                              services.call_hooks)
 
@@ -85,8 +93,18 @@ class AgentPolicy:
                                   services.lessons,
                                   {name: a.views for name, a in registered.items()})
         services.memories[spec.driver_id] = self.memory
-        self.agents = {a.name: a.make(caller, world.geo, sc) for a in by_stage()}
+        specs = by_stage()
+        self.agents = {a.name: a.make(caller, world.geo, sc) for a in specs}
         self.decider = next(reversed(self.agents))  # the last stage answers with the Decision
+        # agent names per stage, in run order
+        self.stages = [tuple(a.name for a in grp) for _, grp in groupby(specs, lambda a: a.stage)]
+        # agents of one stage read only earlier stages' advice, so with a model they are asked
+        # side by side; not under budgets, where which call is refused would depend on timing
+        self.side_by_side = (sc.llm.parallel_agents and model is not None
+                             and sc.llm.backend != "rules" and self.budget is None)
+        if self.side_by_side:
+            services.log.parallel_agents = frozenset(
+                n for names in self.stages if len(names) > 1 for n in names)
         self.prefs = spec.preferences
         self._parsed = False
 
@@ -98,7 +116,13 @@ class AgentPolicy:
         agent: PreferenceAgent = self.agents["preference"]
         parsed = []
         for p in self.prefs:
-            got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            try:
+                got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
+            except PreferenceParseError:
+                # text no parser reads (or none): the structured form is what the world scores;
+                # `validate` reports it before a run (agents/app/precheck.py)
+                parsed.append(p)
+                continue
             ok = same_meaning(got, p)
             rec = agent.caller.last
             if rec is not None and rec.backend == "llm":
@@ -116,13 +140,22 @@ class AgentPolicy:
     def decide(self, obs: Observation) -> Decision:
         self.step += 1
         self.t = obs.now
+        if self.budget is not None:
+            self.budget.begin_step()
         if not self._parsed:
             self._parse_preferences()
         ctx = self.context()
         step = self.memory.step(obs, self.compressor.at(ctx))
         advice: dict[str, Any] = {}
-        for name, agent in self.agents.items():
-            advice[name] = agent.advise(step.views[name], advice, ctx)
+        for names in self.stages:
+            if self.side_by_side and len(names) > 1:  # records released in registry order
+                earlier = dict(advice)
+                asks = [lambda n=n, e=earlier: self.agents[n].advise(step.views[n], e, ctx)
+                        for n in names]
+                advice.update(zip(names, side_by_side(*asks), strict=True))
+            else:
+                for n in names:
+                    advice[n] = self.agents[n].advise(step.views[n], advice, ctx)
         decision: Decision = advice[self.decider]
         self.services.log.end_step(self.spec.driver_id, self.step, obs.now, self.mode,
                                    decision.action.name,

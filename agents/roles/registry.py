@@ -77,7 +77,7 @@ def agents() -> dict[str, AgentSpec]:
 
 
 def by_stage() -> list[AgentSpec]:
-    return sorted(agents().values(), key=lambda a: a.stage)
+    return sorted(agents().values(), key=lambda a: (a.stage, a.name))
 
 
 def agent_names() -> tuple[str, ...]:

@@ -96,7 +96,8 @@ class SearchAgent:
 
 
 register(AgentSpec(
-    name="search", prompt=SEARCH, view=SearchView, views=SearchViews(), order=0, stage=1,
+    name="search", prompt=SEARCH, view=SearchView, views=SearchViews(), order=0,
+    stage=0,  # reads no other agent's advice, so it runs beside preference
     compress_prompt=compression_adapter(
         "search", "grids worth searching, grids to avoid for repeated low yield, whether the "
         "query budget is high, search lessons"),

@@ -138,13 +138,21 @@ class Api:
     def __init__(self, env: CompetitionEnv) -> None:
         self._env = env
         self._local = threading.local()
+        self._current: DriverRun | None = None  # the last driver bound on any thread
 
     # the driver this thread is simulating
     def _active(self) -> DriverRun | None:
-        return getattr(self._local, "run", None)
+        run = getattr(self._local, "run", None)
+        if run is None and self._env.rules.concurrency <= 1:
+            # the official api is one shared object: a thread the agent starts inside decide
+            # (parallel model calls, say) still acts for the driver being simulated
+            run = self._current
+        return run
 
     def _bind(self, run: DriverRun | None) -> None:
         self._local.run = run
+        if run is not None:
+            self._current = run
 
     def add_usage(self, usage: Any) -> tuple[int, int, int, int]:
         """Count one successful model reply against the active driver's current decision."""
@@ -327,8 +335,8 @@ class CompetitionEnv:
                     result = actions.apply(s, decision, run.pool, r.speed_kmh, r.horizon)
                     exec_min = s.t - step_start - scan
                     usage = dict(zip(USAGE_KEYS, run.usage, strict=True))
+                    decision["model_usage"] = dict(usage)  # §3.1: in the agent's own dict
                     action = dict(decision)
-                    action["model_usage"] = dict(usage)
                     record = normalise({
                         "step": run.steps + 1, "driver_id": s.driver_id,
                         "step_elapsed_minutes": scan + exec_min,

@@ -22,6 +22,7 @@ from sim.competition.records import (
     MAX_COST_MINUTES,
     MAX_PRICE_FEN,
     RowError,
+    _driver_rows,
     decode_lines,
     finite_number,
     parse_object,
@@ -29,7 +30,7 @@ from sim.competition.records import (
 )
 from sim.geo import Geography, Point, in_guangdong
 from sim.preference_text import PreferenceParseError, parse_preference
-from sim.scenario import DriverSpec, ScenarioError
+from sim.scenario import DriverSpec, Rule, ScenarioError
 
 
 def _rows(path: Path):
@@ -115,7 +116,10 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
         if rng.random() < competitor_share:
             competitor = create + float(rng.uniform(0.0, max(remove - create, 0.0)))
         out.append(Cargo(cid, origin, dest, float(price) / 100.0, create, load_start, load_end,
-                         remove, float(cost), geo.road_km(origin, dest), competitor))
+                         remove, float(cost), geo.road_km(origin, dest), competitor,
+                         category=str(row.get("cargo_name") or "").strip(),
+                         start_city=str(row["start"].get("city") or ""),
+                         end_city=str(row["end"].get("city") or "")))
     out.sort(key=lambda c: (c.create_time, c.cargo_id))
     return out
 
@@ -124,7 +128,10 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
     path = Path(path)
     out: list[DriverSpec] = []
     seen: dict[str, int] = {}
-    for n, row in _rows(path):
+    if not path.is_file():
+        raise ScenarioError(path, "file", "an existing regular file", str(path))
+    # the official JSON array or our JSON Lines, with line numbers either way
+    for n, row in _driver_rows(path, path.read_bytes()):
         did = _field(path, n, row, "driver_id")
         if not isinstance(did, str) or not did.strip():
             raise ScenarioError(path, "driver_id", "a non-empty string", short_value(did), n)
@@ -140,15 +147,22 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
             raise ScenarioError(path, "current_lat", "a start inside Guangdong", [lat, lng], n)
         cpk = _number(path, n, "cost_per_km", row.get("cost_per_km", 1.5), 1e-9, 1e6,
                       "a positive number")
-        prefs = []
+        prefs, rules = [], []
         raw_prefs = row.get("preferences") or []
         if not isinstance(raw_prefs, list):
             raise ScenarioError(path, "preferences", "an array", short_value(raw_prefs), n)
         for p in raw_prefs:
+            if isinstance(p, str):  # the S1 form: text only, fine and cap from the text
+                if p.strip():
+                    rules.append(Rule(p.strip()))
+                continue
             if not isinstance(p, dict) or "content" not in p:
                 raise ScenarioError(path, "preferences",
                                     "objects {content, penalty_amount, penalty_cap}",
                                     short_value(p), n)
+            if isinstance(p.get("structured"), dict) or "start_time" in p or "end_time" in p:
+                rules.append(_rule(p))  # a competition-kind preference (§7.5)
+                continue
             amount = _number(path, n, "preferences.penalty_amount",
                              p.get("penalty_amount", 100.0), 0, 1e12, "a number of yuan")
             cap = p.get("penalty_cap", 1000.0)
@@ -156,9 +170,29 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
                                                    1e12, "null or a number of yuan")
             try:
                 prefs.append(parse_preference(str(p["content"]), amount, cap))
-            except PreferenceParseError as exc:
-                raise ScenarioError(path, "preferences.content",
-                                    "a preference the rules parser understands",
-                                    str(exc), n) from None
-        out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(prefs)))
+            except PreferenceParseError:
+                # not one of the 6 legacy kinds: a competition rule, which the scorer reads with
+                # its text parser or lists as unscored with a warning (never a crash)
+                rules.append(_rule(p))
+        out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(prefs),
+                              tuple(rules)))
     return out
+
+
+def _rule(p: dict) -> Rule:
+    """A drivers-file preference object as a competition rule; its numbers are read by the
+    scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
+    st = p.get("structured")
+    kind = str(st.get("kind")) if isinstance(st, dict) and st.get("kind") else None
+    params = st.get("params") if isinstance(st, dict) and isinstance(st.get("params"), dict) \
+        else {}
+
+    def num(v: Any) -> float | None:
+        ok = isinstance(v, int | float) and not isinstance(v, bool)
+        return float(v) if ok else None
+
+    def wall(v: Any) -> str | None:
+        return v if isinstance(v, str) else None
+
+    return Rule(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
+                num(p.get("penalty_cap")), wall(p.get("start_time")), wall(p.get("end_time")))

@@ -1,0 +1,158 @@
+"""`freightsim preferences parse FILE` and `freightsim preferences eval`.
+
+parse: reads a competition drivers file (a JSON array; preferences as strings or objects with
+`content`/`text`) or our JSON Lines drivers (one driver object per line) and prints one JSON
+object per preference. Exit 0 when every preference parses, 1 when some do not, 2 for a file
+that cannot be read (reported as file:line message).
+eval: scores the rules parser on data/preference_eval.jsonl per split and kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class DriversFileError(Exception):
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+
+
+@dataclass(frozen=True)
+class PreferenceEntry:
+    driver_id: str
+    index: int  # 1-based within the driver, counting the non-empty texts
+    text: str
+
+
+def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceEntry]:
+    if not isinstance(row, dict):
+        raise DriversFileError(path, line, f"a driver object, got {type(row).__name__}")
+    did = row.get("driver_id")
+    if not isinstance(did, str | int) or str(did).strip() == "":
+        raise DriversFileError(path, line, "driver_id: a non-empty string")
+    prefs = row.get("preferences", [])
+    if not isinstance(prefs, list):
+        raise DriversFileError(path, line, f"driver {did}: preferences must be an array")
+    out: list[PreferenceEntry] = []
+    for p in prefs:
+        if isinstance(p, str):
+            text = p
+        elif isinstance(p, dict):
+            text = p.get("content", p.get("text"))
+            if not isinstance(text, str):
+                raise DriversFileError(path, line, f"driver {did}: a preference object needs a "
+                                                   "string content or text")
+        else:
+            raise DriversFileError(path, line, f"driver {did}: a preference must be a string or "
+                                               f"an object, got {type(p).__name__}")
+        if text.strip():  # the scorer ignores empty contents
+            out.append(PreferenceEntry(str(did), len(out) + 1, text))
+    return out
+
+
+def read_drivers_file(path: Path) -> list[PreferenceEntry]:
+    """Every non-empty preference text of a drivers file, in file order."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DriversFileError(path, 0, f"cannot read: {exc}") from None
+    out: list[PreferenceEntry] = []
+    if raw.lstrip().startswith("["):
+        try:
+            rows = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise DriversFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
+        if not rows:
+            raise DriversFileError(path, 1, "an empty drivers array")
+        # line numbers of each driver object are not kept by json; report the array's index
+        for i, row in enumerate(rows):
+            try:
+                out += _driver_entries(path, 1, row)
+            except DriversFileError as exc:
+                raise DriversFileError(path, 1, f"driver #{i + 1}: {str(exc).split(': ', 1)[1]}") \
+                    from None
+        return out
+    lines = [(n, s) for n, s in enumerate(raw.splitlines(), 1) if s.strip()]
+    if not lines:
+        raise DriversFileError(path, 1, "no drivers")
+    for n, s in lines:
+        try:
+            row = json.loads(s)
+        except json.JSONDecodeError as exc:
+            raise DriversFileError(path, n, f"invalid JSON: {exc.msg}") from None
+        out += _driver_entries(path, n, row)
+    return out
+
+
+def _model(args: argparse.Namespace):
+    """An OpenAI-compatible model when --base-url is given (key from $OPENAI_API_KEY)."""
+    if not args.base_url:
+        return None
+    import os
+
+    import openai
+
+    from agents.llm.model import OpenAIModel, RetryModel
+    client = openai.OpenAI(base_url=args.base_url, timeout=args.timeout, max_retries=0,
+                           api_key=os.environ.get("OPENAI_API_KEY", "") or "sk-no-key")
+    return RetryModel(OpenAIModel(client, args.model), max_retries=2)
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    from agents.roles.preference_parse import read_preference
+
+    try:
+        entries = read_drivers_file(Path(args.file))
+    except DriversFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    model = _model(args)
+    unparsed = 0
+    for e in entries:
+        r = read_preference(e.text, model)
+        if r.disagreement is not None:
+            d = r.disagreement
+            print(f"disagreement ({d.field}) on {e.driver_id}#{e.index}: rules "
+                  f"{json.dumps(d.rules.to_dict(), ensure_ascii=False)} vs model "
+                  f"{json.dumps(d.model.to_dict(), ensure_ascii=False)}", file=sys.stderr)
+        p = r.preference
+        unparsed += p is None
+        print(json.dumps({"driver_id": e.driver_id, "index": e.index, "text": e.text,
+                          "kind": p.kind if p else "unparsed", "params": p.params if p else None,
+                          "penalty_amount": p.penalty_amount if p else None,
+                          "penalty_cap": p.penalty_cap if p else None,
+                          "parsed_by": r.parsed_by}, ensure_ascii=False))
+    if unparsed:
+        print(f"{unparsed} of {len(entries)} preferences unparsed", file=sys.stderr)
+    return 1 if unparsed else 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from sim.preftext.evaluate import format_score, load_rows, score
+
+    text = Path(args.file).read_text(encoding="utf-8") if args.file else None
+    rows = load_rows(text)
+    splits = ["train", "heldout"] if args.split == "all" else [args.split]
+    for s in splits:
+        print(format_score(score(rows, s)))
+    return 0
+
+
+def add_preferences_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("preferences", help="parse preference texts; score the parser")
+    psub = p.add_subparsers(dest="preferences_command", required=True)
+    a = psub.add_parser("parse", help="print each preference of a drivers file as JSON")
+    a.add_argument("file", help="competition drivers JSON array, or JSON Lines drivers")
+    a.add_argument("--base-url", help="also ask this OpenAI-compatible server (model parser); "
+                                      "it reads what the rules cannot and is checked against them")
+    a.add_argument("--model", default="default", help="model name for --base-url")
+    a.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
+    a.set_defaults(func=cmd_parse)
+    e = psub.add_parser("eval", help="rules-parser accuracy per kind on the evaluation set")
+    e.add_argument("--split", choices=["train", "heldout", "all"], default="all")
+    e.add_argument("--file", help="an evaluation JSON Lines file (default: the shipped one)")
+    e.set_defaults(func=cmd_eval)

@@ -1,0 +1,115 @@
+"""The model parser: asks a language model for the agreed structured form of a preference.
+
+It speaks the same schema as the rules parser (sim.preftext), is validated by the same
+`validate`, and is compared with the rules result: when both read a text and disagree, the
+caller gets a `Disagreement` to report, rather than one reading silently winning.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+from agents.llm.model import LanguageModel, LLMError
+from sim.preftext import KINDS, InvalidPreferenceError, ParsedPreference, same, validate
+from sim.preftext.parser import parse_preference
+from sim.preftext.types import SCHEMA as PARAMS
+
+SCHEMA: dict = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": [*KINDS, "unparsed"]},
+        "params": {"type": "object"},
+        "penalty_amount": {"type": ["number", "null"]},
+        "penalty_cap": {"type": ["number", "null"]},
+    },
+    "required": ["kind", "params", "penalty_amount", "penalty_cap"],
+    "additionalProperties": False,
+}
+
+SYSTEM = """You convert one truck driver's preference (Chinese or English) into JSON:
+{"kind": <one of the kinds>, "params": {...}, "penalty_amount": number|null,
+ "penalty_cap": number|null}. Use "unparsed" when the text states no rule.
+Times "HH:MM" (24 h), dates "YYYY-MM-DD" (year 2026 unless written), months "YYYY-MM",
+wall times "YYYY-MM-DD HH:MM:SS", coordinates in degrees, radii in km (default 1.0 for
+home/visit/home-stay, 2.0 for dated itineraries). Places are the Chinese city/district name
+(English names translated, e.g. Shenzhen -> 深圳). penalty_amount/penalty_cap only when the
+text states them (无月度封顶/上不封顶 -> null cap). Params per kind:
+""" + "\n".join(f"- {k}: " + ", ".join(f"{p}:{t}" for p, t in v.items())
+                for k, v in PARAMS.items())
+
+
+@dataclass(frozen=True)
+class ModelParse:
+    """What the model made of a text: a validated preference, or why there is none."""
+
+    preference: ParsedPreference | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """Both parsers read the text and gave different structured forms."""
+
+    text: str
+    rules: ParsedPreference
+    model: ParsedPreference
+    field: Literal["kind", "params", "penalty"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The chosen reading of one text, who produced it, and any disagreement to report."""
+
+    preference: ParsedPreference | None
+    parsed_by: Literal["rules", "model", "none"]
+    disagreement: Disagreement | None = None
+    model_error: str | None = None
+
+
+def parse_with_model(model: LanguageModel, text: str, max_tokens: int = 600) -> ModelParse:
+    """One schema-constrained call; a reply that does not validate is an error, not a crash."""
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": text}]
+    try:
+        reply = model.complete(messages, schema=SCHEMA, schema_name="preference",
+                               max_tokens=max_tokens, temperature=0.0)
+    except LLMError as exc:
+        return ModelParse(None, f"llm:{exc.cause}")
+    try:
+        obj = json.loads(reply.text)
+    except json.JSONDecodeError as exc:
+        return ModelParse(None, f"json:{exc.msg}")
+    if isinstance(obj, dict) and obj.get("kind") == "unparsed":
+        return ModelParse(None, "unparsed")
+    try:
+        return ModelParse(validate(obj))
+    except InvalidPreferenceError as exc:
+        return ModelParse(None, f"schema:{exc}")
+
+
+def compare(text: str, rules: ParsedPreference, model: ParsedPreference) -> Disagreement | None:
+    if rules.kind != model.kind:
+        return Disagreement(text, rules, model, "kind")
+    if not same(rules.params, model.params):
+        return Disagreement(text, rules, model, "params")
+    if not same([rules.penalty_amount, rules.penalty_cap],
+                [model.penalty_amount, model.penalty_cap]):
+        return Disagreement(text, rules, model, "penalty")
+    return None
+
+
+def read_preference(text: str, model: LanguageModel | None = None) -> Reading:
+    """Rules first (deterministic, free); the model fills in what the rules cannot read and is
+    checked against the rules where both answer. The rules reading wins a disagreement."""
+    rules = parse_preference(text)
+    if model is None:
+        return Reading(rules, "rules" if rules else "none")
+    m = parse_with_model(model, text)
+    if rules is not None and m.preference is not None:
+        return Reading(rules, "rules", compare(text, rules, m.preference), m.error)
+    if rules is not None:
+        return Reading(rules, "rules", None, m.error)
+    if m.preference is not None:
+        return Reading(m.preference, "model", None, None)
+    return Reading(None, "none", None, m.error)

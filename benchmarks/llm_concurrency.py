@@ -1,0 +1,210 @@
+"""Wall time of an LLM-driven run, decisions one at a time vs many in flight (shared world).
+
+usage: python benchmarks/llm_concurrency.py [SCENARIO] [--quick] [--drivers 100]
+           [--concurrency 32,128] [--window 30] [--days D] [--time-scale S] [--memory rules]
+           [--base-url URL] [--no-replay-check] [--out report.json]
+
+The scenario (default scenarios/month.toml) runs with the `llm` backend and a lookahead window
+of `--window` simulated minutes (sim.dispatch): first with `[llm] concurrency = 1` (each batch's
+decisions asked one after another: the sequential run), then with each `--concurrency`. The
+replies are deterministic functions of the requests, so all runs must log the same events;
+latencies (`llm_call` and `digest` values) are wall-clock figures and left out of the
+comparison. The concurrent run is also recorded and replayed without a server, and the replay
+must give the very same events, latencies included.
+
+The server is the emulated one (agents/testing/emulated_server.py, its default latency model:
+a 30B-class MoE, ~3B active, on one data-centre GPU; prefill 10,000 tok/s, decode 60 tok/s per
+sequence, 128 sequences batched, 50 ms per request), started in a subprocess so its threads do
+not share this process's interpreter lock, with every duration times `--time-scale`. With
+`--base-url` a real OpenAI-compatible server is used instead (time scale 1, in-flight figures
+from the server are then not available).
+
+The last line is exactly:
+  speedup <x>x (sequential <s> s, concurrent <c> s, identical events: yes|no)
+for the highest concurrency. `--quick`: 100 drivers, 90 simulated minutes, time scale 0.3
+(about 3 minutes on 2 busy cores). Without it: the whole scenario at time scale 0.01.
+
+What bounds the speedup: (1) decisions per batch, since batches run one after another, each
+as long as its slowest decision: at real latencies that is the ceiling (about 20 at 100 drivers
+and a 30-minute window in the month scenario); (2) this process's CPU per call (the `openai`
+client spends a few ms per request under the interpreter lock), which caps concurrent runs at
+about 20 ms per decision step here, so a small time scale shows a small speedup.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agents.app.runner import run_scenario  # noqa: E402
+from sim.recorder import read_events, without_wall_clock  # noqa: E402
+from sim.scenario import load_scenario  # noqa: E402
+
+
+def start_server(time_scale: float) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "agents.testing.emulated_server",
+                             "--time-scale", str(time_scale)], cwd=ROOT,
+                            stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()
+    if not url.startswith("http"):
+        proc.kill()
+        raise SystemExit("the emulated server did not start")
+    return proc, url
+
+
+def server_stats(url: str, reset: bool) -> dict | None:
+    try:
+        q = "?reset" if reset else ""
+        with urllib.request.urlopen(f"{url}/stats{q}", timeout=10) as r:
+            return json.loads(r.read())
+    except OSError:
+        return None
+
+
+def in_flight_summary(stats: dict | None, buckets: int = 10) -> dict:
+    """Time-weighted mean and peak of requests in service, and the mean per tenth of the run."""
+    if not stats or len(stats["trace"]) < 2:
+        return {"max": None, "mean": None, "timeline": []}
+    t = np.array([p[0] for p in stats["trace"]])
+    n = np.array([p[1] for p in stats["trace"]], dtype=float)
+    dt = np.diff(t)
+    total = t[-1] - t[0]
+    mean = float((n[:-1] * dt).sum() / total) if total > 0 else float(n.mean())
+    edges = np.linspace(t[0], t[-1], buckets + 1)
+    timeline = []
+    for a, b in itertools.pairwise(edges):
+        # time-weighted mean over [a, b): clip each segment to the bucket
+        lo, hi = np.clip(t[:-1], a, b), np.clip(t[1:], a, b)
+        w = hi - lo
+        timeline.append(round(float((n[:-1] * w).sum() / w.sum()), 1) if w.sum() > 0 else 0.0)
+    return {"max": int(n.max()), "mean": round(mean, 1), "timeline": timeline}
+
+
+def mean_batch(dispatch: dict | None) -> float | None:
+    """Decisions per batch: with real latencies the speedup cannot pass it (batches follow
+    one another, each as long as its slowest decision)."""
+    if not dispatch or not dispatch["decision_batches"]:
+        return None
+    return round(dispatch["batched_decisions"] / dispatch["decision_batches"], 1)
+
+
+def comparable(events: pd.DataFrame) -> pd.DataFrame:
+    return without_wall_clock(events)
+
+
+def one_run(sc, url: str, concurrency: int, out: Path, cache: Path | None) -> dict:
+    llm = {"base_url": url, "concurrency": concurrency}
+    if cache is not None:
+        llm["cache"] = str(cache)
+    server_stats(url, reset=True)
+    t0 = time.perf_counter()
+    result = run_scenario(sc.with_overrides(llm=llm), out)
+    wall = time.perf_counter() - t0
+    s = result.summary
+    return {"concurrency": concurrency, "wall_s": round(wall, 2), "steps": s.get("steps"),
+            "agent_calls": s.get("agent_calls"), "dispatch": s.get("dispatch"),
+            "in_flight": in_flight_summary(server_stats(url, reset=False)),
+            "events": comparable(read_events(out).to_pandas())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios" / "month.toml"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--drivers", type=int, default=100)
+    ap.add_argument("--days", type=float, default=None)
+    ap.add_argument("--window", type=float, default=30.0, help="lookahead, simulated minutes")
+    ap.add_argument("--concurrency", default="32,128")
+    ap.add_argument("--time-scale", type=float, default=None)
+    ap.add_argument("--memory", default="rules")
+    ap.add_argument("--base-url", default=None)
+    ap.add_argument("--no-replay-check", action="store_true")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args(argv)
+    days = a.days if a.days is not None else (1.5 / 24 if a.quick else None)
+    scale = a.time_scale if a.time_scale is not None else (0.3 if a.quick else 0.01)
+    sc = load_scenario(a.scenario)
+    over = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
+            "llm": {"backend": "llm", "response_format": "json_schema", "max_retries": 1,
+                    "timeout_s": 600.0, "lookahead_minutes": a.window}}
+    if days is not None:
+        over["scenario"] = {"days": days}
+    sc = sc.with_overrides(**over)
+    levels = [int(x) for x in a.concurrency.split(",")]
+    proc = None
+    url = a.base_url
+    if url is None:
+        proc, url = start_server(scale)
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="llm-concurrency-") as tmp:
+            tmp_p = Path(tmp)
+            print(f"{sc.scenario.name}: {a.drivers} drivers, {sc.scenario.days:g} days, memory "
+                  f"{a.memory}, window {a.window:g} min, "
+                  f"{'server ' + url if a.base_url else f'emulated server x{scale:g}'}",
+                  flush=True)
+            seq = one_run(sc, url, 1, tmp_p / "seq", tmp_p / "cache-seq.jsonl")
+            print(f"  concurrency 1: {seq['wall_s']} s, {seq['steps']} steps, "
+                  f"in flight max {seq['in_flight']['max']}", flush=True)
+            rows.append(seq)
+            for c in levels:
+                cache = tmp_p / f"cache-{c}.jsonl"
+                r = one_run(sc, url, c, tmp_p / f"c{c}", cache)
+                r["identical"] = r["events"].equals(seq["events"])
+                r["speedup"] = round(seq["wall_s"] / r["wall_s"], 2)
+                if not a.no_replay_check:
+                    rep = run_scenario(sc.with_overrides(llm={"cache": str(cache),
+                                                              "replay": True,
+                                                              "concurrency": 1}),
+                                       tmp_p / f"replay{c}")
+                    del rep
+                    a_ev = read_events(tmp_p / f"c{c}").to_pandas()
+                    b_ev = read_events(tmp_p / f"replay{c}").to_pandas()
+                    r["replay_identical"] = a_ev.equals(b_ev)
+                print(f"  concurrency {c}: {r['wall_s']} s, speedup {r['speedup']}x, in flight "
+                      f"max {r['in_flight']['max']} mean {r['in_flight']['mean']}, decisions "
+                      f"per batch {mean_batch(r['dispatch'])} (largest "
+                      f"{(r['dispatch'] or {}).get('max_decision_batch')}), identical "
+                      f"{'yes' if r['identical'] else 'no'}, replay identical "
+                      f"{r.get('replay_identical')}", flush=True)
+                rows.append(r)
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(timeout=10)
+    print()
+    print("| drivers | concurrency | wall s | speedup | in flight max | in flight mean | "
+          "identical | replay identical |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {a.drivers} | {r['concurrency']} | {r['wall_s']} | {r.get('speedup', 1.0)} | "
+              f"{r['in_flight']['max']} | {r['in_flight']['mean']} | "
+              f"{'yes' if r.get('identical', True) else 'no'} | "
+              f"{r.get('replay_identical', '-')} |")
+    best = rows[-1]
+    print(f"in flight over time (concurrency {best['concurrency']}, tenths of the run): "
+          f"{best['in_flight']['timeline']}")
+    if a.out:
+        Path(a.out).write_text(json.dumps(
+            [{k: v for k, v in r.items() if k != "events"} for r in rows], indent=2))
+    ok = all(r.get("identical", True) for r in rows)
+    print(f"speedup {best['speedup']}x (sequential {seq['wall_s']} s, concurrent "
+          f"{best['wall_s']} s, identical events: {'yes' if ok else 'no'})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Keyword groups shared by the kind recognisers, and the candidate record they return."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sim.preftext.extract import Clock, Facts
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str
+    score: float
+    params: dict[str, Any]
+
+
+DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每日|每晚|天天|每一天|日日|当天|一天|"
+         r"同一天|同日|单日|daily|every day|each day|"
+         r"per day|a day|"
+         r"same day|any (?:one|single|given) day|in one day|a single day|"
+         r"every night|each night|nightly|every 24|each calendar day|each single day")
+MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
+REST = (r"觉|just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
+        r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
+        r"\bstop(?:ped)?\b|downtime|time off")
+REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
+                 r"has to|"
+                 r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
+SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
+CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|"
+              r"连轴转|in a row|"
+              r"consecutive|"
+              r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
+              r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
+NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
+           r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
+           r"don't accept|do not accept|not accept|no loads|"
+           r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
+           r"不空车|不空跑|不赶路|"
+           r"不跑|不动车|"
+           r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
+           r"不能开|"
+           r"no orders?|not take|no driving|not drive|don't drive|do not drive|no work|not work|"
+           r"stay off|stop working|don't take|do not take|never take|no (?:new )?(?:jobs|loads|"
+           r"cargo)|"
+           r"no (?:empty|deadhead)|not (?:run|move|drive)|nothing moves|no moving|no repositioning|"
+           r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
+           r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
+           r"not be (?:driving|working|moving)|no jobs?|no trips?")
+REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
+          r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
+          r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
+          r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
+          r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
+          r"rather not|prefer not|stay away|keep away|nothing|exclude")
+LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
+         r"上限|封顶|"
+         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
+         r"or less|"
+         r"or under|控制在|go over|以上|above|or more|≤|<=|<|≦|不高于|cap\b|"
+         r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
+AT_LEAST = (r"≥|>=|≧|至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|"
+            r"no fewer|"
+            r"not fewer|no less|not less|or more|a minimum of|min\.?")
+WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星期五|星期一至星期五|周一~周五|weekdays?|"
+            r"monday (?:to|through|-) friday|mon-fri|workdays?|working days?|business days?")
+
+
+def hit(f: Facts, pattern: str) -> bool:
+    return re.search(pattern, f.kw, re.I) is not None
+
+
+def hits(f: Facts, *patterns: str) -> int:
+    return sum(1 for p in patterns if hit(f, p))
+
+
+def span(f: Facts) -> tuple[Clock, Clock] | None:
+    """The first two clocks joined by a span connector (至, 到, ~, -, and, to, until)."""
+    cs = f.clocks
+    pair = None
+    for a, b in itertools.pairwise(cs):
+        between = f.num[a.end:b.start]
+        if len(between) <= 14 and re.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
+                                            r"起", between,
+                                            re.I):
+            pair = (a, b)
+            break
+    if pair is None and len(cs) >= 2:
+        pair = (cs[0], cs[1])
+    if pair is None:
+        return None
+    a, b = pair
+    if b.bare and a.minutes >= 720 and b.minutes < 720 and b.minutes + 720 > a.minutes:
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
+    return a, b
+
+
+def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
+    """Integers directly followed by a unit pattern, as (value, position); a count of fines
+    (扣一次, 罚1次, charged once) is not one."""
+    not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
+    return [(int(float(m.group(1))), m.start()) for m in
+            re.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
+
+
+def km_after_limit(f: Facts) -> float | None:
+    from sim.preftext.extract import km_values
+    kms = km_values(f.num)
+    if not kms:
+        return None
+    return kms[0][0]
+
+
+def fmt(minutes: int) -> str:
+    minutes %= 1440
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"

@@ -1,0 +1,175 @@
+"""Competition-kind preferences (the 24 kinds of COMPETITION.md §7.5) in the generator world.
+
+Drivers carry them as `DriverSpec.rules` beside the 6 legacy kinds; generated drivers draw them
+with sim.preference_draw when `[drivers] rules_per_driver > 0`. The world records every decision
+as an official step record (sim.step_log) and, at the end of the run, scores each rule with
+sim.scoring exactly as the competition scorer would score that log: per-preference penalties go
+to `preferences.parquet` and summary.json, the driver total to drivers.parquet `rule_penalty`.
+
+Accounting: `income` stays the world's net haul income, `penalty` the legacy kinds' penalty,
+`rule_penalty` the competition kinds' penalty, and `score = income - penalty - rule_penalty`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+
+from sim.geo import Point
+from sim.recorder import write_table
+from sim.scenario import DriverSpec, Rule, Scenario
+from sim.scoring.scorer import default_parser, read_preferences, score_preferences
+from sim.scoring.steps import Pos
+from sim.scoring.timebase import DAY, EPOCH
+from sim.scoring.versions import settings_for
+from sim.step_log import StepRecorder, epoch_offset
+
+if TYPE_CHECKING:
+    from sim.world import World
+
+# A spawn key no other stream uses (the world spawns children 0-3, cargo_stream uses "CAL").
+STREAM_KEY = 0x52554C  # "RUL"
+
+PREFERENCES_SCHEMA = pa.schema([
+    ("driver_id", pa.string()), ("index", pa.int64()), ("kind", pa.string()),
+    ("label", pa.string()), ("text", pa.string()), ("penalty", pa.float64()),
+    ("counters", pa.string()), ("scored", pa.bool_()), ("unscored_reason", pa.string()),
+    ("penalty_amount", pa.float64()), ("penalty_cap", pa.float64()),
+])
+
+
+def rules_rng(seed: int) -> np.random.Generator:
+    """The rule draws' own stream: drawing rules leaves every other stream of the world as is."""
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM_KEY,)))
+
+
+def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
+                     ) -> list[DriverSpec]:
+    """Generated drivers (after the `n_fixed` fixed ones) with `rules_per_driver` drawn rules."""
+    d = scenario.drivers
+    if d.rules_per_driver <= 0 or d.file is not None:
+        return specs
+    from sim.preference_draw import draw_preferences
+
+    rng = rules_rng(scenario.scenario.seed)
+    start = datetime.fromisoformat(scenario.scenario.start)
+    if scenario.scenario.rules == "competition":  # that environment always starts at the epoch
+        start = EPOCH
+    days = max(1, math.ceil(scenario.scenario.days))
+    kinds = set(d.rule_kinds) or None
+    out = list(specs[:n_fixed])
+    for spec in specs[n_fixed:]:
+        drawn = draw_preferences(rng, d.rules_per_driver, lang=d.rule_lang,  # type: ignore[arg-type]
+                                 kinds=kinds, home=(spec.lat, spec.lng),
+                                 start_day=start.date(), days=days)
+        rules = tuple(Rule(p.text, p.kind, p.params, p.penalty_amount, p.penalty_cap,
+                           p.start_time, p.end_time) for p in drawn)
+        out.append(dataclasses.replace(spec, rules=spec.rules + rules))
+    return out
+
+
+def attach_recorder(world: World) -> StepRecorder | None:
+    """A step recorder on the world's bus when any driver carries competition rules."""
+    if not any(s.rules for s in world.specs):
+        return None
+    starts = {s.driver_id: Point(s.lat, s.lng) for s in world.specs}
+    return StepRecorder(world.bus, world.geo, starts, world.start, world.market.registry)
+
+
+@dataclass
+class RuleScores:
+    """The end-of-run scoring of every driver's competition rules."""
+
+    version: str
+    n_days: int
+    by_driver: dict[str, float] = field(default_factory=dict)  # rounded driver totals
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        by_kind: dict[str, float] = defaultdict(float)
+        count: dict[str, int] = defaultdict(int)
+        for r in self.rows:
+            if r["scored"]:
+                by_kind[r["kind"]] += r["penalty"]
+                count[r["kind"]] += 1
+        return {
+            "rule_penalty": round(sum(self.by_driver.values()), 2),
+            "rules": {
+                "scoring_version": self.version, "days_scored": self.n_days,
+                "scored": sum(1 for r in self.rows if r["scored"]),
+                "penalty_by_kind": {k: {"rules": count[k], "penalty": round(v, 2)}
+                                    for k, v in sorted(by_kind.items())},
+                "unscored": [{"driver_id": r["driver_id"], "index": r["index"],
+                              "text": r["text"], "reason": r["unscored_reason"]}
+                             for r in self.rows if not r["scored"]],
+                "warnings": self.warnings,
+            },
+        }
+
+
+def score_rules(scenario: Scenario, specs: Sequence[DriverSpec],
+                recorder: StepRecorder | None, horizon_minutes: float) -> RuleScores:
+    """Score every driver's rules over its step log with the scenario's scoring version."""
+    settings = settings_for(scenario.scenario.scoring)
+    start = datetime.fromisoformat(scenario.scenario.start)
+    offset = epoch_offset(start)
+    n_days = max(1, math.ceil((max(offset, 0) + horizon_minutes) / DAY - 1e-9))
+    out = RuleScores(str(settings.version), n_days)
+    if recorder is None:
+        return out
+    parser = default_parser()
+    cargo = recorder.cargo_index()
+    for spec in specs:
+        if not spec.rules:
+            continue
+        entries = [r.to_official() for r in spec.rules]
+        prefs = read_preferences(entries, settings, parser, n_days)
+        if offset < 0:
+            why = "the world starts before 2026-03-01, the scorer's first minute"
+            prefs = [dataclasses.replace(p, rule=None, unscored=why) for p in prefs]
+        log = recorder.step_log(spec.driver_id, cargo)
+        reports, total = score_preferences(prefs, log, settings, n_days, Pos(spec.lat, spec.lng))
+        out.by_driver[spec.driver_id] = round(total, 2)
+        by_index = {p.index: p for p in prefs}
+        for r in reports:
+            p = by_index[r.index]
+            if r.unscored is not None:
+                out.warnings.append(f"driver {spec.driver_id} preference {r.index} unscored "
+                                    f"({r.unscored}): {r.text}")
+            out.rows.append({
+                "driver_id": spec.driver_id, "index": r.index,
+                "kind": r.kind or "unscored", "label": r.label, "text": r.text,
+                "penalty": r.penalty, "counters": json.dumps(r.counters, default=_plain,
+                                                             ensure_ascii=False),
+                "scored": r.unscored is None, "unscored_reason": r.unscored,
+                "penalty_amount": p.amount, "penalty_cap": p.cap,
+            })
+    return out
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, set | frozenset | tuple):
+        return sorted(v) if isinstance(v, set | frozenset) else list(v)
+    return str(v)
+
+
+def write_outputs(out_dir: Path, scores: RuleScores, recorder: StepRecorder | None) -> None:
+    """preferences.parquet (one row per rule) and step_log.jsonl (the official step records)."""
+    if recorder is None:
+        return
+    write_table(out_dir / "preferences.parquet", scores.rows, PREFERENCES_SCHEMA)
+    with (out_dir / "step_log.jsonl").open("w", encoding="utf-8") as fh:
+        for ds in recorder.drivers.values():
+            for rec in ds.records:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")

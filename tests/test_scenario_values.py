@@ -1,0 +1,178 @@
+"""Hostile scenario values (issue 10, item 1 and 8): each is refused with the file, the line,
+the key, what was expected and what was found, before anything runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sim.scenario import MAX_WORK, ScenarioError, load_scenario, work_estimate
+from tests.conftest import cli
+
+BASE = """[scenario]
+name = "bad"
+days = 1
+
+[drivers]
+count = 2
+"""
+
+
+def fixed(driver_id: str, extra: str = "") -> str:
+    return f'\n[[drivers.fixed]]\ndriver_id = "{driver_id}"\nlat = 23.1\nlng = 113.3\n{extra}'
+
+
+# case: (file text, key, a phrase of what was expected, line)
+CASES = {
+    "days_nan": (BASE.replace("days = 1", "days = nan"), "[scenario] days", "finite", 3),
+    "days_inf": (BASE.replace("days = 1", "days = inf"), "[scenario] days", "finite", 3),
+    "days_huge": (BASE.replace("days = 1", "days = 1e9"), "[scenario] days", "at most 366", 3),
+    "detour_nan": (BASE + "[geo]\ndetour_factor = nan\n", "[geo] detour_factor", "finite", 8),
+    "speed_neg_inf": (BASE + "[geo]\nspeed_kmh = -inf\n", "[geo] speed_kmh", "finite", 8),
+    "speed_profile_nan": (BASE + "[geo]\nspeed_profile = [nan]\n", "[geo] speed_profile",
+                          "finite", 8),
+    "window_nan": (BASE + "[cargo]\nload_window_minutes = [nan, 60]\n",
+                   "[cargo] load_window_minutes", "finite", 8),
+    "count_huge": (BASE.replace("count = 2", "count = 100000000"), "[drivers] count",
+                   "at most", 6),
+    "h3_res_15": (BASE + "[geo]\nmarket_h3_res = 15\n", "[geo] market_h3_res", "at most 9", 8),
+    "rate_huge": (BASE + "[cargo]\nrate_per_hour = 1e12\n", "[cargo] rate_per_hour",
+                  "at most", 8),
+    "night_factor_huge": (BASE + "[cargo]\nnight_factor = 1e300\n", "[cargo] night_factor",
+                          "at most", 8),
+    "work_too_big": (BASE.replace("days = 1", "days = 300").replace("count = 2", "count = 5000"),
+                     "[scenario] days", "work units", 3),
+    "start_garbage": (BASE.replace("days = 1", 'days = 1\nstart = "garbage"'),
+                      "[scenario] start", "date-time", 4),
+    "start_feb_29": (BASE.replace("days = 1", 'days = 1\nstart = "2026-02-29T00:00:00"'),
+                     "[scenario] start", "date-time", 4),
+    "start_tz": (BASE.replace("days = 1", 'days = 1\nstart = "2026-03-02T00:00:00+08:00"'),
+                 "[scenario] start", "without a timezone", 4),
+    "radius_order": (BASE + "[market]\ndefault_radius_km = 90\nmax_radius_km = 50\n",
+                     "[market] default_radius_km", "no larger than max_radius_km", 8),
+    "tokenizer": (BASE + '[llm]\ntokenizer = "gpt-17"\n', "[llm] tokenizer", "one of", 8),
+    "timeout_nan": (BASE + "[llm]\ntimeout_s = nan\n", "[llm] timeout_s", "finite", 8),
+    "name_parent": (BASE.replace('"bad"', '"../x"'), "[scenario] name", "run directory", 2),
+    "name_absolute": (BASE.replace('"bad"', '"/tmp/x"'), "[scenario] name", "run directory", 2),
+    "name_too_long": (BASE.replace('"bad"', '"' + "n" * 300 + '"'), "[scenario] name",
+                      "1-64", 2),
+    "duplicate_fixed_ids": (BASE + fixed("A") + fixed("A"), "[drivers.fixed] driver_id",
+                            "used once", 9),
+    "fixed_id_generated": (BASE.replace("count = 2", "count = 5") + fixed("D0003"),
+                           "[drivers.fixed] driver_id", "other than the generated", 9),
+    "pref_nan": (BASE + fixed("A", 'preferences = [{kind = "daily_empty_km", km = nan}]\n'),
+                 "[drivers.fixed] preferences", "finite", 12),
+    "deep_nesting": (BASE + "[llm]\nx = " + "[" * 3000 + "]" * 3000 + "\n", "TOML",
+                     "nested", None),
+    "nul_byte": (BASE + "\x00\x01\x02", "TOML", "a text file", 7),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_value_refused_with_where_and_what(tmp_path: Path, case: str) -> None:
+    text, key, expected, line = CASES[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    err = info.value
+    assert err.key == key, str(err)
+    assert expected in err.expected, str(err)
+    assert err.line == line, str(err)
+    assert str(err).startswith(f"{path}:{line}: " if line else f"{path}: ")
+
+
+def test_non_utf8_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(BASE.encode() + b'\n[llm]\nmodel = "caf\xe9"\n')
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert info.value.line == 9
+    assert "UTF-8" in info.value.expected
+
+
+def test_bom_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + BASE.encode())
+    assert load_scenario(path).scenario.name == "bad"
+
+
+def test_unquoted_local_datetime_start_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "start.toml"
+    path.write_text(BASE.replace("days = 1", "days = 1\nstart = 2026-03-02T06:30:00"))
+    assert load_scenario(path).scenario.start == "2026-03-02T06:30:00"
+
+
+def test_work_estimate_grows_with_the_scenario(tmp_path: Path) -> None:
+    small = tmp_path / "s.toml"
+    small.write_text(BASE)
+    big = tmp_path / "b.toml"
+    big.write_text(BASE.replace("days = 1", "days = 30"))
+    a, b = work_estimate(load_scenario(small)), work_estimate(load_scenario(big))
+    assert 0 < a < b <= MAX_WORK
+    assert b == pytest.approx(30 * a, rel=0.01)
+
+
+def _special_paths(tmp_path: Path) -> dict[str, str]:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "adir").mkdir()
+    return {"directory": str(tmp_path / "adir"), "fifo": str(fifo), "device": "/dev/null",
+            "proc": "/proc/self/status"}
+
+
+@pytest.mark.parametrize("what", ["directory", "fifo", "device", "proc"])
+@pytest.mark.parametrize(("table", "key"), [("cargo", "file"), ("drivers", "file"),
+                                            ("llm", "cache"), ("memory", "lessons")])
+def test_special_files_named_in_a_scenario(tmp_path: Path, what: str, table: str,
+                                           key: str) -> None:
+    target = _special_paths(tmp_path)[what]
+    path = tmp_path / "s.toml"
+    line = f'{key} = "{target}"'
+    if table == "drivers":
+        path.write_text(BASE.replace("count = 2", f"count = 2\n{line}"))
+    else:
+        path.write_text(BASE + f"\n[{table}]\n{line}\n")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert info.value.key == f"[{table}] {key}"
+    assert info.value.line == (7 if table == "drivers" else 9)
+    assert "regular file" in info.value.expected
+
+
+@pytest.mark.parametrize("case", ["days_nan", "start_tz", "name_parent", "deep_nesting",
+                                  "duplicate_fixed_ids"])
+def test_cli_validate_and_run_exit_2(tmp_path: Path, case: str) -> None:
+    text, key, _expected, line = CASES[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text)
+    for args in (["validate", str(path)],
+                 ["run", str(path), "--out", str(tmp_path / "out"), "--no-progress"]):
+        proc = cli(*args, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert "Traceback" not in proc.stderr
+        where = f"{path}:{line}" if line else f"{path}"
+        assert f"error: {where}: {key}: expected" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_unreadable_preference_is_reported_and_the_run_uses_the_structured_form(
+        tmp_path: Path) -> None:
+    """The documented structured form with no text used to crash every memory mode but off."""
+    path = tmp_path / "pref.toml"
+    path.write_text(BASE.replace("days = 1", "days = 0.1") + fixed(
+        "A", 'preferences = [{kind = "daily_empty_km", km = 80}]\n') + fixed(
+        "B", 'preferences = [{kind = "rest_days", days = 2, text = "blorp zork"}]\n')
+        + '\n[memory]\nmode = "rules"\n')
+    v = cli("validate", str(path), timeout=60)
+    assert v.returncode == 0, v.stderr
+    notes = [ln for ln in v.stderr.splitlines() if ln.startswith("note:")]
+    assert len(notes) == 2
+    assert f"{path}:8: [drivers.fixed] preferences" in notes[0]
+    assert f"{path}:14: [drivers.fixed] preferences" in notes[1]
+    assert "blorp zork" in notes[1]
+    r = cli("run", str(path), "--out", str(tmp_path / "out"), "--no-progress", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "out" / "summary.json").exists()
