@@ -112,6 +112,10 @@ class Completion:
     decode_s: float | None = None
 
 
+# the optional latency split a recorded completion may carry beside the required fields
+TIMING_FIELDS = frozenset({"queue_s", "ttft_s", "decode_s"})
+
+
 class LanguageModel(abc.ABC):
     name: str = "model"
 
@@ -330,7 +334,7 @@ class RecordReplayModel(LanguageModel):
                 row = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
                 ok = (isinstance(row, dict) and isinstance(row.get("key"), str)
                       and isinstance(row.get("completion"), dict)
-                      and set(row["completion"]) == fields)
+                      and fields <= set(row["completion"]) <= fields | TIMING_FIELDS)
                 if ok:
                     Completion(**row["completion"])
             except (UnicodeDecodeError, ValueError, RecursionError, TypeError) as exc:
