@@ -162,6 +162,7 @@ class MemoryAgent:
         self.stats = CompressionStats()
         self.lessons = lessons
         self.rules: RuleProgress | None = None
+        self.last: StepMemory | None = None  # this step's state and views (probes read it)
 
     def attach_rules(self, rules: RuleProgress) -> None:
         """The driver's competition rules, fed with its official step records by the caller
@@ -195,7 +196,8 @@ class MemoryAgent:
         views = self.kind.views(self, state)
         if self.profile is not None:
             self.profile.add("views", obs.now, time.perf_counter_ns() - t0)
-        return StepMemory(state, views, done)
+        self.last = StepMemory(state, views, done)
+        return self.last
 
     def refresh(self, obs: Observation) -> StepState:
         """Advance the clock and compute, once, what every view and agent of this step reads."""

@@ -5,10 +5,18 @@
 view is its digest plus what came after it, printed compactly. `off` (no memory, the greedy
 baseline) is the runner's, not a memory mode. Every list of modes (scenario validation, CLI
 choices, bench modes) derives from MODES.
+
+Two ablation modes split the token cut of `compressed` against `rules` into its causes (the
+bench runs them beside the others): `rules-filtered` is `rules` with the compressed cargo
+view's feasibility filter and candidate cap (filtering alone), `compressed-unfiltered` is
+`compressed` showing every reachable candidate (digesting and compact formatting alone). Both
+change only what the views print: the agents read the same structured fields, so decisions
+do not move.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from sim.scenario import register_choices
@@ -52,6 +60,34 @@ class Compressed(MemoryMode):
         return {a: b.compressed(m, s, m.digests[a]) for a, b in m.builders.items()}
 
 
+class RulesFiltered(MemoryMode):
+    """`rules` whose candidate lists hold only what the driver may take now, capped as the
+    compressed cargo view caps them (the feasibility filter without any digest)."""
+
+    name = "rules-filtered"
+
+    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+        from memory.view_builders import COMPRESSED_CANDIDATES
+
+        return m.rules_views(dataclasses.replace(
+            s, candidates=s.feasible[:COMPRESSED_CANDIDATES]))
+
+
+class CompressedUnfiltered(Compressed):
+    """`compressed` whose candidate lists show every reachable cargo, uncapped (the digest and
+    compact lines without the feasibility filter)."""
+
+    name = "compressed-unfiltered"
+
+    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+        views = super().views(m, s)
+        if not m.digests:  # before the first digest `compressed` is `rules`: nothing filtered
+            return views
+        return {a: dataclasses.replace(v, candidates=s.candidates)
+                if isinstance(getattr(v, "candidates", None), tuple) else v
+                for a, v in views.items()}
+
+
 MODES: dict[str, MemoryMode] = {}
 
 
@@ -71,5 +107,5 @@ def mode_names() -> tuple[str, ...]:
     return tuple(MODES)
 
 
-for _m in (Full(), Rules(), Compressed()):
+for _m in (Full(), Rules(), RulesFiltered(), CompressedUnfiltered(), Compressed()):
     register(_m)

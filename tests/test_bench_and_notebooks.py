@@ -30,8 +30,32 @@ def bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_bench_report_has_every_mode_and_ratio(bench_dir: Path) -> None:
     r = json.loads((bench_dir / "report.json").read_text())
-    assert set(r["modes"]) == {"full", "rules", "compressed"}
+    # the ablation modes run beside the others
+    assert set(r["modes"]) == {"full", "rules", "rules-filtered", "compressed-unfiltered",
+                               "compressed"}
     m = r["modes"]
+    # filtering alone and digesting alone each cut tokens, and decisions do not move
+    assert m["rules-filtered"]["tokens_per_step"]["by_agent"]["cargo_analyst"] < m["rules"][
+        "tokens_per_step"]["by_agent"]["cargo_analyst"]
+    assert m["compressed-unfiltered"]["tokens_per_step"]["mean"] < m["rules"][
+        "tokens_per_step"]["mean"]
+    assert m["compressed"]["tokens_per_step"]["mean"] < m["compressed-unfiltered"][
+        "tokens_per_step"]["mean"]
+    assert len({x["quality"]["orders"] for x in m.values()}) == 1
+    a = r["ablation"]["filter_first"]
+    assert a["filtering"] + a["digest_and_compact"] == pytest.approx(
+        r["ablation"]["cut_tokens_per_step"], abs=0.05)
+    assert a["compact"] + a["digest"] == pytest.approx(a["digest_and_compact"], abs=0.05)
+    rec = r["quality"]["fact_recall"]
+    assert set(rec) == set(m)
+    assert all(0 < x <= 1 for x in rec.values())
+    assert rec["compressed"] >= 0.98 * rec["rules"]
+    assert set(r["quality"]["fact_recall_by_agent"]["rules"]) == {
+        "search", "preference", "cargo_analyst", "main_decision"}
+    assert all(x is None for x in r["quality"]["hindsight_share"].values())  # shared world
+    md = (bench_dir / "report.md").read_text()
+    assert "| mode | tokens/step |" in md
+    assert "Filtering (rules -> rules-filtered)" in md
     assert m["full"]["tokens_per_step"]["mean"] > m["rules"]["tokens_per_step"]["mean"]
     assert m["compressed"]["compression"]["calls"] > 0
     assert m["rules"]["compression"]["calls"] == 0
@@ -74,6 +98,38 @@ def test_committed_baseline_gate() -> None:
     proc = cli("bench", str(SCENARIOS / "bench.toml"), "--out", str(ROOT / "runs" / "ci-bench"),
                "--baseline", str(baseline), "--check", timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+
+
+def test_committed_competition_baseline_gate(tmp_path: Path) -> None:
+    """The CI gate under competition rules: our agents in each mode and the greedy baseline
+    under the official loop, income and share of the hindsight optimum against the baseline."""
+    baseline = ROOT / "benchmarks" / "baselines" / "bench-competition.json"
+    out = tmp_path / "bench-competition"
+    proc = cli("bench", str(SCENARIOS / "bench-competition.toml"), "--out", str(out),
+               "--baseline", str(baseline), "--check", timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    r = json.loads((out / "report.json").read_text())
+    assert "off" in r["modes"]
+    assert "share of hindsight optimum" in (out / "report.md").read_text()
+    # the optimum bounds every policy: each share lies in (0, 1], and follows the income
+    share = r["quality"]["hindsight_share"]
+    assert all(0 < x <= 1 for x in share.values())
+    best = r["quality"]["hindsight_optimum"]["net_per_driver_day"]
+    for mode, m in r["modes"].items():
+        assert share[mode] == pytest.approx(m["quality"]["net_income_per_driver_day"] / best,
+                                            abs=1e-3)
+    base = json.loads(baseline.read_text())
+    worse = json.loads(json.dumps(base))
+    for m in worse["modes"].values():
+        m["quality"]["net_income_per_driver_day"] *= 1.2  # pretend we used to earn more
+    worse["quality"]["hindsight_share"]["compressed"] += 0.1
+    (tmp_path / "worse.json").write_text(json.dumps(worse))
+    from agents.app.bench_competition import check_competition
+
+    moved = {(x.mode, x.figure) for x in check_competition(r, worse)}
+    assert {f for _, f in moved} == {"quality.net_income_per_driver_day",
+                                     "quality.hindsight_share"}
+    assert ("compressed", "quality.hindsight_share") in moved
 
 
 def test_sweep_dataset_is_readable(tmp_path: Path) -> None:

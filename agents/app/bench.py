@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from agents.app.runner import run_scenario
+from agents.app.evaluate import ProbeRecorder, Sample
+from agents.app.runner import build_run
 from agents.llm.providers import uses_model
 from agents.roles.registry import agent_names
 from memory.modes import mode_names
@@ -89,16 +90,59 @@ def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
     }
 
 
-def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None) -> dict:
+RECALL_GATE = 0.98  # compressed fact recall may not fall below this share of rules'
+RECALL_GATE_MIN_PROBES = 10  # a fact kind is gated on its own once rules asked this many
+
+
+def run_mode(sc: Scenario, run_dir: Path, keep_texts: bool) -> ProbeRecorder | None:
+    """One run, with the fact probes observing every agent call (None for memory off)."""
+    world, services = build_run(sc, run_dir)
+    rec = None
+    if services is not None:
+        rec = ProbeRecorder(world, services, keep_texts=keep_texts)
+        services.call_hooks.append(rec)
+    world.run()
+    return rec
+
+
+def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
+              model_eval: dict | None = None) -> dict:
+    """`model_eval` (optional): {"model": LanguageModel, "steps": n, "max_questions": k} asks
+    a model the probes and the main decision on n sampled steps of every mode."""
     report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed,
                     "days": sc.scenario.days, "drivers": sc.drivers.count,
                     "backend": sc.llm.backend, "modes": {}}
+    recall: dict[str, dict] = {}
+    samples: dict[str, dict[tuple[str, int], Sample]] = {}
     for mode in modes or mode_names():
         t0 = time.perf_counter()
         run_dir = out / mode
-        run_scenario(sc.with_overrides(memory={"mode": mode}), run_dir)
+        rec = run_mode(sc.with_overrides(memory={"mode": mode}), run_dir,
+                       keep_texts=model_eval is not None and mode != "full")
         report["modes"][mode] = mode_report(sc, run_dir, time.perf_counter() - t0)
+        if rec is not None:
+            recall[mode] = rec.summary()
+            report["modes"][mode]["quality"]["fact_recall"] = recall[mode]["recall"]
+            samples[mode] = rec.samples
     report["ratios"] = ratios(report["modes"])
+    report["ablation"] = ablation(report["modes"], recall.get("compressed", {}).get(
+        "compact_saved_per_step"))
+    report["quality"] = {
+        "fact_recall": {m: r["recall"] for m, r in recall.items()},
+        "fact_recall_by_agent": {m: r["by_agent"] for m, r in recall.items()},
+        "fact_recall_by_kind": {m: r["by_kind"] for m, r in recall.items()},
+        "probes_by_kind": {m: r["probes_by_kind"] for m, r in recall.items()},
+        "probes_by_agent": {m: r["probes_by_agent"] for m, r in recall.items()},
+        # the hindsight optimum needs independent drivers (competition rules)
+        "hindsight_share": dict.fromkeys(report["modes"]),
+        "hindsight_note": "not applicable: shared world (drivers compete for one market)",
+    }
+    if model_eval is not None:
+        from agents.app.evaluate import model_quality
+
+        report["quality"]["model"] = model_quality(
+            samples, model_eval["model"], model_eval.get("steps", 5),
+            model_eval.get("max_questions", 0))
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(json.dumps(report, indent=2))
     (out / "report.md").write_text(markdown(report))
@@ -118,6 +162,36 @@ def ratios(m: dict) -> dict:
                 "reduction_with_compression_pct": round(
                     100 * (1 - ta["mean_with_compression"] / tb["mean_with_compression"]), 1),
             }
+    return out
+
+
+def ablation(m: dict, compact_saved: float | None = None) -> dict:
+    """The token cut of `compressed` against `rules`, split by cause (tokens per step, with
+    compression calls): filtering (rules -> rules-filtered), digesting with compact lines
+    (rules-filtered -> compressed), and the same two measured the other way round
+    (rules -> compressed-unfiltered -> compressed); the two orders differ by the interaction."""
+    need = ("rules", "rules-filtered", "compressed-unfiltered", "compressed")
+    if not all(x in m for x in need):
+        return {}
+    t = {x: m[x]["tokens_per_step"]["mean_with_compression"] for x in need}
+    cut = t["rules"] - t["compressed"]
+
+    def share(x: float) -> float:
+        return round(100 * x / cut, 1) if cut else 0.0
+
+    f1, d1 = t["rules"] - t["rules-filtered"], t["rules-filtered"] - t["compressed"]
+    d2, f2 = t["rules"] - t["compressed-unfiltered"], t["compressed-unfiltered"] - t["compressed"]
+    out = {"cut_tokens_per_step": round(cut, 2),
+            "filter_first": {"filtering": round(f1, 2), "digest_and_compact": round(d1, 2),
+                             "filtering_pct": share(f1), "digest_and_compact_pct": share(d1)},
+            "digest_first": {"digest_and_compact": round(d2, 2), "filtering": round(f2, 2),
+                             "digest_and_compact_pct": share(d2), "filtering_pct": share(f2)}}
+    if compact_saved is not None:
+        # compact lines alone: compressed views printed verbose minus compact, on the probed
+        # steps; the rest of the digest-and-compact part is what digesting saved
+        c = min(compact_saved, d1)
+        out["filter_first"].update(compact=round(c, 2), digest=round(d1 - c, 2),
+                                   compact_pct=share(c), digest_pct=share(d1 - c))
     return out
 
 
@@ -160,7 +234,74 @@ def markdown(r: dict) -> str:
         lines.append(f"| {k} | {v['tokens_per_step']} | {v['tokens_per_step_with_compression']}"
                      f" | {v['reduction_pct']}% ({v['reduction_with_compression_pct']}% with "
                      "compression calls) |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(summary_table(r) + lines[1:] + ablation_lines(r)) + "\n"
+
+
+def _fmt(x: object, pct: bool = False) -> str:
+    if x is None:
+        return "n/a"
+    if pct:
+        return f"{100 * float(x):.1f}%"
+    return str(x)
+
+
+def summary_table(r: dict) -> list[str]:
+    """The one table: per mode, what it costs and what a reader (or the policy) gets from it."""
+    q = r.get("quality", {})
+    model = q.get("model")
+    rec = q.get("fact_recall", {})
+    share = q.get("hindsight_share", {})
+    head = ["mode", "tokens/step", "… with compression", "fact recall"]
+    if model:
+        head += [f"QA accuracy ({model['model']})", "decision agreement vs rules"]
+    head += ["income/driver-day", "share of hindsight optimum"]
+    out = [r["title"] if "title" in r else
+           f"# bench: {r['scenario']} (seed {r['seed']}, {r['days']:g} days, "
+           f"{r['drivers']} drivers, backend {r['backend']})", "",
+           "| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for mode, m in r["modes"].items():
+        t = m["tokens_per_step"]
+        row = [mode, str(t["mean"]), str(t["mean_with_compression"]), _fmt(rec.get(mode))]
+        if model:
+            acc = model["qa"].get(mode, {}).get("accuracy")
+            agree = model["decision_agreement"]["rules_vs_compressed"]
+            row += [_fmt(acc), {"rules": "(reference)", "compressed": _fmt(agree)}.get(mode,
+                                                                                 "n/a")]
+        row += [str(m["quality"]["net_income_per_driver_day"]), _fmt(share.get(mode), True)]
+        out.append("| " + " | ".join(row) + " |")
+    notes = []
+    if q.get("hindsight_note"):
+        notes.append(f"Share of hindsight optimum: {q['hindsight_note']}.")
+    if model:
+        d = model["decision_agreement"]
+        notes.append(f"Model figures: {model['steps']} sampled steps per mode, "
+                     f"{d['unanswered']} of {d['steps']} decision pairs unanswered.")
+    return out + (["", *notes] if notes else []) + [""]
+
+
+def ablation_lines(r: dict) -> list[str]:
+    a = r.get("ablation")
+    out = []
+    by = r.get("quality", {}).get("fact_recall_by_agent", {})
+    if by:
+        agents = sorted({x for v in by.values() for x in v})
+        out += ["", "| fact recall by agent | " + " | ".join(agents) + " |",
+                "|---|" + "---|" * len(agents)]
+        out += [f"| {m} | " + " | ".join(_fmt(v.get(x)) for x in agents) + " |"
+                for m, v in by.items()]
+    if a:
+        f = a["filter_first"]
+        out += ["", f"Token cut compressed vs rules: {a['cut_tokens_per_step']} tokens/step "
+                "(with compression calls). Filtering (rules -> rules-filtered): "
+                f"{f['filtering']} ({f['filtering_pct']}%); digest and compact lines "
+                f"(rules-filtered -> compressed): {f['digest_and_compact']} "
+                f"({f['digest_and_compact_pct']}%)"
+                + (f", of which compact lines {f['compact']} ({f['compact_pct']}%) and "
+                   f"digesting {f['digest']} ({f['digest_pct']}%)" if "compact" in f else "")
+                + ". The other order (rules -> compressed-unfiltered -> compressed): digest "
+                f"and compact {a['digest_first']['digest_and_compact_pct']}%, filtering "
+                f"{a['digest_first']['filtering_pct']}%."]
+    return out
 
 
 @dataclass(frozen=True)
@@ -213,4 +354,25 @@ def check(report: dict, baseline: dict, tolerance: float = 0.05) -> list[Regress
         for name in ("tokens_per_step", "tokens_per_step_with_compression"):
             if now_r[name] > base_r[name] * (1 + tolerance) + 1e-9:
                 out.append(Regression(pair, f"ratio.{name}", base_r[name], now_r[name]))
+    return out + recall_gate(report)
+
+
+def recall_gate(report: dict, share: float = RECALL_GATE) -> list[Regression]:
+    """`compressed` must state at least `share` of what `rules` states: over all probes, and
+    for each agent that rules was probed on at least RECALL_GATE_MIN_PROBES times (a digest
+    that drops one agent's facts hides in the overall figure). No baseline needed."""
+    q = report.get("quality", {})
+    rec = q.get("fact_recall", {})
+    if "compressed" not in rec or "rules" not in rec:
+        return []
+    out = []
+    if rec["compressed"] < share * rec["rules"]:
+        out.append(Regression("compressed_vs_rules", "quality.fact_recall", rec["rules"],
+                              rec["compressed"]))
+    by = q.get("fact_recall_by_agent", {})
+    n = q.get("probes_by_agent", {}).get("rules", {})
+    for agent, r in by.get("rules", {}).items():
+        c = by.get("compressed", {}).get(agent)
+        if c is not None and n.get(agent, 0) >= RECALL_GATE_MIN_PROBES and c < share * r:
+            out.append(Regression("compressed_vs_rules", f"quality.fact_recall.{agent}", r, c))
     return out

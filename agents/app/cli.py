@@ -178,7 +178,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.days:
         sc = sc.with_overrides(scenario={"days": args.days})
     out = Path(args.out) if args.out else Path("runs") / f"bench-{sc.scenario.name}"
-    report = run_bench(sc, out, tuple(args.modes.split(",")))
+    model_eval = None
+    if args.base_url or args.llm_replay:  # a model reads the views: QA and agreement
+        from agents.app.evaluate import build_qa_model
+
+        cache = Path(args.llm_cache) if args.llm_cache else out / "qa-cache.jsonl"
+        model_eval = {"model": build_qa_model(args.base_url, args.model, cache,
+                                              args.llm_replay),
+                      "steps": args.qa_steps, "max_questions": args.qa_max_questions}
+    if sc.scenario.rules == "competition":  # our agents under the official loop
+        from agents.app.bench_competition import check_competition, run_competition_bench
+
+        if model_eval is not None:
+            print("note: model QA and agreement run on shared-world scenarios only",
+                  file=sys.stderr)
+        modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
+        report = run_competition_bench(sc, out, modes)
+        check = check_competition  # the gate for this kind of report
+    else:
+        report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
     baseline = Path(args.baseline) if args.baseline else (
@@ -334,6 +352,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--baseline", help="baseline JSON (default benchmarks/baselines/<name>.json)")
     b.add_argument("--tolerance", type=float, default=0.05)
     b.add_argument("--write-baseline", action="store_true")
+    b.add_argument("--base-url", help="OpenAI-compatible server: ask it the fact probes and "
+                   "the main decision on sampled steps (QA accuracy, agreement)")
+    b.add_argument("--model", default="local", help="model name for --base-url")
+    b.add_argument("--qa-steps", type=int, default=5, help="sampled steps asked per mode")
+    b.add_argument("--qa-max-questions", type=int, default=0,
+                   help="questions per step (0: every probe)")
+    b.add_argument("--llm-cache", help="record/replay file (default <out>/qa-cache.jsonl)")
+    b.add_argument("--llm-replay", action="store_true",
+                   help="answer the model questions from --llm-cache only")
     b.set_defaults(func=cmd_bench)
     w = sub.add_parser("sweep", help="scenarios x seeds x modes on a process pool or Ray")
     w.add_argument("scenarios", nargs="+")

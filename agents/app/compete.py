@@ -192,8 +192,9 @@ def rules_for(scenario: Scenario, **overrides: Any) -> Rules:
 
 
 def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None = None,
-                    stamp: str | None = None, **overrides: Any) -> dict:
-    """Run the competition loop; returns the run summary (also written to disk)."""
+                    stamp: str | None = None, on_agent: Any = None, **overrides: Any) -> dict:
+    """Run the competition loop; returns the run summary (also written to disk). `on_agent`,
+    if given, is called with the agent before the loop starts (the bench counts tokens)."""
     from sim.world_rules import check_unparsed
 
     check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
@@ -218,6 +219,8 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
         from agents.app.compete_adapter import FreightsimAgent
 
         agent = FreightsimAgent(api, scenario, records)
+    if on_agent is not None:
+        on_agent(agent)
     write_atomic(comp / INPUTS_FILE, json.dumps({
         "cargo": str(cargo_path.resolve()), "drivers": str(drivers_path.resolve()),
         "reposition_speed_km_per_hour": rules.speed_kmh,

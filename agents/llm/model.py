@@ -112,6 +112,10 @@ class Completion:
     decode_s: float | None = None
 
 
+# the optional latency split a recorded completion may carry beside the required fields
+TIMING_FIELDS = frozenset({"queue_s", "ttft_s", "decode_s"})
+
+
 class LanguageModel(abc.ABC):
     name: str = "model"
 
@@ -323,7 +327,6 @@ class RecordReplayModel(LanguageModel):
         last = len(lines) if lines[-1] else len(lines) - 1  # the line without a newline
         self._needs_newline = bool(lines[-1])
         fields = {"text", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_s"}
-        timings = {"queue_s", "ttft_s", "decode_s"}  # recorded since the latency split
         for n, raw in enumerate(lines, 1):
             if not raw.strip():
                 continue
@@ -331,7 +334,7 @@ class RecordReplayModel(LanguageModel):
                 row = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
                 ok = (isinstance(row, dict) and isinstance(row.get("key"), str)
                       and isinstance(row.get("completion"), dict)
-                      and fields <= set(row["completion"]) <= fields | timings)
+                      and fields <= set(row["completion"]) <= fields | TIMING_FIELDS)
                 if ok:
                     Completion(**row["completion"])
             except (UnicodeDecodeError, ValueError, RecursionError, TypeError) as exc:

