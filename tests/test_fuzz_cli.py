@@ -211,19 +211,12 @@ def _jsonl_case(table: str, blob: bytes) -> None:
         _validate_then_run(path, [path, data])
 
 
-LOADER = ("the current sim/competition.py lets NaN/inf/bool/str numbers, timezone offsets, "
-          "deep nesting and duplicate ids through; the hardened loader (another branch) "
-          "makes this pass")
-
-
-@pytest.mark.xfail(strict=False, reason=LOADER)
 @FUZZ_JSONL
 @given(jsonl_file(CARGO_ROW))
 def test_fuzzed_cargo_jsonl(blob: bytes) -> None:
     _jsonl_case("cargo", blob)
 
 
-@pytest.mark.xfail(strict=False, reason=LOADER)
 @FUZZ_JSONL
 @given(jsonl_file(DRIVER_ROW))
 def test_fuzzed_driver_jsonl(blob: bytes) -> None:
