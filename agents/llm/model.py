@@ -150,14 +150,21 @@ class OpenAIModel(LanguageModel):
         self._lock = threading.Lock()
         self._schema_rejections = 0  # 5xx answers to json_schema that json_object then served
 
-    def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
-                max_tokens: int, temperature: float):
+    def _request(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
+                 max_tokens: int, temperature: float) -> dict:
+        """The chat-completions arguments of one call (seed 0: a server that honours it
+        answers the same request the same way)."""
         kwargs: dict = {"model": self.name, "messages": messages, "max_tokens": max_tokens,
                         "temperature": temperature, "seed": 0}
         rf = response_format(fmt, schema, name)
         if rf is not None:
             kwargs["response_format"] = rf
-        return self.client.chat.completions.create(**kwargs)
+        return kwargs
+
+    def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
+                max_tokens: int, temperature: float):
+        return self.client.chat.completions.create(
+            **self._request(messages, fmt, schema, name, max_tokens, temperature))
 
     def complete(self, messages: list[dict], *, schema: dict | None = None,
                  schema_name: str = "output", max_tokens: int = 256,
@@ -400,11 +407,7 @@ class TimedOpenAIModel(OpenAIModel):
 
     def _create(self, messages: list[dict], fmt: str, schema: dict | None, name: str,
                 max_tokens: int, temperature: float):
-        kwargs: dict = {"model": self.name, "messages": messages, "max_tokens": max_tokens,
-                        "temperature": temperature, "seed": 0}
-        rf = response_format(fmt, schema, name)
-        if rf is not None:
-            kwargs["response_format"] = rf
+        kwargs = self._request(messages, fmt, schema, name, max_tokens, temperature)
         if self.stream:
             kwargs.update(stream=True, stream_options={"include_usage": True})
         t0 = time.perf_counter()
