@@ -182,6 +182,10 @@ class RuleProgress:
             return
         self.cargo.setdefault(rec.cargo_id, rec)
 
+    def add_record(self, rec: CargoRecord) -> None:
+        """Register a cargo already in the scorer's form (the generator world's cargo)."""
+        self.cargo.setdefault(rec.cargo_id, rec)
+
     def on_step(self, record: dict) -> None:
         prev = self.steps[-1].step_end if self.steps else 0
         self.steps.append(Step.from_record(record, prev, len(self.steps) + 1,

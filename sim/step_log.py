@@ -26,7 +26,7 @@ end of the run) closes it. Mapping (documented in the module of the worlds' READ
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
@@ -118,6 +118,9 @@ class StepRecorder:
         self.offset = epoch_offset(start)
         self.drivers = {d: DriverSteps(d, p) for d, p in starts.items()}
         self.taken: dict[str, Cargo] = {}
+        # called with (driver_id, record) as each record closes; the world never reads them
+        # (the agents' runner feeds its rule progress here)
+        self.listeners: list[Callable[[str, dict], None]] = []
         if self.offset > 0:
             for ds in self.drivers.values():
                 self._append(ds, 0, self.offset, "wait", {"duration_minutes": self.offset},
@@ -165,6 +168,15 @@ class StepRecorder:
                 end = max(end, op.t0 + self.geo.drive_minutes(km, op.t0))
                 ds.position = target
             self._close(ds, end)
+
+    def close_step(self, driver_id: str, t: float) -> None:
+        """Close the driver's open step at `t` now: its action is done and the driver decides
+        again at `t`. The next `ActionChosen` (published at the same `t` when drivers decide
+        inline) would close it at `t` too, so the record is the same; closing it before the
+        decision lets a listener see the step the driver just finished."""
+        ds = self.drivers.get(driver_id)
+        if ds is not None:
+            self._close(ds, t)
 
     # -- records ---------------------------------------------------------------------------
     def _close(self, ds: DriverSteps, t_end: float) -> None:
@@ -222,6 +234,8 @@ class StepRecorder:
             "result": result,
         })
         ds.end = end
+        for fn in self.listeners:
+            fn(ds.driver_id, ds.records[-1])
 
     # -- the scorer's inputs ---------------------------------------------------------------
     def cargo_index(self) -> dict[str, CargoRecord]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import shutil
 import sqlite3
 from pathlib import Path
@@ -16,8 +17,13 @@ from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
+from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.actions import Policy
+from sim.events import Event, SearchDone
 from sim.scenario import DriverSpec, Scenario, ScenarioError
+from sim.scoring.steps import Pos
+from sim.scoring.timebase import DAY
+from sim.step_log import cargo_record
 from sim.world import RunResult, World
 from sim.world_rules import check_unparsed
 
@@ -89,11 +95,66 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
     world = World(scenario, policy_factory(scenario, services), out)
     world.lock = lock  # type: ignore[attr-defined]  # held as long as the world lives
     if services is not None:
+        wire_rules(world, services)
         world.flush_hooks.append(services.log.flush)
         world.finish_hooks.append(lambda w: finish(services))
         if scenario.memory.lessons is not None:
             world.finish_hooks.append(lambda w: learn_safely(w, services))
     return world, services
+
+
+def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]:
+    """Give each agent driver that carries competition rules its RuleProgress, fed as the
+    competition adapter feeds it: every official step record the world's step recorder closes,
+    and the scorer's form of every cargo a search shows (what `extra_penalty` tests a take on).
+
+    With drivers deciding inline the driver's finished step is closed just before it decides
+    (same record, sim.step_log.close_step); under a lookahead window the rules see it one
+    decision later. A world that does not start at the scorer's epoch keeps its agents unaware
+    of the rules: their clock (world minutes) is not the rules' (scorer minutes)."""
+    rec = world.step_recorder
+    if rec is None or rec.offset != 0:
+        return {}
+    sc = services.scenario
+    days = max(1, math.ceil(world.horizon / DAY - 1e-9))
+    progress: dict[str, RuleProgress] = {}
+    for d in world.drivers:
+        spec = d.spec
+        if not spec.rules or spec.driver_id not in services.memories:
+            continue
+        specs = rules_from_entries([r.to_official() for r in spec.rules], n_days=days,
+                                   version=sc.scenario.scoring)
+        if not any(r.rule is not None for r in specs):
+            continue
+        rp = RuleProgress(specs, n_days=days, version=sc.scenario.scoring,
+                          initial=Pos(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
+        services.memories[spec.driver_id].attach_rules(rp)
+        progress[spec.driver_id] = rp
+        if world.dispatcher.immediate and isinstance(d.policy, AgentPolicy):
+            d.policy.before_decide = (
+                lambda obs, did=spec.driver_id: rec.close_step(did, obs.now))
+    if not progress:
+        return progress
+
+    def on_record(driver_id: str, record: dict) -> None:
+        rp = progress.get(driver_id)
+        if rp is not None:
+            rp.on_step(record)
+
+    registry = world.market.registry
+
+    def on_event(ev: Event) -> None:
+        rp = progress.get(getattr(ev, "driver_id", "")) if isinstance(ev, SearchDone) else None
+        if rp is None:
+            return
+        for v in ev.results:
+            c = registry.get(v.cargo_id)
+            if c is not None and v.cargo_id not in rp.cargo:
+                rp.add_record(cargo_record(c, rec.offset))
+
+    rec.listeners.append(on_record)
+    world.bus.subscribe(on_event)
+    return progress
 
 
 def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,

@@ -8,6 +8,7 @@ cargo analyst -> main decision), each given the advice of the stages before it a
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
@@ -107,6 +108,9 @@ class AgentPolicy:
                 n for names in self.stages if len(names) > 1 for n in names)
         self.prefs = spec.preferences
         self._parsed = False
+        # called with each observation before the memory step (the runner closes the driver's
+        # finished step record here, so the rule progress knows it; agents/app/runner.py)
+        self.before_decide: Callable[[Observation], None] | None = None
 
     def context(self) -> CallContext:
         return CallContext(self.spec.driver_id, self.step, self.t, self.mode)
@@ -144,6 +148,8 @@ class AgentPolicy:
             self.budget.begin_step()
         if not self._parsed:
             self._parse_preferences()
+        if self.before_decide is not None:
+            self.before_decide(obs)
         ctx = self.context()
         step = self.memory.step(obs, self.compressor.at(ctx))
         advice: dict[str, Any] = {}
