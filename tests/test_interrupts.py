@@ -21,10 +21,11 @@ from tests.conftest import ROOT, SCENARIOS
 
 
 def _scenario(tmp_path: Path) -> Path:
-    """default.toml cut to four days (about 10 s of simulation): time to kill it at several
-    moments, short enough for the suite."""
+    """default.toml with twice the drivers (about 40 s of simulation on an idle core): time to
+    kill it at several moments; each test kills it within seconds of its first flush."""
     text = (SCENARIOS / "default.toml").read_text()
-    text = text.replace("days = 7", "days = 4")
+    assert "count = 40" in text
+    text = text.replace("count = 40", "count = 80")
     path = tmp_path / "cut.toml"
     path.write_text(text)
     return path

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from agents.app.rundir import RunDirLock
+from memory.modes import OFF, mode_names
 from tests.conftest import ROOT, SCENARIOS, cli
 from tests.test_replay import plausible
 
@@ -103,7 +104,7 @@ def test_sweep_same_stem_scenarios_get_distinct_run_ids(tmp_path: Path) -> None:
     (["--seeds", "1,x"], "--seeds: expected comma-separated integers, found 'x'"),
     (["--seeds", "-1"], "--seeds: expected seeds of zero or more, found -1"),
     (["--seeds", "3,3"], "--seeds: expected each value once"),
-    (["--modes", "bogus"], "--modes: expected modes from off, full, rules, compressed"),
+    (["--modes", "bogus"], "--modes: expected modes from " + ", ".join((OFF, *mode_names()))),
     (["--modes", "rules,rules"], "--modes: expected each value once"),
     (["--workers", "0"], "--workers: expected a number of workers of 1 or more"),
 ])

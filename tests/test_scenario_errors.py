@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memory.modes import OFF, mode_names
 from sim.scenario import ScenarioError, load_scenario
 from tests.conftest import SCENARIOS, cli
 
@@ -35,7 +36,7 @@ CASES = {
     "h3_res_out_of_range": (BASE + "\n[geo]\nmarket_h3_res = 16\n", "[geo] market_h3_res",
                             "H3 resolution from 0 to 15", 9),
     "bad_choice": (BASE + '\n[memory]\nmode = "everything"\n', "[memory] mode",
-                   "one of off, full, rules, compressed", 9),
+                   "one of " + ", ".join((OFF, *mode_names())), 9),
     "bad_toml": (BASE + "count = = 3\n", "TOML", "valid TOML", 7),
 }
 
