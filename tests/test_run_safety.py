@@ -254,3 +254,26 @@ def test_full_disk_mid_run_is_a_clear_error_with_readable_results(tmp_path: Path
     assert f"results written so far are in {out}/" in proc.stderr
     pq.read_table(out / "events.parquet", schema=ROW_SCHEMA)  # what was written is readable
     assert not (out / "summary.json").exists()
+
+
+def test_a_locked_directory_refuses_a_competition_run(tmp_path: Path) -> None:
+    """Competition runs take the same lock (beside competition/, which a new run archives)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    lock = RunDirLock(out)
+    try:
+        proc = cli("compete", str(SCENARIOS / "competition-smoke.toml"), "--agent",
+                   "tests/agents/comp_agent.py:ModelDecisionService", "--out", str(out),
+                   timeout=120)
+    finally:
+        lock.release()
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "in use by a running freightsim" in proc.stderr
+    assert not (out / "competition").exists() or not any((out / "competition").glob("actions_*"))
+    again = cli("compete", str(SCENARIOS / "competition-smoke.toml"), "--agent",
+                "tests/agents/comp_agent.py:ModelDecisionService", "--out", str(out), timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert any((out / "competition").glob("actions_*"))
+    assert (out / ".lock").exists()
+    assert not (out / "competition" / ".lock").exists()

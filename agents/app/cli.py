@@ -375,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scenario")
     c.add_argument("--agent", help="MODULE:CLASS (module or .py path); default: our agents")
     c.add_argument("--out", help="run directory (default runs/<name>-compete)")
-    c.add_argument("--memory", choices=["off", "full", "rules", "compressed"],
+    c.add_argument("--memory", choices=[OFF, *mode_names()],
                    help="override [memory] mode (our agents)")
     c.add_argument("--concurrency", type=int, help="drivers at once (threads)")
     c.add_argument("--timestamp", help="fixed YYYYMMDD_HHMMSS for file names (tests)")

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.app.rundir import RunDirLock, check_out_dir
 from agents.app.simkit_shim import install as install_simkit
 from agents.llm import providers
 from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
@@ -198,7 +199,20 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
     from sim.world_rules import check_unparsed
 
     check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
+    check_out_dir(Path(out))
     comp = Path(out) / "competition"
+    comp.mkdir(parents=True, exist_ok=True)
+    # one writer per run directory, as for the generator world; the lock file sits beside
+    # competition/, whose regular files a new run archives (§4.7)
+    lock = RunDirLock(Path(out))
+    try:
+        return _run_locked(scenario, comp, agent_spec, stamp, on_agent, overrides)
+    finally:
+        lock.release()
+
+
+def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: str | None,
+                on_agent: Any, overrides: dict[str, Any]) -> dict:
     rules = rules_for(scenario, **overrides)
     cargo_path = Path(scenario.cargo.file) if scenario.cargo.file else None
     drivers = official_drivers(scenario)
