@@ -37,13 +37,17 @@ class UsageProxy(LoopbackServer):
                         status, body = r.status, r.read()
                 except urllib.error.HTTPError as e:
                     status, body = e.code, e.read()
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client gave up (its timeout): it never received this usage
+                # counted once delivered: a reply the client abandoned is not a call it recorded
                 if method == "POST" and status == 200:
                     outer.usages.append(json.loads(body).get("usage", {}))
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
 
             def do_GET(self) -> None:
                 self._relay("GET")
