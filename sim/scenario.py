@@ -7,6 +7,7 @@ expected and what was found, so `freightsim validate` can print it without a tra
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import math
 import re
 import tomllib
@@ -288,6 +289,27 @@ def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
     LLM layer its providers as `[llm] backend`), so the file is checked against the one list
     without the world knowing what they mean."""
     CHOICES[(table, key)] = tuple(values)
+
+
+CHOICE_PLUGINS = "freightsim.scenario_choices"
+_plugins_loaded = False
+
+
+def load_choice_plugins() -> None:
+    """Import the layers that own some settings' values, as the package metadata names them.
+
+    `[memory] mode` and `[llm] backend` take values registered by memory/ and agents/; this
+    module may not import them, yet a bare `load_scenario` must check those keys too. Each layer
+    lists its registering module under the `freightsim.scenario_choices` entry-point group in
+    pyproject.toml, and importing it registers its choices (`register_choices`). Loaded once;
+    a source tree that was never installed has no entry points and checks what is registered.
+    """
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for ep in importlib.metadata.entry_points(group=CHOICE_PLUGINS):
+        ep.load()
 POSITIVE = {
     ("scenario", "days"), ("geo", "detour_factor"), ("geo", "speed_kmh"),
     ("cargo", "rate_per_hour"), ("cargo", "load_minutes"), ("cargo", "unload_minutes"),
@@ -668,6 +690,7 @@ def preference_problem(p: Preference) -> str | None:
 
 
 def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
+    load_choice_plugins()
     path = Path(path)
     text = text.removeprefix("\ufeff")  # a BOM some editors write
     ctx = _Ctx(path, text)
