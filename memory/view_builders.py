@@ -178,8 +178,13 @@ class MainViews:
                           logs=everything(m))
 
     def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
-        """The market, the actions since the digest, and the digest."""
+        """The market, the actions since the digest, and the digest.
+
+        The last action is always shown: right after a digest none is newer, and the digest
+        states patterns, not the step just taken that the next decision follows from."""
         recent = [r for r in m.driver.recent if r.t > digest.t][-COMPRESSED_RECENT:]
+        if not recent and m.driver.recent:
+            recent = [m.driver.recent[-1]]
         return self.build(m, s, s.feasible[:3], recent, digest=digest.bullets,
                           renderer=COMPACT)
 
