@@ -17,8 +17,8 @@ Facts, and whose view must state them:
 - best_grid (search): the best grid of the driver's ring worth a query now, id with value.
 - avoid_grid (search): grids near the driver in a low-yield streak (>= 2), id with its streak.
 - budget (search, main_decision): the query budget left.
-- preference (preference): each preference rule's status (ok, due, at risk, violated), from the
-  driver's RuleProgress: stated as the rule's own status line head `#i kind [status]`.
+- preference (preference): each preference rule that is not ok (due, at risk, violated), from
+  the driver's RuleProgress: stated as the rule's own status line head `#i kind [status]`.
 - pattern (main_decision): the last action, and each non-zero counter of the action pattern.
 """
 
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from memory.cargo_memory import Seen
 from memory.memory_agent import MemoryAgent
+from memory.rule_progress import Status
 from sim.geo import haversine_km
 
 NO_OFFER_PER_STEP = 3  # the nearest few: a long tail of far ids would swamp the figure
@@ -144,8 +145,10 @@ def derive(m: MemoryAgent, live: Live) -> list[Fact]:
         out.append(Fact("budget", a, "budget", "How many search queries are left in the "
                         "budget? Answer with a number.", str(n),
                         lambda text, n=n: any(int(x) == n for x in rx_budget.findall(text))))
-    # each preference rule's status (memory/rule_progress.py)
+    # each preference rule not ok: what a decision must act on (memory/rule_progress.py)
     for r in s.rules:
+        if r.status is Status.OK:
+            continue
         out.append(Fact("preference", "preference", f"#{r.spec.index}",
                         f"What is the status of preference #{r.spec.index} ({r.spec.kind})? "
                         "Answer ok, due, at risk or violated.", str(r.status),

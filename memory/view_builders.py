@@ -107,6 +107,8 @@ class PreferenceViews:
                               rule_lines=tuple(r.status_line() for r in s.rules),
                               due_lines=tuple(r.status_line() for r in s.rules
                                               if r.status in (Status.DUE, Status.AT_RISK)),
+                              violated_lines=tuple(r.status_line() for r in s.rules
+                                                   if r.status is Status.VIOLATED),
                               unscored=unscored, todo_action=s.todo, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:

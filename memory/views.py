@@ -246,6 +246,7 @@ class PreferenceView(View):
     digest_t: float = 0.0  # when the digest was written (compact views)
     rule_lines: tuple[str, ...] = ()  # each preference's status line (rule_progress)
     due_lines: tuple[str, ...] = ()  # the due / at-risk ones among them
+    violated_lines: tuple[str, ...] = ()  # the ones already fined
     unscored: tuple[str, ...] = ()  # preferences no parser reads (the scorer skips them)
     todo_action: Todo | None = None  # what the first due rule asks for now
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preference rules",)
@@ -255,11 +256,10 @@ class PreferenceView(View):
         return todo_words(self.todo_action)
 
     def hints(self) -> list[str]:
-        """The action due now, the due and at-risk rules, then the others (their own status
-        lines: grounded)."""
+        """The action due now, the due and at-risk rules, then those already fined (their own
+        status lines: grounded); rules that are ok need no reminder."""
         todo = [f"do now: {self.todo}"] if self.todo else []
-        due = set(self.due_lines)
-        return todo + list(self.due_lines) + [x for x in self.rule_lines if x not in due]
+        return todo + list(self.due_lines) + list(self.violated_lines)
 
     def verbose_sections(self) -> Sections:
         rules = ([f"do now: {self.todo}"] if self.todo else []) + list(self.rule_lines)

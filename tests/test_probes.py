@@ -76,8 +76,9 @@ def test_a_view_with_a_fact_removed_lowers_recall(bench: Scenario, tmp_path: Pat
 
 def test_gate_catches_a_digest_that_drops_the_avoid_list(
         bench: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # searches count as low-yield below 1200 yuan here, so grids to avoid come up in a day
-    sc = bench.with_overrides(scenario={"days": 1}, memory={"low_yield_net": 1200})
+    # searches count as low-yield below 3000 yuan here, so grids to avoid come up, and two
+    # days give the digests time to hold them
+    sc = bench.with_overrides(scenario={"days": 2}, memory={"low_yield_net": 3000})
     good = run_bench(sc, tmp_path / "good", ("rules", "compressed"))
     assert good["quality"]["probes_by_kind"]["rules"].get("avoid_grid", 0) >= 20
     assert recall_gate(good) == []
