@@ -122,11 +122,12 @@ def escape_case(d: Path, name: str) -> str:
 def pref_cases(d: Path) -> dict[str, str]:
     out = {}
     for mode in ("rules", "compressed"):
-        t = (BASE + fixed("A", 'preferences = [{kind = "daily_empty_km", km = 80}]\n')
+        t = (BASE + fixed("A", 'preferences = [{text = "x", structured = {kind = '
+                               '"max_haul_km", params = {max_km = 80}}}]\n')
              + f'\n[memory]\nmode = "{mode}"\n')
-        out[f"structured, no text ({mode})"] = run_ok_case(_sub(d), t)
-        t = (BASE + fixed("A", 'preferences = [{kind = "rest_days", days = 2, '
-                               'text = "blorp zork"}]\n') + f'\n[memory]\nmode = "{mode}"\n')
+        out[f"structured, no readable text ({mode})"] = run_ok_case(_sub(d), t)
+        t = (BASE + fixed("A", 'preferences = [{text = "blorp zork", penalty_amount = 10}]\n')
+             + f'\n[memory]\nmode = "{mode}"\n')
         out[f"unreadable text ({mode})"] = run_ok_case(_sub(d), t)
     return out
 

@@ -1,29 +1,24 @@
-"""DriverMemory: the driver's own recent plan, actions with outcomes, and preference progress.
+"""DriverMemory: the driver's own recent plan, actions with outcomes, and what they earned.
 
-Progress is rebuilt from events by the memory's clock (day and 31-day month boundaries), not
-copied from the world, so a view can be checked against the world's own scoring.
+Preference progress is not kept here: it is the driver's RuleProgress (memory/rule_progress.py),
+the 24 kinds' own tests over the official step records, attached to the MemoryAgent.
 """
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass
 
 from memory.tokens import FactLog, TokenCounter
-from sim.clock import DAY, MONTH_DAYS
 from sim.events import (
     ActionChosen,
-    Drove,
     Event,
     OrderCompleted,
     OrderTaken,
-    PreferenceEvent,
     SearchDone,
     TakeFailed,
     Waited,
 )
-from sim.preferences import Preference, PrefKind
 
 
 @dataclass(slots=True)
@@ -40,9 +35,7 @@ class ActionRecord:
 
 
 class DriverMemory:
-    def __init__(self, prefs: tuple[Preference, ...], recent: int,
-                 counter: TokenCounter | None) -> None:
-        self.prefs = prefs
+    def __init__(self, recent: int, counter: TokenCounter | None) -> None:
         self.recent: deque[ActionRecord] = deque(maxlen=recent)
         self.short_plan = ""
         self.last_action = ""
@@ -54,15 +47,6 @@ class DriverMemory:
         self.orders = 0
         self.income = 0.0
         self.now = 0.0
-        # preference progress, by the memory's own clock
-        self.drove_days: set[int] = set()
-        self.empty_km_day = -1
-        self.empty_km_today = 0.0
-        self.visit_days: dict[int, set[int]] = {}
-        self.errand_step: dict[int, int] = {}
-        self.night_days: dict[int, int] = {}
-        self.zone_entries: dict[int, int] = {}
-        self.last_pref_event: float | None = None
         self.log = FactLog(counter)
 
     def on_event(self, ev: Event) -> None:
@@ -101,74 +85,13 @@ class DriverMemory:
         elif isinstance(ev, Waited):
             self.waits_without_order += 1
             self._outcome("waited")
-        elif isinstance(ev, Drove):
-            self._on_drive(ev)
-        elif isinstance(ev, PreferenceEvent):
-            self._on_preference(ev)
 
     def _outcome(self, text: str) -> None:
         if self.recent and not self.recent[-1].outcome:
             self.recent[-1].outcome = text
             self.log.append(self.recent[-1].line())
 
-    def _on_drive(self, ev: Drove) -> None:
-        # the days [t0, t) touches, as the world's tracker splits them
-        last = math.ceil(ev.t / DAY) - 1 if ev.t > ev.t0 else int(ev.t0 // DAY)
-        for d in range(int(ev.t0 // DAY), last + 1):
-            self.drove_days.add(d)
-        day = int(ev.t0 // DAY)
-        if day != self.empty_km_day:
-            self.empty_km_day, self.empty_km_today = day, 0.0
-        if not ev.loaded:
-            self.empty_km_today += ev.km
-
-    def _on_preference(self, ev: PreferenceEvent) -> None:
-        self.last_pref_event = ev.t
-        i, day = ev.index, int(ev.t // DAY)
-        if ev.what == "visited":
-            self.visit_days.setdefault(i, set()).add(day)
-        elif ev.what == "errand_step":
-            self.errand_step[i] = int(ev.amount)
-        elif ev.what == "night_driving":
-            self.night_days[i] = self.night_days.get(i, 0) + 1
-        elif ev.what == "zone_entered":
-            self.zone_entries[i] = self.zone_entries.get(i, 0) + 1
-        self.log.append(f"t{ev.t:.0f} preference {ev.pref_kind} {ev.what} {ev.amount:g}")
-
     # -- what agents read ------------------------------------------------------------------
-    def empty_km_on(self, now: float) -> float:
-        return self.empty_km_today if int(now // DAY) == self.empty_km_day else 0.0
-
-    def rest_days_this_month(self, now: float) -> int:
-        """Whole days of this 31-day month, before today, with no driving at all."""
-        today = int(now // DAY)
-        first = today - today % MONTH_DAYS
-        return sum(1 for d in range(first, today) if d not in self.drove_days)
-
-    def progress(self, now: float) -> tuple[dict, ...]:
-        today = int(now // DAY)
-        month = today // MONTH_DAYS
-        out = []
-        for i, p in enumerate(self.prefs):
-            s: dict = {"index": i, "kind": str(p.kind), "text": p.text}
-            if p.kind is PrefKind.REST_DAYS:
-                s.update(rest_days_this_month=self.rest_days_this_month(now), required=p.days,
-                         drove_today=today in self.drove_days)
-            elif p.kind is PrefKind.VISIT:
-                s.update(visit_days_this_month=sum(
-                    1 for d in self.visit_days.get(i, ()) if d // MONTH_DAYS == month),
-                    required=p.days)
-            elif p.kind is PrefKind.DAILY_EMPTY_KM:
-                s.update(empty_km_today=round(self.empty_km_on(now), 1), limit_km=p.km)
-            elif p.kind is PrefKind.NIGHT_NO_DRIVING:
-                s.update(night_days=self.night_days.get(i, 0))
-            elif p.kind is PrefKind.FORBIDDEN_ZONE:
-                s.update(zone_entries=self.zone_entries.get(i, 0))
-            elif p.kind is PrefKind.ERRAND:
-                s.update(errand_step=self.errand_step.get(i, 0), steps=len(p.steps))
-            out.append(s)
-        return tuple(out)
-
     def recent_lines(self) -> list[str]:
         return [r.line() for r in self.recent]
 
@@ -181,13 +104,7 @@ class DriverMemory:
             "waits_without_order": self.waits_without_order,
             "fruitless_searches": self.fruitless_searches, "failed_takes": self.failed_takes,
             "orders": self.orders, "income": self.income, "now": self.now,
-            "drove_days": sorted(self.drove_days), "empty_km_day": self.empty_km_day,
-            "empty_km_today": self.empty_km_today,
-            "visit_days": {str(k): sorted(v) for k, v in self.visit_days.items()},
-            "errand_step": {str(k): v for k, v in self.errand_step.items()},
-            "night_days": {str(k): v for k, v in self.night_days.items()},
-            "zone_entries": {str(k): v for k, v in self.zone_entries.items()},
-            "last_pref_event": self.last_pref_event, "log": self.log.get_state(),
+            "log": self.log.get_state(),
         }
 
     def set_state(self, s: dict) -> None:
@@ -198,11 +115,4 @@ class DriverMemory:
         self.waits_without_order = s["waits_without_order"]
         self.fruitless_searches, self.failed_takes = s["fruitless_searches"], s["failed_takes"]
         self.orders, self.income, self.now = s["orders"], s["income"], s["now"]
-        self.drove_days = set(s["drove_days"])
-        self.empty_km_day, self.empty_km_today = s["empty_km_day"], s["empty_km_today"]
-        self.visit_days = {int(k): set(v) for k, v in s["visit_days"].items()}
-        self.errand_step = {int(k): v for k, v in s["errand_step"].items()}
-        self.night_days = {int(k): v for k, v in s["night_days"].items()}
-        self.zone_entries = {int(k): v for k, v in s["zone_entries"].items()}
-        self.last_pref_event = s["last_pref_event"]
         self.log.set_state(s["log"])

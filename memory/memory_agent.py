@@ -1,10 +1,11 @@
 """MemoryAgent: owns one driver's stores, keeps them subscribed, and builds each agent's view.
 
 A decision step goes one way: `step(obs, compressor)` refreshes what this step knows once
-(`StepState`: the clock, preference progress, reachable candidates and the feasible options
-among them, by one feasibility check), compresses when the facts since the last digest pass the
-threshold (handing the compressor each view's digest source and the entities a digest may name),
-then builds the views its mode asks for. The agents run on those views afterwards.
+(`StepState`: the clock, the preference rules' states, reachable candidates and the feasible
+options among them, by one feasibility check with each take's preference what-if), compresses
+when the facts since the last digest pass the threshold (handing the compressor each view's
+digest source and the entities a digest may name), then builds the views its mode asks for.
+The agents run on those views afterwards.
 
 Modes live in memory/modes.py (one registry); the views each agent reads, in
 memory/view_builders.py (one builder per agent, handed in by the agents' registry).
@@ -96,12 +97,11 @@ class StepState:
     """What one decision step knows, computed once, before any view or agent reads it."""
 
     obs: Observation
-    progress: tuple[dict, ...]
     candidates: tuple[Candidate, ...]  # reachable active cargo, best estimated net first
     feasible: tuple[Candidate, ...]  # the candidates the driver may take now, same order
     options: tuple[Option, ...]  # their evaluation, one per feasible candidate
-    rules: tuple[RuleState, ...] = ()  # competition rules' progress (when the driver has any)
-    todo: Todo | None = None  # what a due competition rule asks for now
+    rules: tuple[RuleState, ...] = ()  # each preference's state (when the driver has any)
+    todo: Todo | None = None  # what the first due preference asks for now
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class MemoryAgent:
         own_market = market is None
         self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, m.low_yield_net,
                                              counter)
-        self.driver = DriverMemory(spec.preferences, m.recent_actions, counter)
+        self.driver = DriverMemory(m.recent_actions, counter)
         self._handlers = [self.cargo.on_event, self.driver.on_event]
         if own_market:
             self._handlers.append(self.market.on_event)
@@ -162,12 +162,15 @@ class MemoryAgent:
         self.stats = CompressionStats()
         self.lessons = lessons
         self.rules: RuleProgress | None = None
+        self.rule_offset = 0  # the rules' clock (the scorer's minutes) minus the world's
         self.last: StepMemory | None = None  # this step's state and views (probes read it)
 
-    def attach_rules(self, rules: RuleProgress) -> None:
-        """The driver's competition rules, fed with its official step records by the caller
-        (the competition adapter today; the generator world's step log later)."""
-        self.rules = rules
+    def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
+        """The driver's preferences (the one preference state), fed with its official step
+        records by the caller (agents/app/runner.wire_rules, the competition adapter).
+        `clock_offset`: minutes from the scorer's epoch to the world's start (the rules are
+        asked at world time + offset, the step records' time base)."""
+        self.rules, self.rule_offset = rules, clock_offset
 
     def on_event(self, ev: Event) -> None:
         if self.profile is None:
@@ -202,23 +205,22 @@ class MemoryAgent:
     def refresh(self, obs: Observation) -> StepState:
         """Advance the clock and compute, once, what every view and agent of this step reads."""
         self.cargo.advance(obs.now)
-        progress = self.driver.progress(obs.now)
         cands = tuple(self.candidates(obs))
         feasible, options = [], []
         for c in cands:
             o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
-            if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income,
-                        self.spec.preferences, progress):
+            if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income):
                 feasible.append(c)
                 options.append(o)
         if self.rules is None:
-            return StepState(obs, progress, cands, tuple(feasible), tuple(options))
+            return StepState(obs, cands, tuple(feasible), tuple(options))
         pos = Pos(obs.position.lat, obs.position.lng)
-        states = self.rules.states(obs.now, pos)
-        kept = rule_filter(self.rules, list(zip(feasible, options, strict=True)), obs.now, pos,
+        now = obs.now + self.rule_offset  # the rules' clock
+        states = self.rules.states(now, pos)
+        kept = rule_filter(self.rules, list(zip(feasible, options, strict=True)), now, pos,
                            self.sc.policy.min_net_income)
-        return StepState(obs, progress, cands, tuple(c for c, _ in kept),
-                         tuple(o for _, o in kept), states, self.rules.todo(obs.now, pos))
+        return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
+                         states, self.rules.todo(now, pos))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""
@@ -242,11 +244,7 @@ class MemoryAgent:
         for r in self.cargo.records.values():
             pts += [(r.cargo.origin.lat, r.cargo.origin.lng),
                     (r.cargo.dest.lat, r.cargo.dest.lng)]
-        for p in self.spec.preferences:
-            if p.place is not None:
-                pts.append((p.place.lat, p.place.lng))
-            pts += [(s.lat, s.lng) for s in p.steps]
-        if self.rules is not None:  # the points competition rules name (a todo may go there)
+        if self.rules is not None:  # the points the preferences name (a todo may go there)
             pts += self.rules.points()
         return Grounding(frozenset(self.market.grids), frozenset(self.cargo.records), tuple(pts))
 

@@ -17,7 +17,8 @@ Facts, and whose view must state them:
 - best_grid (search): the best grid of the driver's ring worth a query now, id with value.
 - avoid_grid (search): grids near the driver in a low-yield streak (>= 2), id with its streak.
 - budget (search, main_decision): the query budget left.
-- preference (preference): each quota preference not yet met, its done and required amounts.
+- preference (preference): each preference rule that is not ok (due, at risk, violated), from
+  the driver's RuleProgress: stated as the rule's own status line head `#i kind [status]`.
 - pattern (main_decision): the last action, and each non-zero counter of the action pattern.
 """
 
@@ -29,8 +30,8 @@ from dataclasses import dataclass
 
 from memory.cargo_memory import Seen
 from memory.memory_agent import MemoryAgent
+from memory.rule_progress import Status
 from sim.geo import haversine_km
-from sim.preferences import PrefKind
 
 NO_OFFER_PER_STEP = 3  # the nearest few: a long tail of far ids would swamp the figure
 AVOID_STREAK = 2  # what the views call a low-yield streak worth avoiding
@@ -83,30 +84,12 @@ def _equal(a: float, b: float) -> bool:
     return a == b
 
 
-def _g(x: float) -> str:
-    return f"{x:g}"
-
-
-# each quota kind: (done key, required key, hint label, unit) as views print them
-QUOTAS: dict[PrefKind, tuple[str, str, str, str]] = {
-    PrefKind.REST_DAYS: ("rest_days_this_month", "required", "rest days", "rest days"),
-    PrefKind.VISIT: ("visit_days_this_month", "required", "visit", "visit days"),
-    PrefKind.DAILY_EMPTY_KM: ("empty_km_today", "limit_km", "empty km today", "empty km"),
-    PrefKind.ERRAND: ("errand_step", "steps", "errand", "errand stops"),
-}
-
-
-def quota_check(index: int, kind: PrefKind, done: float, req: float) -> Callable[[str], bool]:
-    """A line about this preference stating both its done and required amounts: the verbose
-    `[i] ... done_key d, req_key r` or the short hint `label ... d/r`."""
-    dk, rk, label, _ = QUOTAS[kind]
-    verbose = re.compile(rf"^\[{index}\].*\b{dk} {re.escape(str(done))}\b.*\b{rk} "
-                         rf"{re.escape(str(req))}\b", re.M)
-    hint = re.compile(rf"{re.escape(label)}[^\n]*?(?<![\d.]){re.escape(_g(done))}/"
-                      rf"{re.escape(_g(req))}(?![\d.])")
+def rule_check(index: int, kind: str, status: str) -> Callable[[str], bool]:
+    """A line naming this rule with its status, as RuleState.status_line writes it."""
+    head = f"#{index} {kind} [{status}]"
 
     def check(text: str) -> bool:
-        return bool(verbose.search(text) or hint.search(text))
+        return head in text
 
     return check
 
@@ -162,19 +145,14 @@ def derive(m: MemoryAgent, live: Live) -> list[Fact]:
         out.append(Fact("budget", a, "budget", "How many search queries are left in the "
                         "budget? Answer with a number.", str(n),
                         lambda text, n=n: any(int(x) == n for x in rx_budget.findall(text))))
-    # preferences with a quota not yet met
-    for p, prog in zip(m.spec.preferences, s.progress, strict=False):
-        q = QUOTAS.get(p.kind)
-        if q is None:
+    # each preference rule not ok: what a decision must act on (memory/rule_progress.py)
+    for r in s.rules:
+        if r.status is Status.OK:
             continue
-        done, req = prog[q[0]], prog[q[1]]
-        if done >= req:
-            continue
-        left = round(req - done, 1)
-        out.append(Fact("preference", "preference", f"[{prog['index']}]",
-                        f"How many more {q[3]} does preference [{prog['index']}] ({p.kind}) "
-                        f"allow or need? Answer with a number.", _g(left),
-                        quota_check(prog["index"], p.kind, done, req)))
+        out.append(Fact("preference", "preference", f"#{r.spec.index}",
+                        f"What is the status of preference #{r.spec.index} ({r.spec.kind})? "
+                        "Answer ok, due, at risk or violated.", str(r.status),
+                        rule_check(r.spec.index, r.spec.kind, str(r.status))))
     # the recent action pattern
     d = m.driver
     if d.recent:

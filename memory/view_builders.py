@@ -19,9 +19,7 @@ from memory.views import (
     PreferenceView,
     SearchView,
     View,
-    progress_facts,
 )
-from sim.preferences import PrefKind
 
 if TYPE_CHECKING:
     from memory.memory_agent import Digest, MemoryAgent, StepState
@@ -48,15 +46,20 @@ def everything(m: MemoryAgent) -> tuple:
 class SearchViews:
     @staticmethod
     def anchors(m: MemoryAgent) -> tuple[str, ...]:
+        """The places the driver's preferences name (home, visit points, circles to avoid,
+        itinerary stops), each with the rule's kind: where a search may or may not go."""
+        if m.rules is None:
+            return ()
         out = []
-        for p in m.spec.preferences:
-            if p.kind in (PrefKind.VISIT, PrefKind.FORBIDDEN_ZONE) and p.place is not None:
-                verb = "visit" if p.kind is PrefKind.VISIT else "avoid"
-                out.append(f"{verb} {p.place.name} ({p.place.lat:.3f},{p.place.lng:.3f}) "
-                           f"r{p.place.radius_km:g}km")
-            elif p.kind is PrefKind.ERRAND:
-                out.append("errand " + " then ".join(f"{s.name} ({s.lat:.3f},{s.lng:.3f})"
-                                                     for s in p.steps))
+        for spec in m.rules.rules:
+            d = spec.rule.params.to_dict() if spec.rule is not None else {}
+            for obj in [d, *d.get("stops", [])]:
+                for a, b in (("lat", "lng"), ("pickup_lat", "pickup_lng"),
+                             ("home_lat", "home_lng")):
+                    if isinstance(obj.get(a), float) and isinstance(obj.get(b), float):
+                        r = obj.get("radius_km", d.get("radius_km"))
+                        out.append(f"#{spec.index} {spec.kind} ({obj[a]:.3f},{obj[b]:.3f})"
+                                   + (f" r{r:g}km" if isinstance(r, int | float) else ""))
         return tuple(out)
 
     def build(self, m: MemoryAgent, s: StepState, grids, avoid,
@@ -98,13 +101,15 @@ class SearchViews:
 
 class PreferenceViews:
     def build(self, m: MemoryAgent, s: StepState, **kw) -> PreferenceView:
-        return PreferenceView(mode=m.mode, now=s.obs.now, preferences=m.spec.preferences,
-                              progress=s.progress, last_event=m.driver.last_pref_event,
-                              lessons=m.lessons, rule_lines=tuple(
-                                  r.status_line() for r in s.rules),
+        unscored = () if m.rules is None else tuple(
+            f"#{r.index} {r.text} ({r.unscored})" for r in m.rules.unscored)
+        return PreferenceView(mode=m.mode, now=s.obs.now, lessons=m.lessons,
+                              rule_lines=tuple(r.status_line() for r in s.rules),
                               due_lines=tuple(r.status_line() for r in s.rules
                                               if r.status in (Status.DUE, Status.AT_RISK)),
-                              todo_action=s.todo, **kw)
+                              violated_lines=tuple(r.status_line() for r in s.rules
+                                                   if r.status is Status.VIOLATED),
+                              unscored=unscored, todo_action=s.todo, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         return self.build(m, s)
@@ -113,7 +118,7 @@ class PreferenceViews:
         return self.build(m, s, logs=everything(m))
 
     def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
-        """The digest states each preference's progress; the view shows what moved since."""
+        """The digest states each rule's status; the view shows what changed since."""
         return self.build(m, s, digest=digest.bullets, digest_t=digest.t, renderer=COMPACT)
 
 
@@ -163,8 +168,7 @@ class MainViews:
             mode=m.mode, now=t, position=obs.position, income=obs.income, orders=obs.orders,
             budget_left=obs.query_budget_left, here_value=None if here is None else here.value,
             best_grid=ranked[0] if ranked else None, top_candidates=tuple(cands),
-            preference_flags=tuple(f"[{p['index']}] {progress_facts(p, ('index', 'text'))}"
-                                   for p in s.progress),
+            preference_flags=tuple(r.status_line() for r in s.rules if r.status is not Status.OK),
             recent_actions=tuple(recent),
             last_action=d.last_action, searches_in_row=d.searches_in_row,
             waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,

@@ -23,7 +23,6 @@ from sim.cargo import CargoView
 from sim.clock import DAY
 from sim.geo import Point
 from sim.order_rules import Option
-from sim.preferences import Preference, PrefKind
 
 NOWHERE = Point(0.0, 0.0)  # frozen, so one shared default is safe
 DIGEST_CANDIDATES = 5  # what a cargo digest is built from
@@ -32,39 +31,8 @@ MAX_BULLETS = 5  # a digest's length, model-written or extractive
 Sections = list[tuple[str, list[str]]]
 
 
-def progress_facts(s: dict, skip: tuple[str, ...] = ("index", "kind", "text")) -> str:
-    """A preference's progress snapshot as `key value, ...` (what views and digests print)."""
-    return ", ".join(f"{k} {v}" for k, v in s.items() if k not in skip)
-
-
-def place_of(p: Preference) -> str:
-    """` <name> (lat,lng)` for each place of a preference (an answer may go there)."""
-    pts = ([p.place] if p.place is not None else []) + list(p.steps)
-    return "".join(f" {x.name} ({x.lat:.3f},{x.lng:.3f})" for x in pts)
-
-
-def pref_hint(p: Preference, s: dict) -> str:
-    """One preference's progress as a short hint (digests, and compact views for changes).
-
-    Coordinates only where an answer may go (visit, errand); a zone to avoid needs its name."""
-    if p.kind is PrefKind.REST_DAYS:
-        return (f"rest days {s['rest_days_this_month']}/{s['required']} this month"
-                + (", drove today" if s.get("drove_today") else ""))
-    if p.kind is PrefKind.VISIT:
-        return f"visit{place_of(p)} {s['visit_days_this_month']}/{s['required']} days this month"
-    if p.kind is PrefKind.DAILY_EMPTY_KM:
-        return f"empty km today {s['empty_km_today']:g}/{s['limit_km']:g}"
-    if p.kind is PrefKind.NIGHT_NO_DRIVING:
-        return f"no driving {p.start_hour:g}-{p.end_hour:g}h (broken {s['night_days']} days)"
-    if p.kind is PrefKind.FORBIDDEN_ZONE and p.place is not None:
-        return f"never enter {p.place.name} r{p.place.radius_km:g}km (entered {s['zone_entries']})"
-    if p.kind is PrefKind.ERRAND:
-        return f"errand{place_of(p)}: {s['errand_step']}/{s['steps']} stops done"
-    return f"{p.kind}: {progress_facts(s)}"
-
-
 def todo_words(t: Todo | None) -> str:
-    """A due competition rule's action in words (what views and digests print)."""
+    """A due preference's action in words (what views and digests print)."""
     if t is None:
         return ""
     if t.action == "wait":
@@ -270,45 +238,36 @@ class SearchView(View):
 
 @dataclass(frozen=True)
 class PreferenceView(View):
+    """The driver's preferences as their RuleProgress states them (memory/rule_progress.py):
+    one status line per rule (kind, ok / due / at risk / violated, what is kept or owed) and
+    the first due rule's action."""
+
     agent: ClassVar[str] = "preference"
-    preferences: tuple[Preference, ...] = ()
-    progress: tuple[dict, ...] = ()
-    last_event: float | None = None
     digest_t: float = 0.0  # when the digest was written (compact views)
-    rule_lines: tuple[str, ...] = ()  # each competition rule's status line (rule_progress)
+    rule_lines: tuple[str, ...] = ()  # each preference's status line (rule_progress)
     due_lines: tuple[str, ...] = ()  # the due / at-risk ones among them
+    violated_lines: tuple[str, ...] = ()  # the ones already fined
+    unscored: tuple[str, ...] = ()  # preferences no parser reads (the scorer skips them)
     todo_action: Todo | None = None  # what the first due rule asks for now
+    DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preference rules",)
 
     @property
     def todo(self) -> str:
         return todo_words(self.todo_action)
-    DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preferences and progress", "competition rules")
-
-    def _last(self) -> list[str]:
-        return [] if self.last_event is None else [f"last preference event t{self.last_event:.0f}"]
 
     def hints(self) -> list[str]:
-        """Due and at-risk competition rules first (grounded: their own status lines)."""
+        """The action due now, the due and at-risk rules, then those already fined (their own
+        status lines: grounded); rules that are ok need no reminder."""
         todo = [f"do now: {self.todo}"] if self.todo else []
-        return todo + list(self.due_lines) + [
-            pref_hint(p, s) for p, s in zip(self.preferences, self.progress, strict=False)]
+        return todo + list(self.due_lines) + list(self.violated_lines)
 
     def verbose_sections(self) -> Sections:
-        prog = []
-        for p, s in zip(self.preferences, self.progress, strict=False):
-            where = place_of(p)
-            where = f" |{where}" if where else ""
-            prog.append(f"[{s['index']}] {p.kind}: {p.text}{where} | {progress_facts(s)} "
-                        f"| penalty {p.penalty_amount:g} cap {p.penalty_cap:g}")
         rules = ([f"do now: {self.todo}"] if self.todo else []) + list(self.rule_lines)
-        return [("preferences and progress", prog), ("competition rules", rules),
-                ("recent", self._last())]
+        return [("preference rules", rules), ("unscored preferences", list(self.unscored))]
 
     def compact_sections(self) -> Sections:
-        # the digest states each preference's progress; show what moved since
-        since = self.last_event is not None and self.last_event > self.digest_t
-        return [("changed since digest", [h for h in self.hints() if h not in self.digest]),
-                ("recent", self._last() if since else [])]
+        # the digest states each rule's status; show what changed since
+        return [("changed since digest", [h for h in self.hints() if h not in self.digest])]
 
     def extractive_digest(self) -> list[str]:
         return self.hints()[:MAX_BULLETS] or ["no preferences"]
@@ -394,7 +353,7 @@ class MainDecisionView(View):
     here_value: float | None = None
     best_grid: GridFact | None = None
     top_candidates: tuple[Candidate, ...] = ()
-    preference_flags: tuple[str, ...] = ()
+    preference_flags: tuple[str, ...] = ()  # the preferences not ok (due, at risk, violated)
     recent_actions: tuple[ActionRecord, ...] = ()
     last_action: str = ""
     searches_in_row: int = 0

@@ -5,14 +5,13 @@ The world depends on this protocol only; agents and memory implement it from out
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
 from sim.cargo import CargoView
 from sim.clock import DAY
 from sim.geo import Point
-from sim.preferences import Preference
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +100,6 @@ class Observation:
     last_search: tuple[CargoView, ...] = ()
     last_search_time: float | None = None
     last_outcome: Outcome = NO_OUTCOME
-    preferences: tuple[Preference, ...] = ()
-    progress: tuple[dict, ...] = field(default=())
 
     @property
     def day(self) -> int:

@@ -29,14 +29,12 @@ from sim.events import (
     EventBus,
     OrderCompleted,
     OrderTaken,
-    PreferenceEvent,
     SearchDone,
     TakeFailed,
     Waited,
 )
 from sim.geo import Geography, Point, in_guangdong
 from sim.market import Market
-from sim.preferences import PreferenceTracker
 from sim.scenario import DriverSpec, MarketConfig
 
 
@@ -68,7 +66,6 @@ class Driver:
         self.dispatcher = dispatcher
         self.id = spec.driver_id
         self.state = DriverState(position=Point(spec.lat, spec.lng))
-        self.prefs = PreferenceTracker(spec.preferences, horizon)
         self.last_search: tuple = ()
         self.last_search_time: float | None = None
         self.last_outcome: Outcome = NO_OUTCOME
@@ -86,8 +83,7 @@ class Driver:
             cost_per_km=self.spec.cost_per_km, income=s.income, orders=s.orders,
             empty_km=s.empty_km, loaded_km=s.loaded_km, query_budget_left=self.budget_left(),
             last_search=self.last_search, last_search_time=self.last_search_time,
-            last_outcome=self.last_outcome, preferences=self.spec.preferences,
-            progress=tuple(self.prefs.snapshot(self.env.now)),
+            last_outcome=self.last_outcome,
         )
 
     # -- the process ---------------------------------------------------------------------
@@ -233,7 +229,3 @@ class Driver:
         seg_start = t0 if t_start is None else min(t_start, self.env.now)
         self.bus.publish(Drove(self.env.now, self.id, seg_start, a.lat, a.lng, target.lat,
                                target.lng, km, loaded))
-        for i, what, amount in self.prefs.on_segment(seg_start, self.env.now, a, target, km,
-                                                     loaded):
-            p = self.prefs.progress[i].pref
-            self.bus.publish(PreferenceEvent(self.env.now, self.id, i, str(p.kind), what, amount))

@@ -193,21 +193,6 @@ class Waited(Event):
 
 
 @dataclass(slots=True)
-class PreferenceEvent(Event):
-    kind: ClassVar[str] = "preference"
-    driver_id: str
-    index: int
-    pref_kind: str
-    what: str
-    amount: float
-    progress: dict = field(default_factory=dict)
-
-    def row(self) -> dict[str, Any]:
-        return self._row(driver_id=self.driver_id, count=self.index, reason=self.what,
-                         value=self.amount, detail={"pref_kind": self.pref_kind})
-
-
-@dataclass(slots=True)
 class Annotation(Event):
     """A record another layer adds to the run's log (model calls, digests), typed by subclass.
 

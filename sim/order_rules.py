@@ -1,8 +1,9 @@
-"""What an order costs a driver and which world rule or preference it would break.
+"""What an order costs a driver and whether the world lets it be done in time.
 
-These are world facts (the same distance, time and preference rules the world scores by), so
-the memory module can keep infeasible cargo out of a view and every agent ranks by the same
-numbers the world will pay.
+These are world facts (the same distance and time rules the world runs by), so the memory
+module can keep infeasible cargo out of a view and every agent ranks by the same numbers the
+world will pay. What an order would cost in preference penalties is the preference kinds' own
+what-if (memory.rule_progress.RuleProgress.extra_penalty), not a rule written here.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 
 from sim.cargo import CargoView
 from sim.geo import Geography, Point
-from sim.preferences import Preference, PrefKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,35 +40,8 @@ def feasible(o: Option, now: float, horizon: float, max_wait_minutes: float = 24
             and c.load_start - o.arrival <= max_wait_minutes)
 
 
-def _night_overlap(p: Preference, t0: float, t1: float) -> bool:
-    t = t0
-    while t < t1:
-        if p.is_night(t):
-            return True
-        t += 30.0
-    return p.is_night(t1 - 1)
-
-
-def violates(o: Option, prefs: tuple[Preference, ...], progress: tuple[dict, ...],
-             now: float) -> str | None:
-    """The preference an order would break, or None."""
-    for p, pr in zip(prefs, progress, strict=False):
-        if p.kind is PrefKind.FORBIDDEN_ZONE and (p.in_zone(o.cargo.origin)
-                                                  or p.in_zone(o.cargo.dest)):
-            return p.text or "forbidden zone"
-        if p.kind is PrefKind.NIGHT_NO_DRIVING and _night_overlap(p, now, o.finish):
-            return p.text or "night driving"
-        if p.kind is PrefKind.DAILY_EMPTY_KM:
-            today = pr.get("empty_km_today", 0.0)
-            # once today's limit is broken the day's penalty is sunk: more km costs nothing
-            if today <= p.km < today + o.empty_km:
-                return p.text or "empty km"
-    return None
-
-
-def takeable(o: Option, now: float, horizon: float, min_net: float,
-             prefs: tuple[Preference, ...], progress: tuple[dict, ...]) -> bool:
-    """Worth taking and allowed: pays at least `min_net`, fits its window and the run, and
-    breaks no preference. The one test the baseline, the analyst and the memory all apply."""
-    return (o.net >= min_net and feasible(o, now, horizon)
-            and violates(o, prefs, progress, now) is None)
+def takeable(o: Option, now: float, horizon: float, min_net: float) -> bool:
+    """Worth taking and possible: pays at least `min_net` and fits its window and the run.
+    The one test the baseline, the analyst and the memory all apply (preference penalties
+    come after it: memory.memory_agent.rule_filter)."""
+    return o.net >= min_net and feasible(o, now, horizon)

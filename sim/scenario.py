@@ -20,7 +20,6 @@ from typing import Any
 
 from sim.clock import DAY
 from sim.geo import in_guangdong
-from sim.preferences import Preference, PrefKind, preference_from_dict
 
 
 class ScenarioError(ValueError):
@@ -165,19 +164,18 @@ class DriverSpec:
     lat: float
     lng: float
     cost_per_km: float = 1.5
-    preferences: tuple[Preference, ...] = ()
-    rules: tuple[Rule, ...] = ()  # competition kinds, scored from the step log at the end
+    # the driver's preferences (the 24 competition kinds), scored from its step log at the end
+    rules: tuple[Rule, ...] = ()
 
 
 @dataclass(frozen=True)
 class DriversConfig:
     count: int = 10
     cost_per_km: float = 1.5
+    # competition-kind preferences drawn per generated driver (sim.preference_draw); 0: none
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
-    # competition-kind rules drawn for generated drivers (sim.preference_draw); 0 draws none
-    rules_per_driver: int = 0
     rule_kinds: tuple[str, ...] = ()  # empty: all 24 kinds ("all" in the file)
     rule_lang: str = "zh"  # zh | en | mixed
 
@@ -262,8 +260,8 @@ class Scenario:
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["drivers"]["fixed"] = [
-            {**dataclasses.asdict(s), "preferences": [p.to_dict() | {"text": p.text}
-                                                     for p in s.preferences]}
+            {**{k: v for k, v in dataclasses.asdict(s).items() if k != "rules"},
+             "preferences": [r.to_official() for r in s.rules]}
             for s in self.drivers.fixed
         ]
         return d
@@ -324,7 +322,7 @@ POSITIVE = {
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
-    ("drivers", "preferences_per_driver"), ("drivers", "rules_per_driver"),
+    ("drivers", "preferences_per_driver"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
     ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
     ("llm", "step_deadline_s"),
@@ -352,7 +350,7 @@ UPPER: dict[tuple[str, str], float] = {
     ("market", "max_radius_km"): 1000, ("market", "daily_query_budget"): 1_000_000,
     ("market", "search_min_minutes"): 1440,
     ("drivers", "count"): 10_000, ("drivers", "cost_per_km"): 1000,
-    ("drivers", "preferences_per_driver"): 10,
+    ("drivers", "preferences_per_driver"): 24,
     ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
     ("memory", "low_yield_net"): 1e7, ("memory", "compress_threshold"): 1_000_000,
     ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
@@ -642,51 +640,67 @@ def _driver_spec(ctx: _Ctx, i: int, raw: Any, default_cost: float) -> DriverSpec
     if not in_guangdong(lat, lng):
         raise ctx.fail(table, "lat", "a start inside Guangdong (lat 20.2-25.55, lng 109.65-117.35)",
                        [lat, lng])
-    prefs = []
     raw_prefs = raw.get("preferences", [])
     if not isinstance(raw_prefs, list) or len(raw_prefs) > 50:
         raise ctx.fail(table, "preferences", "a list of at most 50 preference tables",
                        raw_prefs)
-    kinds = ", ".join(k.value for k in PrefKind)
-    for p in raw_prefs:
-        try:
-            pref = preference_from_dict(p)
-        except (KeyError, ValueError, TypeError, AttributeError, OverflowError) as exc:
-            raise ctx.fail(table, "preferences", f"a preference of kind {kinds} with its "
-                           "parameters", p) from exc
-        bad = preference_problem(pref)
-        if bad is not None:
-            raise ctx.fail(table, "preferences", bad, p)
-        prefs.append(pref)
+    rules = tuple(_fixed_preference(ctx, p) for p in raw_prefs)
     driver_id = raw.get("driver_id", f"D{i:04d}")
     if not isinstance(driver_id, str) or not driver_id or len(driver_id) > 64:
         raise ctx.fail(table, "driver_id", "a driver id string of 1-64 characters", driver_id)
     cost = _coerce(ctx, table, "cost_per_km", float, raw.get("cost_per_km", default_cost))
     if not 0 < cost <= UPPER[("drivers", "cost_per_km")]:
         raise ctx.fail(table, "cost_per_km", "a value above 0, at most 1000", cost)
-    return DriverSpec(driver_id=driver_id, lat=lat, lng=lng, cost_per_km=cost,
-                      preferences=tuple(prefs))
+    return DriverSpec(driver_id=driver_id, lat=lat, lng=lng, cost_per_km=cost, rules=rules)
 
 
-def preference_problem(p: Preference) -> str | None:
-    """What is wrong with a structured preference's numbers, or None."""
-    nums = [p.penalty_amount, p.penalty_cap, p.km]
-    places = [p.place, *p.steps] if p.place is not None else list(p.steps)
-    nums += [x for pl in places for x in (pl.lat, pl.lng, pl.radius_km)]
-    if not all(math.isfinite(x) for x in nums):
-        return "preference numbers that are finite"
-    if not (0 <= p.penalty_amount <= 1e7 and 0 <= p.penalty_cap <= 1e9 and 0 <= p.km <= 1e5):
-        return "a penalty_amount of 0-1e7, penalty_cap of 0-1e9 and km of 0-1e5"
-    if not (0 <= p.start_hour <= 24 and 0 <= p.end_hour <= 24):
-        return "start_hour and end_hour from 0 to 24"
-    if not (0 <= p.days <= 366 and 0 <= p.deadline_day <= 366):
-        return "days and deadline_day from 0 to 366"
-    if len(p.steps) > 50 or len(p.cells) > 10_000:
-        return "at most 50 steps and 10000 cells"
-    for pl in places:
-        if not in_guangdong(pl.lat, pl.lng) or not 0 < pl.radius_km <= 500:
-            return "places inside Guangdong with a radius_km above 0, at most 500"
-    return None
+PREFERENCE_KEYS = ("text", "structured", "penalty_amount", "penalty_cap", "start_time",
+                   "end_time")
+
+
+def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
+    """One `[[drivers.fixed]] preferences` table: the competition drivers.json preference
+    form with `text` for its `content` (read by the same reader as a drivers file,
+    sim.competition.generator_files.rule_from_entry). A `structured` form must be one the
+    scorer reads (sim.scoring.scorer.read_preferences); a text alone is parsed at the run and,
+    unreadable, handled by `[preferences] unparsed` (sim.world_rules.unparsed_preferences)."""
+    table = "drivers.fixed"
+
+    def fail(key: str, expected: str, found: object) -> ScenarioError:
+        return ScenarioError(ctx.path, f"[{table}] {key}", expected, found,
+                             ctx.line_of(table, "preferences"))
+
+    if not isinstance(p, dict):
+        raise fail("preferences", "a table {text, structured, penalty_amount, penalty_cap}", p)
+    for k in p:
+        if k not in PREFERENCE_KEYS:
+            raise fail(f"preferences.{k}", f"one of {', '.join(PREFERENCE_KEYS)}", "unknown key")
+    text, st = p.get("text", ""), p.get("structured")
+    if not isinstance(text, str) or (not text.strip() and st is None):
+        raise fail("preferences.text", "the preference's text (a non-empty string)", text)
+    if st is not None and not (isinstance(st, dict) and isinstance(st.get("kind"), str)
+                               and isinstance(st.get("params", {}), dict)):
+        raise fail("preferences.structured",
+                   "a table {kind = <one of the 24 kinds>, params = {...}}", st)
+    for k, hi in (("penalty_amount", 1e7), ("penalty_cap", 1e9)):
+        v = p.get(k)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int | float)
+                              or not math.isfinite(v) or not 0 <= v <= hi):
+            raise fail(f"preferences.{k}", f"a finite number of yuan from 0 to {hi:g}", v)
+    for k in ("start_time", "end_time"):
+        if p.get(k) is not None and not isinstance(p[k], str):
+            raise fail(f"preferences.{k}", "a wall time like 2026-03-01 00:00:00", p[k])
+    from sim.competition.generator_files import rule_from_entry
+    from sim.scoring.scorer import read_preferences
+    from sim.scoring.versions import settings_for
+
+    rule = rule_from_entry({**{k: v for k, v in p.items() if k != "text"}, "content": text})
+    if st is not None:  # the structured form as the scorer reads it, without a text parser
+        got = read_preferences([rule.to_official()], settings_for("S4"), None)
+        if got and got[0].rule is None:
+            raise fail("preferences.structured",
+                       f"a structured form the scorer reads ({got[0].unscored})", st)
+    return rule
 
 
 def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
@@ -711,6 +725,11 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
             raise ScenarioError(path, f"[{table}]", "one of the tables "
                                 + ", ".join(f"[{t}]" for t in TABLES), "unknown table",
                                 ctx.line_of(table))
+    drivers = raw.get("drivers")
+    if isinstance(drivers, dict) and "rules_per_driver" in drivers:
+        raise ctx.fail("drivers", "rules_per_driver", "preferences_per_driver (it now draws "
+                       "the competition's preference kinds; rules_per_driver was removed)",
+                       drivers["rules_per_driver"])
     parts: dict[str, Any] = {}
     for table, cls in TABLES.items():
         skip = ("fixed", "rule_kinds") if table == "drivers" else ()

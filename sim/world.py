@@ -19,7 +19,6 @@ import pyarrow as pa
 import simpy
 from tqdm import tqdm
 
-import data
 from sim import world_rules
 from sim.actions import Policy
 from sim.cargo import Cargo, CargoGenerator, CargoStatus
@@ -29,7 +28,6 @@ from sim.driver import Driver
 from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
 from sim.market import Market
-from sim.preferences import Preference, preference_from_dict
 from sim.recorder import EventRecorder, write_table, write_text_atomic
 from sim.scenario import DriverSpec, Scenario
 
@@ -43,20 +41,7 @@ DRIVERS_SCHEMA = pa.schema([
     ("score", pa.float64()), ("empty_km", pa.float64()), ("loaded_km", pa.float64()),
     ("searches", pa.int64()), ("waits", pa.int64()), ("repositions", pa.int64()),
     ("failed_takes", pa.int64()), ("n_preferences", pa.int64()),
-    ("rule_penalty", pa.float64()), ("n_rules", pa.int64()),
 ])
-
-
-def preference_library() -> list[Preference]:
-    """The shipped natural-language preferences with their structured forms."""
-    out = []
-    for line in data.read_text("preferences.jsonl").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            s = dict(row["structured"], penalty_amount=row["penalty_amount"],
-                     penalty_cap=row["penalty_cap"])
-            out.append(preference_from_dict(s, text=row["text"]))
-    return out
 
 
 @dataclass
@@ -117,24 +102,18 @@ class World:
         if d.file is not None:
             return load_drivers(d.file)
         # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
-        return world_rules.with_drawn_rules(self.scenario, World._legacy_specs(self),
+        return world_rules.with_drawn_rules(self.scenario, World._generated_specs(self),
                                             len(d.fixed))
 
-    def _legacy_specs(self) -> list[DriverSpec]:
+    def _generated_specs(self) -> list[DriverSpec]:
+        """The fixed drivers, then generated ones placed by county weight (their preferences
+        are drawn afterwards, from their own stream: sim.world_rules.with_drawn_rules)."""
         d = self.scenario.drivers
         specs = list(d.fixed)
-        library = preference_library()
         for i in range(len(specs), max(d.count, len(specs))):
             ci = int(np.searchsorted(np.cumsum(self.geo.weights), self.rng_drivers.random()))
             p = self.geo.sample_point(min(ci, len(self.geo.counties) - 1), self.rng_drivers)
-            order = self.rng_drivers.permutation(len(library))
-            chosen: list[Preference] = []
-            for j in order:
-                if len(chosen) >= d.preferences_per_driver:
-                    break
-                if all(c.kind is not library[j].kind for c in chosen):
-                    chosen.append(library[int(j)])
-            specs.append(DriverSpec(f"D{i:04d}", p.lat, p.lng, d.cost_per_km, tuple(chosen)))
+            specs.append(DriverSpec(f"D{i:04d}", p.lat, p.lng, d.cost_per_km))
         return specs
 
     def _cargo_stream(self):
@@ -213,19 +192,18 @@ class World:
         rows = []
         for d in self.drivers:
             s, spec = d.state, d.spec
-            pen = sum(d.prefs.penalties())
-            rule_pen = self.rule_scores.by_driver.get(d.id, 0.0) if self.rule_scores else 0.0
+            # the 24-kind scorer's penalty over the driver's step log (sim.world_rules)
+            pen = self.rule_scores.by_driver.get(d.id, 0.0) if self.rule_scores else 0.0
             rows.append({
                 "driver_id": d.id, "start_lat": spec.lat, "start_lng": spec.lng,
                 "end_lat": s.position.lat, "end_lng": s.position.lng,
                 "cost_per_km": spec.cost_per_km, "orders": s.orders,
                 "unpaid_orders": s.unpaid_orders, "gross": round(s.gross, 4),
                 "cost": round(s.cost, 4), "income": s.income, "penalty": pen,
-                "score": s.income - pen - rule_pen, "empty_km": s.empty_km,
+                "score": s.income - pen, "empty_km": s.empty_km,
                 "loaded_km": s.loaded_km,
                 "searches": s.searches, "waits": s.waits, "repositions": s.repositions,
-                "failed_takes": s.failed_takes, "n_preferences": len(spec.preferences),
-                "rule_penalty": rule_pen, "n_rules": len(spec.rules),
+                "failed_takes": s.failed_takes, "n_preferences": len(spec.rules),
             })
         return rows
 

@@ -1,13 +1,14 @@
-"""Competition-kind preferences (the 24 kinds of COMPETITION.md §7.5) in the generator world.
+"""Driver preferences in the generator world: the 24 kinds of COMPETITION.md §7.5, the only kinds.
 
-Drivers carry them as `DriverSpec.rules` beside the 6 legacy kinds; generated drivers draw them
-with sim.preference_draw when `[drivers] rules_per_driver > 0`. The world records every decision
-as an official step record (sim.step_log) and, at the end of the run, scores each rule with
-sim.scoring exactly as the competition scorer would score that log: per-preference penalties go
-to `preferences.parquet` and summary.json, the driver total to drivers.parquet `rule_penalty`.
+Drivers carry them as `DriverSpec.rules` (from `[[drivers.fixed]] preferences`, a drivers file,
+or drawn for generated drivers with sim.preference_draw by `[drivers] preferences_per_driver`).
+The world penalises nothing while it runs: it records every decision as an official step record
+(sim.step_log) and, at the end of the run, scores each preference with sim.scoring exactly as the
+competition scorer would score that log. Per-preference penalties go to `preferences.parquet`
+and summary.json (`preferences`), the driver total to drivers.parquet `penalty`.
 
-Accounting: `income` stays the world's net haul income, `penalty` the legacy kinds' penalty,
-`rule_penalty` the competition kinds' penalty, and `score = income - penalty - rule_penalty`.
+Accounting: `income` is the world's net haul income (gross - cost), `penalty` the scorer's,
+and `score = income - penalty`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -55,9 +57,10 @@ def rules_rng(seed: int) -> np.random.Generator:
 
 def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
                      ) -> list[DriverSpec]:
-    """Generated drivers (after the `n_fixed` fixed ones) with `rules_per_driver` drawn rules."""
+    """Generated drivers (after the `n_fixed` fixed ones) with `preferences_per_driver` drawn
+    competition-kind preferences."""
     d = scenario.drivers
-    if d.rules_per_driver <= 0 or d.file is not None:
+    if d.preferences_per_driver <= 0 or d.file is not None:
         return specs
     from sim.preference_draw import draw_preferences
 
@@ -69,7 +72,8 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
     kinds = set(d.rule_kinds) or None
     out = list(specs[:n_fixed])
     for spec in specs[n_fixed:]:
-        drawn = draw_preferences(rng, d.rules_per_driver, lang=d.rule_lang,  # type: ignore[arg-type]
+        drawn = draw_preferences(rng, d.preferences_per_driver,
+                                 lang=d.rule_lang,  # type: ignore[arg-type]
                                  kinds=kinds, home=(spec.lat, spec.lng),
                                  start_day=start.date(), days=days)
         rules = tuple(Rule(p.text, p.kind, p.params, p.penalty_amount, p.penalty_cap,
@@ -104,8 +108,7 @@ class RuleScores:
                 by_kind[r["kind"]] += r["penalty"]
                 count[r["kind"]] += 1
         return {
-            "rule_penalty": round(sum(self.by_driver.values()), 2),
-            "rules": {
+            "preferences": {
                 "scoring_version": self.version, "days_scored": self.n_days,
                 "scored": sum(1 for r in self.rows if r["scored"]),
                 "penalty_by_kind": {k: {"rules": count[k], "penalty": round(v, 2)}
@@ -191,35 +194,55 @@ class UnparsedPreferencesError(ScenarioError):
 
 
 def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
-    """The `[drivers] file` preferences the run would leave unscored, decided exactly as the
-    run decides: each entry becomes what the world makes of it (generator world: a legacy
-    preference or a competition rule, sim.competition.generator_files.read_entry; competition
-    world: the entry itself) and goes through the scorer's own reading (read_preferences with
-    the default text parser). Generated and [[drivers.fixed]] drivers are always structured."""
+    """Every preference the run would leave unscored, decided exactly as the run decides: each
+    `[[drivers.fixed]]` preference (its line: the driver's `[[drivers.fixed]]` header) and each
+    `[drivers] file` entry (its line in the file) becomes the Rule the world makes of it
+    (competition world: the entry itself) and goes through the scorer's own reading
+    (read_preferences with the default text parser). Drawn preferences are always structured.
+    The one reporter of unreadable preferences (`freightsim validate`, `[preferences]
+    unparsed`)."""
+    settings = settings_for(scenario.scenario.scoring)
+    parser = default_parser()
+    out = []
+    heads = _fixed_header_lines(scenario.path)
+    for k, spec in enumerate(scenario.drivers.fixed):
+        for i, rule in enumerate(spec.rules, 1):
+            for pref in read_preferences([rule.to_official()], settings, parser):
+                if pref.rule is None:
+                    out.append(Unparsed(scenario.path, heads[k] if k < len(heads) else 0,
+                                        spec.driver_id, i, pref.text,
+                                        pref.unscored or "not understood"))
     path = scenario.drivers.file
     if path is None:
-        return []
+        return out
     from sim.competition.generator_files import read_entry
     from sim.competition.records import _driver_rows
 
-    settings = settings_for(scenario.scenario.scoring)
-    parser = default_parser()
     competition = scenario.scenario.rules == "competition"
-    out = []
     p = Path(path)
     for n, row in _driver_rows(p, p.read_bytes()):
         raw = row.get("preferences") or []
         for i, entry in enumerate(raw if isinstance(raw, list) else [], 1):
             if not competition:
                 e = read_entry(p, n, entry)
-                if not isinstance(e, Rule):
-                    continue  # a legacy preference (read) or an empty one
+                if e is None:
+                    continue  # an empty one
                 entry = e.to_official()
             for pref in read_preferences([entry], settings, parser):
                 if pref.rule is None:
                     out.append(Unparsed(str(path), n, str(row.get("driver_id")), i, pref.text,
                                         pref.unscored or "not understood"))
     return out
+
+
+def _fixed_header_lines(path: str) -> list[int]:
+    """The line of each `[[drivers.fixed]]` header of a scenario file, in order."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [n for n, line in enumerate(lines, 1)
+            if re.match(r"^\s*\[\[\s*drivers\.fixed\s*\]\]", line)]
 
 
 def check_unparsed(scenario: Scenario) -> list[Unparsed]:

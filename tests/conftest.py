@@ -55,7 +55,8 @@ def smoke() -> Scenario:
 def three_day_run(tmp_path_factory: pytest.TempPathFactory, smoke: Scenario) -> Run:
     """Three days, twenty drivers, the greedy baseline: enough for invariants and day/night."""
     sc = smoke.with_overrides(scenario={"days": 3.0, "name": "three-day"},
-                              drivers={"count": 20}, cargo={"rate_per_hour": 80.0})
+                              drivers={"count": 20}, cargo={"rate_per_hour": 80.0},
+                              memory={"mode": "off"})
     return do_run(sc, tmp_path_factory.mktemp("three_day"))
 
 

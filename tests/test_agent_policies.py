@@ -16,6 +16,7 @@ from agents.roles.preference_agent import PreferenceAdvice, PreferenceAgent
 from agents.roles.search_agent import SearchAdvice, SearchAgent
 from memory.driver_memory import ActionRecord
 from memory.market_memory import GridFact
+from memory.rule_progress import RuleProgress, rules_from_entries
 from memory.tokens import TokenCounter
 from memory.views import (
     COMPACT,
@@ -28,10 +29,13 @@ from sim.cargo import CargoView
 from sim.clock import DAY
 from sim.geo import Geography, Point
 from sim.order_rules import evaluate
-from sim.preferences import Preference, PrefKind
+from sim.scoring.steps import Pos
 
 GUANGZHOU = Point(23.129, 113.264)
-NIGHT = Preference(PrefKind.NIGHT_NO_DRIVING, "no driving 22-6", start_hour=22, end_hour=6)
+# K3 as a scenario or drivers file states it: no orders or moves from 22:00 to 06:00
+QUIET = {"content": "22点到6点之间不接单不挪车", "penalty_amount": 100, "penalty_cap": 1000,
+         "structured": {"kind": "quiet_window",
+                        "params": {"start": "22:00", "end": "06:00", "count": "per_day"}}}
 
 
 @pytest.fixture(scope="module")
@@ -55,15 +59,26 @@ def _cargo(cid: str, price: float) -> CargoView:
 
 
 # -- preference ---------------------------------------------------------------------------
-def test_preference_waits_out_the_night_window_then_has_nothing_due() -> None:
-    late = PreferenceView(mode="rules", now=DAY + 23 * 60, preferences=(NIGHT,),
-                          progress=({"index": 0, "kind": "night_no_driving", "text": ""},))
+def _quiet_view(now: float) -> PreferenceView:
+    """The preference view of a driver with K3 22:00-06:00 at `now`, from its RuleProgress."""
+    rp = RuleProgress(rules_from_entries([QUIET], n_days=3), n_days=3,
+                      initial=Pos(GUANGZHOU.lat, GUANGZHOU.lng))
+    pos = Pos(GUANGZHOU.lat, GUANGZHOU.lng)
+    states = rp.states(now, pos)
+    return PreferenceView(mode="rules", now=now,
+                          rule_lines=tuple(r.status_line() for r in states),
+                          todo_action=rp.todo(now, pos))
+
+
+def test_preference_waits_out_a_quiet_window_then_has_nothing_due() -> None:
+    late = _quiet_view(DAY + 23 * 60)
     out = PreferenceAgent.rules(late)
-    assert out["wait_minutes"] == 7 * 60  # 23:00 -> 06:00
+    assert out["wait_minutes"] == 7 * 60  # 23:00 -> 06:00, the rule's own todo
     assert out["go"] is False
-    noon = PreferenceView(mode="rules", now=DAY + 12 * 60, preferences=(NIGHT,),
-                          progress=late.progress)
+    assert "#1 quiet_window [due]" in late.render()
+    noon = _quiet_view(DAY + 12 * 60)
     assert PreferenceAgent.rules(noon)["reason"] == "nothing due"
+    assert "#1 quiet_window [ok]" in noon.render()
 
 
 # -- search -------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.tokens import TokenCounter
 from sim.cargo import CargoView
-from sim.events import ActionChosen, Drove, SearchDone, TakeFailed, Waited
+from sim.events import ActionChosen, SearchDone, TakeFailed, Waited
 from sim.geo import Geography, Point
-from sim.preferences import DAY, Preference, PrefKind
 
 GZ = Point(23.129, 113.264)
 
@@ -91,35 +90,8 @@ def test_low_yield_streak_and_ranking(geo: Geography) -> None:
     assert m.repeated_low_yield == 2  # the 2nd and 3rd empty searches repeated a low yield
 
 
-def test_rest_days_reset_at_month_boundary_and_empty_km_at_day_boundary() -> None:
-    prefs = (Preference(PrefKind.REST_DAYS, days=4),
-             Preference(PrefKind.DAILY_EMPTY_KM, km=100.0))
-    d = DriverMemory(prefs, 8, None)
-
-    def drive(day: int, km: float, loaded: bool = False) -> None:
-        t0 = day * DAY + 600
-        d.on_event(Drove(t0 + 60, "D1", t0, 23.1, 113.2, 23.2, 113.3, km, loaded))
-
-    # month 0 (days 0-30): drive every day except days 3, 9 and 30
-    for day in range(31):
-        if day not in (3, 9, 30):
-            drive(day, 40.0)
-    end_of_month = d.progress(30 * DAY + 1200)
-    assert end_of_month[0]["rest_days_this_month"] == 2  # days 3 and 9; today is not over
-    first_of_next = d.progress(31 * DAY + 60)
-    assert first_of_next[0]["rest_days_this_month"] == 0  # a new month starts from zero
-    drive(31, 70.0)
-    drive(31, 20.0)
-    assert d.progress(31 * DAY + 800)[1]["empty_km_today"] == 90.0
-    drive(31, 50.0, loaded=True)  # loaded km are not empty km
-    assert d.progress(31 * DAY + 900)[1]["empty_km_today"] == 90.0
-    assert d.progress(32 * DAY + 1)[1]["empty_km_today"] == 0.0  # next day, no drive yet
-    drive(32, 10.0)
-    assert d.progress(32 * DAY + 800)[1]["empty_km_today"] == 10.0
-
-
 def test_consecutive_waits_and_plan() -> None:
-    d = DriverMemory((), 3, None)
+    d = DriverMemory(3, None)
     for t in (0.0, 30.0, 60.0):
         d.on_event(ActionChosen(t, "D1", "wait", None, {"minutes": 30.0}))
         d.on_event(Waited(t, "D1", 30.0))
@@ -134,8 +106,8 @@ def test_state_round_trip(geo: Geography) -> None:
     counter = TokenCounter()
     c1, c2 = CargoMemory(geo, 1.5, counter), CargoMemory(geo, 1.5, counter)
     m1, m2 = MarketMemory(geo, 5, 150.0, counter), MarketMemory(geo, 5, 150.0, counter)
-    d1 = DriverMemory((Preference(PrefKind.REST_DAYS, days=2),), 8, counter)
-    d2 = DriverMemory((Preference(PrefKind.REST_DAYS, days=2),), 8, counter)
+    d1 = DriverMemory(8, counter)
+    d2 = DriverMemory(8, counter)
     events = [search(100.0, (cargo("C1", 100.0, 300.0), cargo("C2", 100.0, 900.0)), best=700),
               ActionChosen(101.0, "D1", "take_order", "C1", {"short_plan": "go"}),
               TakeFailed(101.0, "D1", "C1", "taken"), search(200.0, ())]

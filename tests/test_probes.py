@@ -14,9 +14,8 @@ import pytest
 from agents.app.bench import recall_gate, run_bench
 from agents.app.evaluate import ProbeRecorder
 from agents.app.runner import build_run
-from memory.probes import quota_check, with_value
+from memory.probes import rule_check, with_value
 from memory.views import CargoAnalysisView, SearchView
-from sim.preferences import PrefKind
 from sim.scenario import Scenario, load_scenario
 from tests.conftest import SCENARIOS
 
@@ -35,12 +34,13 @@ def test_value_must_sit_with_its_id() -> None:
     assert not check("C1234 net~512")  # another id that starts the same
 
 
-def test_quota_read_in_both_forms() -> None:
-    check = quota_check(1, PrefKind.REST_DAYS, 1, 4)
-    assert check("[1] rest_days: rest 4 days | rest_days_this_month 1, required 4, x 0 | p")
-    assert check("rest days 1/4 this month")
-    assert not check("rest days 2/4 this month")
-    assert not check("[0] rest_days: ... | rest_days_this_month 1, required 4")  # another pref
+def test_rule_status_read_from_its_status_line() -> None:
+    check = rule_check(1, "max_orders_per_day", "at risk")
+    assert check("#1 max_orders_per_day [at risk] orders today 3 of 3")
+    assert check("- #1 max_orders_per_day [at risk] orders today 3 of 3")  # a digest bullet
+    assert not check("#1 max_orders_per_day [ok] orders today 1 of 3")  # another status
+    assert not check("#2 max_orders_per_day [at risk] orders today 3 of 3")  # another rule
+    assert not check("#11 max_orders_per_day [at risk]")  # an index that starts the same
 
 
 class Cutting(ProbeRecorder):
@@ -76,8 +76,9 @@ def test_a_view_with_a_fact_removed_lowers_recall(bench: Scenario, tmp_path: Pat
 
 def test_gate_catches_a_digest_that_drops_the_avoid_list(
         bench: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # searches count as low-yield below 1200 yuan here, so grids to avoid come up in a day
-    sc = bench.with_overrides(scenario={"days": 1}, memory={"low_yield_net": 1200})
+    # searches count as low-yield below 3000 yuan here, so grids to avoid come up, and two
+    # days give the digests time to hold them
+    sc = bench.with_overrides(scenario={"days": 2}, memory={"low_yield_net": 3000})
     good = run_bench(sc, tmp_path / "good", ("rules", "compressed"))
     assert good["quality"]["probes_by_kind"]["rules"].get("avoid_grid", 0) >= 20
     assert recall_gate(good) == []

@@ -25,8 +25,8 @@ K5 = "forbidden_cargo_category"
 def short(mode: str, fixed: tuple = ()) -> Scenario:
     base = load_scenario(SCENARIOS / "month-rules.toml")
     return base.with_overrides(scenario={"days": 3.0},
-                               drivers={"count": 5, "rules_per_driver": 1, "rule_kinds": (K5,),
-                                        "fixed": fixed},
+                               drivers={"count": 5, "preferences_per_driver": 1,
+                                        "rule_kinds": (K5,), "fixed": fixed},
                                memory={"mode": mode})
 
 
@@ -43,7 +43,7 @@ def forbidden_orders(out: Path) -> tuple[int, float]:
     assert rows
     assert all(r["kind"] == K5 and r["scored"] for r in rows)
     summary = json.loads((out / "summary.json").read_text())
-    return sum(json.loads(r["counters"])["violations"] for r in rows), summary["rule_penalty"]
+    return sum(json.loads(r["counters"])["violations"] for r in rows), summary["penalty"]
 
 
 @pytest.fixture(scope="module")

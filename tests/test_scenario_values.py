@@ -3,6 +3,7 @@ the key, what was expected and what was found, before anything runs."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -62,8 +63,8 @@ CASES = {
                             "used once", 9),
     "fixed_id_generated": (BASE.replace("count = 2", "count = 5") + fixed("D0003"),
                            "[drivers.fixed] driver_id", "other than the generated", 9),
-    "pref_nan": (BASE + fixed("A", 'preferences = [{kind = "daily_empty_km", km = nan}]\n'),
-                 "[drivers.fixed] preferences", "finite", 12),
+    "pref_nan": (BASE + fixed("A", 'preferences = [{text = "x", penalty_amount = nan}]\n'),
+                 "[drivers.fixed] preferences.penalty_amount", "finite", 12),
     "deep_nesting": (BASE + "[llm]\nx = " + "[" * 3000 + "]" * 3000 + "\n", "TOML",
                      "nested", None),
     "nul_byte": (BASE + "\x00\x01\x02", "TOML", "a text file", 7),
@@ -158,21 +159,23 @@ def test_cli_validate_and_run_exit_2(tmp_path: Path, case: str) -> None:
     assert not (tmp_path / "out").exists()
 
 
-def test_unreadable_preference_is_reported_and_the_run_uses_the_structured_form(
+def test_unreadable_preference_is_reported_and_the_run_scores_it_unscored(
         tmp_path: Path) -> None:
-    """The documented structured form with no text used to crash every memory mode but off."""
+    """A fixed driver's preference text no parser reads: `validate` names it by file and line
+    (sim.world_rules.unparsed_preferences), and a run in an agent mode scores it unscored."""
     path = tmp_path / "pref.toml"
     path.write_text(BASE.replace("days = 1", "days = 0.1") + fixed(
-        "A", 'preferences = [{kind = "daily_empty_km", km = 80}]\n') + fixed(
-        "B", 'preferences = [{kind = "rest_days", days = 2, text = "blorp zork"}]\n')
+        "A", 'preferences = [{text = "一天最多接2单"}]\n') + fixed(
+        "B", 'preferences = [{text = "blorp zork", penalty_amount = 10}]\n')
         + '\n[memory]\nmode = "rules"\n')
     v = cli("validate", str(path), timeout=60)
     assert v.returncode == 0, v.stderr
-    notes = [ln for ln in v.stderr.splitlines() if ln.startswith("note:")]
-    assert len(notes) == 2
-    assert f"{path}:8: [drivers.fixed] preferences" in notes[0]
-    assert f"{path}:14: [drivers.fixed] preferences" in notes[1]
-    assert "blorp zork" in notes[1]
+    notes = [ln for ln in v.stdout.splitlines() if ln.startswith("unparsed")]
+    assert len(notes) == 1
+    assert f"{path}:14: driver B preference 1: " in notes[0]
+    assert notes[0].endswith("'blorp zork'")
     r = cli("run", str(path), "--out", str(tmp_path / "out"), "--no-progress", timeout=120)
     assert r.returncode == 0, r.stderr
-    assert (tmp_path / "out" / "summary.json").exists()
+    assert "note: unparsed (scored as unscored)" in r.stderr
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert [u["text"] for u in summary["preferences"]["unscored"]] == ["blorp zork"]

@@ -1,4 +1,5 @@
-"""`[preferences] unparsed`: a drivers-file preference no parser can read is never a crash.
+"""`[preferences] unparsed`: a preference no parser can read (drivers file or [[drivers.fixed]])
+is never a crash.
 
 With "warn" (the default) `freightsim validate` lists it (file:line, driver, index, text) and
 exits 0, and a run scores it as unscored with a warning in summary.json; with "error" both
@@ -68,7 +69,7 @@ def test_warn_lists_them_and_the_run_scores_them_unscored(tmp_path: Path) -> Non
     out = tmp_path / "out"
     run = cli("run", str(path), "--out", str(out), "--no-progress")
     assert run.returncode == 0, run.stderr
-    rules = json.loads((out / "summary.json").read_text(encoding="utf-8"))["rules"]
+    rules = json.loads((out / "summary.json").read_text(encoding="utf-8"))["preferences"]
     assert {(u["driver_id"], u["text"]) for u in rules["unscored"]} == {
         ("F2", UNREAD_1), ("F3", UNREAD_2)}
     assert sum(UNREAD_1 in w for w in rules["warnings"]) == 1
@@ -104,7 +105,7 @@ def test_error_without_unparsed_text_runs(tmp_path: Path) -> None:
     run = cli("run", str(path), "--out", str(tmp_path / "out"), "--no-progress")
     assert run.returncode == 0, run.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
-    assert summary["rules"]["unscored"] == []
+    assert summary["preferences"]["unscored"] == []
 
 
 def test_setting_is_checked(tmp_path: Path) -> None:
@@ -128,3 +129,55 @@ def test_competition_world_uses_the_same_check(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert f"{tmp_path / 'drivers.json'}:3: driver F2 preference 2: " in run.stderr
     assert not (out / "competition").exists()  # stopped before anything was written
+
+
+FIXED = """[scenario]
+name = "fixed"
+seed = 3
+days = 1
+start = "2026-03-01T00:00:00"
+[cargo]
+rate_per_hour = 40
+[drivers]
+count = 0
+[memory]
+mode = "off"
+{extra}
+[[drivers.fixed]]
+driver_id = "A"
+lat = 23.1
+lng = 113.3
+preferences = [{{text = "一天最多接2单"}}, {{text = "UNREAD_A", penalty_amount = 10}}]
+
+[[drivers.fixed]]
+driver_id = "B"
+lat = 22.6
+lng = 114.0
+preferences = [{{text = "UNREAD_B"}}]
+"""
+
+
+def test_fixed_drivers_unreadable_texts_are_listed_with_their_lines(tmp_path: Path) -> None:
+    """The one reporter (sim.world_rules.unparsed_preferences) covers [[drivers.fixed]] too:
+    `validate` lists each as file:line (the driver's table): driver D preference i: reason:
+    'text', and "error" stops the run."""
+    body = FIXED.replace("UNREAD_A", UNREAD_1).replace("UNREAD_B", UNREAD_2)
+    p = tmp_path / "s.toml"
+    p.write_text(body.format(extra=""), encoding="utf-8")
+    lines = body.format(extra="").splitlines()
+    head_a = lines.index("[[drivers.fixed]]") + 1
+    head_b = lines.index("[[drivers.fixed]]", head_a) + 1
+    ok = cli("validate", str(p))
+    assert ok.returncode == 0, ok.stderr
+    listed = [x for x in ok.stdout.splitlines() if x.startswith("unparsed")]
+    assert len(listed) == 2
+    assert f"{p}:{head_a}: driver A preference 2: " in listed[0]
+    assert listed[0].endswith(f"{UNREAD_1!r}")
+    assert f"{p}:{head_b}: driver B preference 1: " in listed[1]
+    assert listed[1].endswith(f"{UNREAD_2!r}")
+    p.write_text(body.format(extra='[preferences]\nunparsed = "error"'), encoding="utf-8")
+    out = tmp_path / "out"
+    run = cli("run", str(p), "--out", str(out), "--no-progress")
+    assert run.returncode == 2
+    assert "2 preference(s) neither parser can read" in run.stderr
+    assert not (out / "summary.json").exists()

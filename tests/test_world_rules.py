@@ -1,4 +1,5 @@
-"""Competition-kind preferences in the generator world: step log, drawing, scoring, outputs."""
+"""Preferences (the 24 competition kinds, the only ones) in the generator world: step log,
+drawing, scoring, outputs."""
 
 from __future__ import annotations
 
@@ -28,15 +29,15 @@ model = "calibrated"
 cargo_per_day = 3000
 [drivers]
 count = {count}
-preferences_per_driver = 0
+preferences_per_driver = {prefs}
 {drivers}
 [memory]
 mode = "off"
 """
 
 
-def scenario(seed: int = 5, days: int = 2, count: int = 3, drivers: str = ""):
-    return parse(BASE.format(seed=seed, days=days, count=count, drivers=drivers))
+def scenario(seed: int = 5, days: int = 2, count: int = 3, drivers: str = "", prefs: int = 0):
+    return parse(BASE.format(seed=seed, days=days, count=count, drivers=drivers, prefs=prefs))
 
 
 def run_world(sc, out: Path):
@@ -47,7 +48,7 @@ def run_world(sc, out: Path):
 
 @pytest.fixture(scope="module")
 def all_kinds(tmp_path_factory: pytest.TempPathFactory):
-    sc = scenario(drivers='rules_per_driver = 24\nrule_kinds = "all"\nrule_lang = "mixed"')
+    sc = scenario(prefs=24, drivers='rule_kinds = "all"\nrule_lang = "mixed"')
     return run_world(sc, tmp_path_factory.mktemp("all_kinds"))
 
 
@@ -61,18 +62,18 @@ def test_all_24_kinds_sum_per_driver(all_kinds) -> None:
     drivers = run.drivers.set_index("driver_id")
     for did, total in per_driver.items():
         # each rule is rounded on its own, the driver total once (INTERPRETATIONS.md 7)
-        assert drivers.loc[did, "rule_penalty"] == pytest.approx(total, abs=0.01 * 24)
-        assert drivers.loc[did, "n_rules"] == 24
-    assert (drivers.score == drivers.income - drivers.penalty - drivers.rule_penalty).all()
-    assert run.drivers.rule_penalty.sum() > 0  # the greedy baseline ignores the rules
-    rules = run.summary["rules"]
+        assert drivers.loc[did, "penalty"] == pytest.approx(total, abs=0.01 * 24)
+        assert drivers.loc[did, "n_preferences"] == 24
+    assert (drivers.score == drivers.income - drivers.penalty).all()
+    assert set(drivers.columns).isdisjoint({"rule_penalty", "n_rules"})  # one penalty column
+    assert run.drivers.penalty.sum() > 0  # the greedy baseline ignores the preferences
+    rules = run.summary["preferences"]
     assert sum(v["penalty"] for v in rules["penalty_by_kind"].values()) == pytest.approx(
-        run.summary["rule_penalty"], abs=0.01 * len(prefs))
+        run.summary["penalty"], abs=0.01 * len(prefs))
     assert rules["scoring_version"] == "S4"
     assert rules["unscored"] == []
     assert run.summary["score"] == pytest.approx(
-        run.summary["net_income"] - run.summary["penalty"] - run.summary["rule_penalty"],
-        abs=0.05)
+        run.summary["net_income"] - run.summary["penalty"], abs=0.05)
 
 
 def test_step_log_shape_and_chaining(all_kinds) -> None:
@@ -110,7 +111,7 @@ def test_known_violation_forbidden_category(tmp_path: Path) -> None:
     forbidden = [name for name, _ in CALIBRATED_CATEGORY_WEIGHTS[:6]]
     rule = Rule("不拉" + "、".join(forbidden), "forbidden_cargo_category",
                 {"categories": forbidden}, 100.0, None)
-    spec = DriverSpec("K5", 22.75, 113.9, 1.5, (), (rule,))
+    spec = DriverSpec("K5", 22.75, 113.9, 1.5, (rule,))
     sc = scenario(seed=8, days=3, count=1).with_overrides(drivers={"fixed": (spec,)})
     world, run = run_world(sc, tmp_path / "out")
     steps = [json.loads(x) for x in (run.dir / "step_log.jsonl").read_text().splitlines()]
@@ -123,15 +124,15 @@ def test_known_violation_forbidden_category(tmp_path: Path) -> None:
     counters = json.loads(row.counters)
     assert counters["violations"] == len(bad)
     assert row.penalty == 100.0 * len(bad)  # null cap: uncapped in S4
-    assert run.drivers.rule_penalty.iloc[0] == 100.0 * len(bad)
+    assert run.drivers.penalty.iloc[0] == 100.0 * len(bad)
 
 
-def test_default_scenarios_draw_no_rules(tmp_path: Path) -> None:
+def test_no_preferences_no_step_log(tmp_path: Path) -> None:
     world, run = run_world(scenario(count=2, days=1), tmp_path / "out")
     assert world.step_recorder is None
     assert not (run.dir / "preferences.parquet").exists()
-    assert "rule_penalty" not in run.summary
-    assert (run.drivers.rule_penalty == 0).all()
+    assert "preferences" not in run.summary
+    assert (run.drivers.penalty == 0).all()
 
 
 def test_drawn_rules_leave_other_streams_alone() -> None:
@@ -148,7 +149,7 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
         return World._driver_specs(SimpleNamespace(scenario=sc, geo=geo, rng_drivers=rng))
 
     a = specs(scenario(count=4))
-    b = specs(scenario(count=4, drivers="rules_per_driver = 3\nrule_lang = \"en\""))
+    b = specs(scenario(count=4, prefs=3, drivers="rule_lang = \"en\""))
     assert [(x.lat, x.lng) for x in a] == [(x.lat, x.lng) for x in b]
     assert all(len(x.rules) == 3 for x in b)
     assert not any(x.rules for x in a)
@@ -158,16 +159,16 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
 
 def test_rule_keys_validated() -> None:
     with pytest.raises(ScenarioError, match="rule_kinds"):
-        scenario(drivers='rules_per_driver = 2\nrule_kinds = ["no_such_kind"]')
+        scenario(prefs=2, drivers='rule_kinds = ["no_such_kind"]')
     with pytest.raises(ScenarioError, match="rule_lang"):
-        scenario(drivers='rules_per_driver = 2\nrule_lang = "fr"')
-    sc = scenario(drivers='rules_per_driver = 2\nrule_kinds = ["max_haul_km", "quiet_window"]')
+        scenario(prefs=2, drivers='rule_lang = "fr"')
+    sc = scenario(prefs=2, drivers='rule_kinds = ["max_haul_km", "quiet_window"]')
     assert sc.drivers.rule_kinds == ("max_haul_km", "quiet_window")
 
 
 def test_drivers_file_rules_never_crash(tmp_path: Path) -> None:
     """Official drivers-file objects: structured -> scored; unreadable text -> unscored with a
-    warning; a legacy text keeps its legacy kind; a plain string is a rule too."""
+    warning; a plain string is a preference too."""
     drivers = [{
         "driver_id": "F1", "current_lat": 23.1, "current_lng": 113.3, "cost_per_km": 1.5,
         "preferences": [
@@ -181,24 +182,24 @@ def test_drivers_file_rules_never_crash(tmp_path: Path) -> None:
              "penalty_amount": 10, "penalty_cap": 10},
         ]}]
     (tmp_path / "drivers.json").write_text(json.dumps(drivers, ensure_ascii=False), "utf-8")
-    text = BASE.format(seed=3, days=2, count=0, drivers='file = "drivers.json"')
+    text = BASE.format(seed=3, days=2, count=0, drivers='file = "drivers.json"', prefs=0)
     path = tmp_path / "s.toml"
     path.write_text(text, encoding="utf-8")
     out = tmp_path / "out"
     proc = cli("run", str(path), "--out", str(out), "--no-progress")
     assert proc.returncode == 0, proc.stderr
-    assert "competition-rule penalty" in proc.stdout
+    assert "preference penalty" in proc.stdout
     run = Run(out)
     prefs = pd.read_parquet(out / "preferences.parquet").set_index("index")
     assert prefs.loc[1, "kind"] == "max_pickup_deadhead_km"
     assert prefs.loc[1, "scored"]
-    unscored = run.summary["rules"]["unscored"]
+    unscored = run.summary["preferences"]["unscored"]
     try:
         import sim.preftext  # noqa: F401
     except ImportError:  # without a text parser the two prose rules cannot be read
         assert {u["index"] for u in unscored} >= {2, 3}
     assert 4 in {u["index"] for u in unscored}  # a bad structured form: unscored, no crash
-    assert any("bad structured form" in w for w in run.summary["rules"]["warnings"])
+    assert any("bad structured form" in w for w in run.summary["preferences"]["warnings"])
     assert not prefs.loc[4, "scored"]
     assert prefs.loc[4, "penalty"] == 0.0
 
@@ -207,7 +208,7 @@ def test_month_rules_scenario_parses() -> None:
     from sim.scenario import load_scenario
 
     sc = load_scenario(SCENARIOS / "month-rules.toml")
-    assert sc.drivers.rules_per_driver == 24
+    assert sc.drivers.preferences_per_driver == 24
     assert sc.drivers.rule_kinds == ()
     assert settings_for(sc.scenario.scoring).version.value == "S4"
 
@@ -221,7 +222,7 @@ def test_compete_writes_per_preference_penalties(tmp_path: Path) -> None:
     p = tmp_path / "comp.toml"
     p.write_text('[scenario]\nname = "c"\ndays = 1\nrules = "competition"\n'
                  'start = "2026-03-01T00:00:00"\n[cargo]\nfile = "cargo.jsonl"\n'
-                 '[drivers]\ncount = 2\npreferences_per_driver = 0\nrules_per_driver = 3\n'
+                 '[drivers]\ncount = 2\npreferences_per_driver = 3\n'
                  '[memory]\nmode = "off"\n', encoding="utf-8")
     proc = cli("compete", str(p), "--agent", "tests.agents.comp_agent:ModelDecisionService",
                "--out", str(tmp_path / "o"))
@@ -240,7 +241,7 @@ def test_compete_writes_per_preference_penalties(tmp_path: Path) -> None:
 
 def test_late_start_is_shifted_to_the_scorer_epoch(tmp_path: Path) -> None:
     """A world starting 2026-03-02 08:00 gets one wait step over the minutes before it."""
-    text = BASE.format(seed=2, days=1, count=1, drivers="rules_per_driver = 2").replace(
+    text = BASE.format(seed=2, days=1, count=1, drivers="", prefs=2).replace(
         'start = "2026-03-01T00:00:00"', 'start = "2026-03-02T08:00:00"')
     world, run = run_world(parse(text), tmp_path / "out")
     recs = world.step_recorder.records("D0000")
@@ -248,7 +249,7 @@ def test_late_start_is_shifted_to_the_scorer_epoch(tmp_path: Path) -> None:
     assert first["action"] == {"action": "wait", "params": {"duration_minutes": 1920}}
     assert first["result"]["simulation_progress_minutes"] == 1920
     assert chained(recs)
-    assert run.summary["rules"]["days_scored"] == 3  # day 0, day 1 and the 08:00-08:00 run
+    assert run.summary["preferences"]["days_scored"] == 3  # day 0, day 1 and the 08:00-08:00 run
 
 
 def test_step_mapping_on_hand_built_events() -> None:
@@ -304,3 +305,103 @@ def test_step_mapping_on_hand_built_events() -> None:
     assert [t.cargo.category for t in log.takes] == ["蔬菜", ""]
     assert log.rest_intervals == [(4, 15)]  # the wait only: search and takes are not rest
     assert log.takes[0].cargo.start_city.startswith("广东省")
+
+
+FIXED_K15 = """
+[[drivers.fixed]]
+driver_id = "K15"
+lat = 22.75
+lng = 113.9
+preferences = [{text = "一天最多接1单，每多一单扣钱100元。"}]
+"""
+
+
+def test_fixed_driver_text_preference_penalised_as_the_scorer_says(tmp_path: Path) -> None:
+    """A [[drivers.fixed]] preference given as text only (K15, at most 1 order a day, 100 yuan
+    per extra order): the greedy driver takes more, and drivers.parquet's one penalty column is
+    exactly that count from the step log times 100; score = income - penalty."""
+    text = BASE.format(seed=8, days=3, count=0, drivers="", prefs=0) + FIXED_K15
+    _world, run = run_world(parse(text), tmp_path / "out")
+    steps = [json.loads(x) for x in (run.dir / "step_log.jsonl").read_text().splitlines()]
+    per_day: dict[int, int] = {}
+    for r in steps:
+        if r["action"]["action"] == "take_order" and r["result"]["accepted"]:
+            start = r["result"]["simulation_progress_minutes"] - r["step_elapsed_minutes"]
+            day = (start + r["query_scan_cost_minutes"]) // 1440
+            per_day[day] = per_day.get(day, 0) + 1
+    extra = sum(max(0, n - 1) for n in per_day.values())
+    assert extra > 0, "the greedy driver must take more than one order on some day"
+    (row,) = run.drivers.itertuples()
+    assert row.penalty == 100.0 * extra
+    assert row.n_preferences == 1
+    assert row.score == pytest.approx(row.income - row.penalty)
+    prefs = pd.read_parquet(run.dir / "preferences.parquet")
+    assert list(prefs.kind) == ["max_orders_per_day"]  # read by the text parser
+    assert run.summary["penalty"] == pytest.approx(100.0 * extra)
+
+
+def test_rules_per_driver_names_its_replacement() -> None:
+    with pytest.raises(ScenarioError) as err:
+        scenario(drivers="rules_per_driver = 3")
+    e = err.value
+    assert e.key == "[drivers] rules_per_driver"
+    assert "preferences_per_driver" in e.expected
+    assert e.found == 3
+    assert e.line == BASE.format(seed=5, days=2, count=3, drivers="rules_per_driver = 3",
+                                 prefs=0).splitlines().index("rules_per_driver = 3") + 1
+
+
+@pytest.mark.parametrize(("table", "key"), [
+    ('{text = "x", structured = {kind = "no_such_kind", params = {}}}', "structured"),
+    ('{text = "x", structured = {kind = "max_haul_km", params = {bad = 1}}}', "structured"),
+    ('{text = "一天最多接2单", penalty_amount = -5}', "penalty_amount"),
+    ('{text = "一天最多接2单", colour = "red"}', "colour"),
+    ('{penalty_amount = 5}', "text"),
+    ('"一天最多接2单"', "preferences"),
+])
+def test_bad_fixed_preferences_are_scenario_errors(table: str, key: str) -> None:
+    text = BASE.format(seed=1, days=1, count=0, drivers="", prefs=0) + (
+        f'[[drivers.fixed]]\nlat = 23.1\nlng = 113.3\npreferences = [{table}]\n')
+    with pytest.raises(ScenarioError) as err:
+        parse(text, "s.toml")
+    assert err.value.path == "s.toml"
+    assert err.value.key.startswith("[drivers.fixed] preferences")
+    assert key in err.value.key or key == "preferences"
+
+
+def test_fixed_structured_preference_is_the_competition_form() -> None:
+    text = BASE.format(seed=1, days=1, count=0, drivers="", prefs=0) + (
+        '[[drivers.fixed]]\nlat = 23.1\nlng = 113.3\npreferences = [{text = "少跑长途", '
+        'penalty_amount = 50, structured = {kind = "max_haul_km", params = {max_km = 80}}}]\n')
+    (spec,) = parse(text).drivers.fixed
+    (rule,) = spec.rules
+    assert rule.to_official() == {"content": "少跑长途", "start_time": None, "end_time": None,
+                                  "penalty_amount": 50.0, "penalty_cap": None,
+                                  "structured": {"kind": "max_haul_km",
+                                                 "params": {"max_km": 80}}}
+
+
+def test_generated_month_draws_only_the_24_kinds() -> None:
+    """Every shipped generator scenario's generated drivers carry `preferences_per_driver`
+    preferences, each of one of the 24 kinds, all structured (nothing left to a parser)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from sim.geo import Geography
+    from sim.scenario import load_scenario
+    from sim.world import World
+
+    for name in ("month.toml", "month-rules.toml", "default.toml"):
+        sc = load_scenario(SCENARIOS / name)
+        rng = np.random.default_rng(np.random.SeedSequence(sc.scenario.seed).spawn(4)[1])
+        specs = World._driver_specs(SimpleNamespace(scenario=sc, geo=Geography.guangdong(),
+                                                    rng_drivers=rng))
+        assert len(specs) == sc.drivers.count
+        n = sc.drivers.preferences_per_driver
+        assert n > 0
+        assert all(len(s.rules) == n for s in specs)
+        kinds = {r.kind for s in specs for r in s.rules}
+        assert kinds <= set(KINDS)
+        if n >= 3:
+            assert len(kinds) > 10  # drawn across the registry, not a fixed few

@@ -39,12 +39,12 @@ def format_summary(summary: dict) -> str:
         ("preference penalty (yuan)", f"{summary['penalty']:,.2f}"),
         ("score (yuan)", f"{summary['score']:,.2f}"),
     ]
-    if "rule_penalty" in summary:  # competition-kind rules (sim/world_rules.py)
-        rows.insert(-1, ("competition-rule penalty (yuan)", f"{summary['rule_penalty']:,.2f}"))
+    if "preferences" in summary:  # the scorer's penalty by kind (sim/world_rules.py)
+        prefs = summary["preferences"]
         rows[-1:-1] = [(f"  {k}", f"{v['penalty']:,.2f}")
-                       for k, v in summary["rules"]["penalty_by_kind"].items()]
-        if summary["rules"]["unscored"]:
-            rows.insert(-1, ("  unscored rules", len(summary["rules"]["unscored"])))
+                       for k, v in prefs["penalty_by_kind"].items()]
+        if prefs["unscored"]:
+            rows.insert(-1, ("  unscored preferences", len(prefs["unscored"])))
     failed = summary["failed_takes"]
     rows.append(("failed takes", sum(failed.values())))
     rows += [(f"  {reason}", n) for reason, n in failed.items()]
@@ -75,10 +75,13 @@ def _check_files(sc: Scenario) -> None:
 
 
 def _report_preferences(sc: Scenario) -> None:
-    from agents.app.precheck import unreadable_preferences
+    """Each preference no parser reads, before a run (sim.world_rules, the one reporter)."""
+    from sim.world_rules import unparsed_preferences
 
-    for u in unreadable_preferences(sc):
-        print(f"note: {u.message()}", file=sys.stderr)
+    if sc.preferences.unparsed == "error":
+        return  # the run stops on them itself, listing every one
+    for u in unparsed_preferences(sc):
+        print(f"note: unparsed (scored as unscored): {u.message()}", file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -99,7 +102,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
               f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
         return 0
     _check_files(sc)
-    _report_preferences(sc)
     print(f"{args.scenario}: ok ({sc.scenario.name}, {sc.scenario.days:g} days, "
           f"{len(sc.drivers.fixed) or sc.drivers.count} drivers, memory {sc.memory.mode})")
     return 0

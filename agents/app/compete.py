@@ -178,9 +178,7 @@ def official_drivers(scenario: Scenario) -> list[dict]:
     return [{"driver_id": x.driver_id, "name": x.driver_id, "vehicle_no": "",
              "truck_length": "", "cost_per_km": x.cost_per_km, "current_lat": x.lat,
              "current_lng": x.lng,
-             "preferences": [{"content": p.text, "penalty_amount": p.penalty_amount,
-                              "penalty_cap": p.penalty_cap} for p in x.preferences]
-             + [r.to_official() for r in x.rules]}
+             "preferences": [r.to_official() for r in x.rules]}
             for x in specs]
 
 

@@ -44,26 +44,11 @@ from sim.events import (
     Waited,
 )
 from sim.geo import Geography, Point
-from sim.preference_text import PreferenceParseError, parse_preference
-from sim.preferences import PreferenceTracker
 from sim.scenario import DriverSpec, Scenario
 from sim.scoring.steps import Pos
 
 NO_WINDOW_END = 1e9
 MAX_SEARCHES_PER_STEP = 3
-
-
-def _preferences(rec: DriverRecord) -> tuple:
-    out = []
-    for p in rec.preferences:
-        text = p if isinstance(p, str) else p.get("content", p.get("text", ""))
-        amount = 0.0 if isinstance(p, str) else float(p.get("penalty_amount") or 0.0)
-        cap = p.get("penalty_cap") if isinstance(p, dict) else 0.0
-        try:
-            out.append(parse_preference(str(text), amount, 1e12 if cap is None else float(cap)))
-        except PreferenceParseError:
-            continue  # a preference our rules cannot read is not steered for
-    return tuple(out)
 
 
 def cargo_view(item: dict, now: int) -> CargoView | None:
@@ -96,7 +81,6 @@ class _Driver:
     spec: DriverSpec
     policy: Any
     bus: EventBus
-    tracker: PreferenceTracker
     seen_steps: int = 0
     income: float = 0.0
     orders: int = 0
@@ -135,7 +119,7 @@ class FreightsimAgent:
         if d is not None:
             return d
         rec = self.records[driver_id]
-        spec = DriverSpec(driver_id, rec.lat, rec.lng, rec.cost_per_km, _preferences(rec))
+        spec = DriverSpec(driver_id, rec.lat, rec.lng, rec.cost_per_km)
         bus = EventBus()
         if self.services is None:
             policy: Any = GreedyPolicy(self.geo, self.sc)
@@ -146,8 +130,7 @@ class FreightsimAgent:
             if hasattr(self.api, "memory_views"):
                 self.api.memory_views[driver_id] = lambda agent: str(
                     mem.step(self._observe(self.drivers[driver_id], None)).views[agent])
-        d = _Driver(spec, policy, bus, PreferenceTracker(spec.preferences, self.horizon),
-                    rules=self._rules(rec))
+        d = _Driver(spec, policy, bus, rules=self._rules(rec))
         if d.rules is not None and self.services is not None:  # memory off stays unaware
             policy.memory.attach_rules(d.rules)
         self.drivers[driver_id] = d
@@ -180,7 +163,6 @@ class FreightsimAgent:
             km = float(res.get("distance_km", 0.0))
             d.empty_km += km
             d.bus.publish(Drove(t1, did, t0, pa.lat, pa.lng, pb.lat, pb.lng, km, False))
-            d.tracker.on_segment(t0, t1, pa, pb, km, False)
             d.last_outcome = Outcome(OutcomeKind.REPOSITIONED, amount=km)
         elif name == "take_order":
             cid = str(res.get("cargo_id", act.get("params", {}).get("cargo_id", "")))
@@ -193,7 +175,6 @@ class FreightsimAgent:
                 d.bus.publish(OrderCompleted(t1, did, cid, price, cost, price - cost,
                                              bool(res.get("income_eligible", True)), pb.lat,
                                              pb.lng))
-                d.tracker.on_segment(t0, t1, pa, pb, empty + loaded, True)
                 d.orders += 1
                 d.income += price - cost
                 d.empty_km += empty
@@ -215,8 +196,7 @@ class FreightsimAgent:
             cost_per_km=d.spec.cost_per_km, income=d.income, orders=d.orders,
             empty_km=d.empty_km, loaded_km=d.loaded_km, query_budget_left=10**6,
             last_search=d.last_search, last_search_time=d.last_search_time,
-            last_outcome=d.last_outcome, preferences=d.spec.preferences,
-            progress=tuple(d.tracker.snapshot(float(now))))
+            last_outcome=d.last_outcome)
 
     def _search(self, d: _Driver, a: Search, obs: Observation) -> None:
         lat = obs.position.lat if a.lat is None else a.lat

@@ -104,19 +104,21 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
 
 
 def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]:
-    """Give each agent driver that carries competition rules its RuleProgress, fed as the
-    competition adapter feeds it: every official step record the world's step recorder closes,
-    and the scorer's form of every cargo a search shows (what `extra_penalty` tests a take on).
+    """Give each agent driver that carries preferences its RuleProgress (the one preference
+    state of memory and agents), fed as the competition adapter feeds it: every official step
+    record the world's step recorder closes, and the scorer's form of every cargo a search shows
+    (what `extra_penalty` tests a take on).
 
     With drivers deciding inline the driver's finished step is closed just before it decides
     (same record, sim.step_log.close_step); under a lookahead window the rules see it one
-    decision later. A world that does not start at the scorer's epoch keeps its agents unaware
-    of the rules: their clock (world minutes) is not the rules' (scorer minutes)."""
+    decision later. A world that starts after the scorer's epoch (2026-03-01) hands the memory
+    its offset: the rules' clock is the scorer's (world minutes + offset), as the step records
+    and cargo records are."""
     rec = world.step_recorder
-    if rec is None or rec.offset != 0:
-        return {}
+    if rec is None or rec.offset < 0:
+        return {}  # before the epoch the scorer scores nothing (sim.world_rules.score_rules)
     sc = services.scenario
-    days = max(1, math.ceil(world.horizon / DAY - 1e-9))
+    days = max(1, math.ceil((rec.offset + world.horizon) / DAY - 1e-9))
     progress: dict[str, RuleProgress] = {}
     for d in world.drivers:
         spec = d.spec
@@ -128,7 +130,7 @@ def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]
             continue
         rp = RuleProgress(specs, n_days=days, version=sc.scenario.scoring,
                           initial=Pos(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
-        services.memories[spec.driver_id].attach_rules(rp)
+        services.memories[spec.driver_id].attach_rules(rp, rec.offset)
         progress[spec.driver_id] = rp
         if world.dispatcher.immediate and isinstance(d.policy, AgentPolicy):
             d.policy.before_decide = (
@@ -186,8 +188,8 @@ def _markets(services: AgentServices) -> list[MarketMemory]:
 def learn(world: World, services: AgentServices) -> dict:
     """Distil this run's lessons into the scenario's lesson store."""
     sc = services.scenario
-    penalties = [(str(p.kind), pen) for d in world.drivers
-                 for p, pen in zip(d.spec.preferences, d.prefs.penalties(), strict=True)]
+    rows = world.rule_scores.rows if world.rule_scores is not None else []
+    penalties = [(r["kind"], r["penalty"]) for r in rows if r["scored"]]
     observed = distil(_markets(services), sc.memory.low_yield_net, BUCKET_HOURS, penalties)
     store = LessonStore(lessons_path(sc))
     try:
@@ -200,9 +202,6 @@ def learn(world: World, services: AgentServices) -> dict:
 def finish(services: AgentServices) -> dict:
     """Flush the call log and report what the agents cost and how parsing went."""
     out = services.log.close()
-    checks = services.parse_checks
-    if checks:
-        out["preference_parse_accuracy"] = round(sum(ok for _, ok in checks) / len(checks), 4)
     out["repeated_low_yield_searches_memory"] = sum(
         m.repeated_low_yield for m in _markets(services))
     replay = find_replay(services.model)

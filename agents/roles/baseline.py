@@ -7,18 +7,10 @@ cargo that already left and re-searching places that just gave nothing.
 
 from __future__ import annotations
 
-from agents.roles.feasibility import (
-    densest_nearby,
-    errand_target,
-    minutes_to_night_end,
-    night_now,
-    rest_today,
-    visit_target,
-)
+from agents.roles.feasibility import densest_nearby
 from memory.memory_agent import rule_filter
 from memory.rule_progress import RuleProgress
 from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
-from sim.clock import DAY
 from sim.geo import Geography, Point, haversine_km
 from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
@@ -64,7 +56,6 @@ class GreedyPolicy:
 
     # The decision ------------------------------------------------------------------------
     def decide(self, obs: Observation) -> Decision:
-        prefs, prog = obs.preferences, obs.progress
         due = self.rule_todo(obs)
         if due is not None and isinstance(due.action, Wait):
             # a rule's wait forgoes work: followed unless an order on offer now earns more
@@ -78,16 +69,6 @@ class GreedyPolicy:
                                 reason=f"best net {best.net:.0f} beats the rule's fine")
         if due is not None:
             return due
-        night = night_now(prefs, obs.now)
-        if night is not None:
-            return Decision(Wait(minutes_to_night_end(night, obs.now)), reason="night window")
-        if rest_today(prefs, prog, obs.now):
-            return Decision(Wait(DAY - obs.minute_of_day), reason="rest day")
-        for target, why in ((errand_target(prefs, prog), "errand"),
-                            (visit_target(prefs, prog, obs.now), "visit")):
-            if target is not None and haversine_km(obs.position.lat, obs.position.lng,
-                                                   target.lat, target.lng) > 2.0:
-                return Decision(Reposition(target.lat, target.lng), reason=why)
         if self.should_search(obs):
             return Decision(self.search_action(obs), reason="look for cargo")
         best = self.best_option(obs)
@@ -114,8 +95,7 @@ class GreedyPolicy:
 
     def best_option(self, obs: Observation) -> Option | None:
         ok = [o for o in self.candidates(obs)
-              if takeable(o, obs.now, obs.horizon, self.cfg.min_net_income, obs.preferences,
-                          obs.progress)]
+              if takeable(o, obs.now, obs.horizon, self.cfg.min_net_income)]
         if self.rules is not None:  # net after the penalty the take would add (rule_filter)
             ok.sort(key=lambda o: (-o.net, o.cargo.cargo_id))
             pos = Pos(obs.position.lat, obs.position.lng)

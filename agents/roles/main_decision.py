@@ -16,7 +16,7 @@ from memory.view_builders import MainViews
 from memory.views import MainDecisionView
 from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
 from sim.clock import DAY
-from sim.geo import Geography, Point, haversine_km, in_guangdong
+from sim.geo import Geography, haversine_km, in_guangdong
 
 MAIN = Prompt(
     agent="main_decision", version="main-v1",
@@ -57,12 +57,6 @@ class MainDecisionAgent:
         """The deterministic answer: preference advice first, then the best ranked order, a
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
-
-        def can_drive_to(lat: float, lng: float) -> bool:
-            km = self.geo.road_km(pos, Point(lat, lng))
-            return (self.geo.drive_minutes(km, view.now) <= pref.drive_minutes_left
-                    and km <= pref.empty_km_left)
-
         if pref.wait_minutes > 0 and ranking.options and ranking.options[0].net > pref.at_stake:
             # a rule's wait forgoes work: an order earning more than its fine goes first
             o = ranking.options[0]
@@ -87,11 +81,11 @@ class MainDecisionAgent:
         g = view.best_grid
         moving_on = stuck or view.last_action == "search"
         if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
-                pos.lat, pos.lng, g.lat, g.lng) > 5.0 and can_drive_to(g.lat, g.lng):
+                pos.lat, pos.lng, g.lat, g.lng) > 5.0:
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
         target = densest_nearby(self.geo, pos, elsewhere=True)
-        if stuck and target is not None and can_drive_to(target.lat, target.lng):
+        if stuck and target is not None:
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)
         if search.search and view.searches_in_row < 2:

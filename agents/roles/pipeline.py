@@ -7,7 +7,6 @@ cargo analyst -> main decision), each given the advice of the stages before it a
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -19,14 +18,12 @@ from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
 from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
 from agents.llm.model import LanguageModel, StepBudgetModel
 from agents.roles.compressor_agent import CompressorAgent
-from agents.roles.preference_agent import PreferenceAgent, same_meaning
 from agents.roles.registry import agent_names, agents, by_stage
 from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
 from sim.effects import side_by_side
-from sim.preference_text import PreferenceParseError
 from sim.scenario import DriverSpec, Scenario
 
 
@@ -40,8 +37,6 @@ class AgentServices:
     log: CallLog
     lessons: tuple[str, ...] = ()
     shared_market: MarketMemory | None = None
-    # (text, the model's parse agreed with the rules parser) for parses the model attempted
-    parse_checks: list[tuple[str, bool]] = field(default_factory=list)
     memories: dict[str, MemoryAgent] = field(default_factory=dict)
     # observers of every agent call (benchmarks capture prompts here)
     call_hooks: list[CallHook] = field(default_factory=list)
@@ -106,8 +101,6 @@ class AgentPolicy:
         if self.side_by_side:
             services.log.parallel_agents = frozenset(
                 n for names in self.stages if len(names) > 1 for n in names)
-        self.prefs = spec.preferences
-        self._parsed = False
         # called with each observation before the memory step (the runner closes the driver's
         # finished step record here, so the rule progress knows it; agents/app/runner.py)
         self.before_decide: Callable[[Observation], None] | None = None
@@ -115,39 +108,11 @@ class AgentPolicy:
     def context(self) -> CallContext:
         return CallContext(self.spec.driver_id, self.step, self.t, self.mode)
 
-    def _parse_preferences(self) -> None:
-        """Turn each preference text into its structured form; with a model, check it."""
-        agent: PreferenceAgent = self.agents["preference"]
-        parsed = []
-        for p in self.prefs:
-            try:
-                got = agent.parse(p.text, p.penalty_amount, p.penalty_cap, self.context())
-            except PreferenceParseError:
-                # text no parser reads (or none): the structured form is what the world scores;
-                # `validate` reports it before a run (agents/app/precheck.py)
-                parsed.append(p)
-                continue
-            ok = same_meaning(got, p)
-            rec = agent.caller.last
-            if rec is not None and rec.backend == "llm":
-                # a reply that failed validation was a wrong parse; a call never answered
-                # (timeout, budget) says nothing about the model
-                if rec.outcome in ("ok", "repaired"):
-                    self.services.parse_checks.append((p.text, ok))
-                elif (rec.cause or "").startswith("invalid"):
-                    self.services.parse_checks.append((p.text, False))
-            # the structured form the world scores is the reference; a wrong parse is reported
-            parsed.append(dataclasses.replace(got, place=p.place) if ok else p)
-        self.prefs = tuple(parsed)
-        self._parsed = True
-
     def decide(self, obs: Observation) -> Decision:
         self.step += 1
         self.t = obs.now
         if self.budget is not None:
             self.budget.begin_step()
-        if not self._parsed:
-            self._parse_preferences()
         if self.before_decide is not None:
             self.before_decide(obs)
         ctx = self.context()

@@ -87,7 +87,7 @@ def schema_name(body: dict) -> str:
     props = set(schema.get("properties", {}))
     for name, keys in (("main_decision", {"action"}), ("cargo_analyst", {"ranked"}),
                        ("search", {"grid"}), ("preference", {"wait_minutes"}),
-                       ("preference_parse", {"kind"}), ("compress", {"bullets"})):
+                       ("compress", {"bullets"})):
         if keys <= props:
             return name
     return ""
@@ -105,9 +105,6 @@ def minimal_answer(name: str, digest: str) -> dict:
         action = "search" if int(digest[:8], 16) % 2 else "wait"
         return {"action": action, "cargo_id": "", "minutes": 30, "lat": 0, "lng": 0,
                 "short_plan": ""}
-    if name == "preference_parse":
-        return {"kind": "rest_days", "days": 1, "place": "", "km": 0, "start_hour": 0,
-                "end_hour": 0, "steps": [], "deadline_day": 0}
     if name.startswith("compress"):
         return {"bullets": ["no change"]}
     return {"answer": ""}

@@ -29,8 +29,6 @@ from sim.competition.records import (
     short_value,
 )
 from sim.geo import Geography, Point, in_guangdong
-from sim.preference_text import PreferenceParseError, parse_preference
-from sim.preferences import Preference
 from sim.scenario import DriverSpec, Rule, ScenarioError
 
 
@@ -148,46 +146,36 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
             raise ScenarioError(path, "current_lat", "a start inside Guangdong", [lat, lng], n)
         cpk = _number(path, n, "cost_per_km", row.get("cost_per_km", 1.5), 1e-9, 1e6,
                       "a positive number")
-        prefs, rules = [], []
+        rules = []
         raw_prefs = row.get("preferences") or []
         if not isinstance(raw_prefs, list):
             raise ScenarioError(path, "preferences", "an array", short_value(raw_prefs), n)
         for p in raw_prefs:
             e = read_entry(path, n, p)
-            if isinstance(e, Rule):
+            if e is not None:
                 rules.append(e)
-            elif e is not None:
-                prefs.append(e)
-        out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(prefs),
-                              tuple(rules)))
+        out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(rules)))
     return out
 
 
-def read_entry(path: Path, n: int, p: object) -> Preference | Rule | None:
+def read_entry(path: Path, n: int, p: object) -> Rule | None:
     """What one preference entry of a drivers file (on line `n`) is in the generator world: a
-    legacy Preference (one of the 6 templated kinds), a competition Rule, or None (empty)."""
+    competition-kind Rule (its text read by the scorer's parser at the end of the run, or
+    reported as unscored), or None (empty)."""
     if isinstance(p, str):  # the S1 form: text only, fine and cap from the text
         return Rule(p.strip()) if p.strip() else None
     if not isinstance(p, dict) or "content" not in p:
         raise ScenarioError(path, "preferences", "objects {content, penalty_amount, penalty_cap}",
                             short_value(p), n)
-    if isinstance(p.get("structured"), dict) or "start_time" in p or "end_time" in p:
-        return _rule(p)  # a competition-kind preference (§7.5)
-    amount = _number(path, n, "preferences.penalty_amount", p.get("penalty_amount", 100.0), 0,
-                     1e12, "a number of yuan")
-    cap = p.get("penalty_cap", 1000.0)
-    cap = 1e12 if cap is None else _number(path, n, "preferences.penalty_cap", cap, 0, 1e12,
-                                           "null or a number of yuan")
-    try:
-        return parse_preference(str(p["content"]), amount, cap)
-    except PreferenceParseError:
-        # not one of the 6 legacy kinds: a competition rule, which the scorer reads with its
-        # text parser or lists as unscored with a warning (never a crash)
-        return _rule(p)
+    for key in ("penalty_amount", "penalty_cap"):  # a fine we cannot read is a clear error
+        if p.get(key) is not None:
+            _number(path, n, f"preferences.{key}", p[key], 0, 1e12, "null or a number of yuan")
+    return rule_from_entry(p)
 
 
-def _rule(p: dict) -> Rule:
-    """A drivers-file preference object as a competition rule; its numbers are read by the
+def rule_from_entry(p: dict) -> Rule:
+    """A drivers-file preference object (or a `[[drivers.fixed]]` preference table, its `text`
+    as `content`) as a competition rule; its numbers are read by the
     scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
     st = p.get("structured")
     kind = str(st.get("kind")) if isinstance(st, dict) and st.get("kind") else None
