@@ -1,4 +1,8 @@
-"""Keyword groups shared by the kind recognisers, and the candidate record they return."""
+"""Keyword groups and helpers shared by the kinds' recognisers, and the candidate they return.
+
+Each kind's `recognise` (sim/scoring/kinds/kNN_*.py) scores a text from the shared `Facts` with
+these groups; a pattern only one kind uses lives in that kind's module instead.
+"""
 
 from __future__ import annotations
 
@@ -120,7 +124,7 @@ def fmt(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-# -- shared by several kinds' recognisers (moved from kinds_*.py) --
+# -- groups and helpers used by several kinds' recognisers --
 
 DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:]{0,5}?(?:日|天)|"
              r"(?:[a-z-]+\s+){0,3}days?\b")
