@@ -81,11 +81,10 @@ class RestWindowFullCoverage(Kind):
             return None
         score = 2.0 + 0.7 * hit(f, REST_REQUIRED) + 0.7 * hit(f, SLEEP)
         if hit(f, r"不算违规|可以停|停车.{0,6}(?:可以|没事|不算)|吃饭|午饭|午休|饭点|lunch|meal|"
-                  r"dinner|"
-                  r"(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|没问题|"
+                  r"dinner|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|没问题|"
                   r"(?:waiting|parking|resting|stopping) (?:is|are) (?:fine|allowed|ok)|"
-                  r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|allowed to (?:wait|"
-                  r"park)"):
+                  r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|"
+                  r"allowed to (?:wait|park)"):
             score -= 1.0
         if f.coords or hit(f, r"回家|到家|home"):
             score -= 1.5

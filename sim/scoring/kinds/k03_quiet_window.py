@@ -59,9 +59,8 @@ class QuietWindow(Kind):
         if sp is None or not hit(f, NO_WORK):
             return None
         score = 2.2
-        if hit(f, r"不算违规|可以停|吃饭|午饭|午休|饭点|lunch|meal|dinner|may (?:wait|park|stop|"
-                  r"rest)|"
-                  r"(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|"
+        if hit(f, r"不算违规|可以停|吃饭|午饭|午休|饭点|lunch|meal|dinner|"
+                  r"may (?:wait|park|stop|rest)|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|"
                   r"can (?:wait|park|stop|rest)|(?:waiting|parking) (?:is|are) (?:fine|allowed|ok)|"
                   r"空驶|空车|空跑|empty|deadhead"):
             score += 0.8

@@ -63,12 +63,10 @@ class MaxPickupDeadheadKm(Kind):
         if hit(f, MONTH) and hit(f, TOTAL):
             score -= 1.5
         if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|"
-                  r"excess|"
-                  r"每公里"):
+                  r"excess|每公里"):
             score -= 0.8
         if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|"
-                  r"any single|"
-                  r"单趟"):
+                  r"any single|单趟"):
             score += 0.5
         if f.coords or hit(f, RADIUS):
             score -= 1.5

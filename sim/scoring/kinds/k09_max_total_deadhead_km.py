@@ -50,10 +50,8 @@ class MaxTotalDeadheadKm(Kind):
             return None
         score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, TOTAL) + 0.6 * hit(
             f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
-               r"每公里|"
-               r"every (?:extra|additional) (?:km|kilomet)|each (?:extra|additional) (?:km|"
-               r"kilomet)|"
-               r"(?:every|each|per) km over|km over")
+               r"每公里|every (?:extra|additional) (?:km|kilomet)|"
+               r"each (?:extra|additional) (?:km|kilomet)|(?:every|each|per) km over|km over")
         if hit(f, DAILY) and not hit(f, MONTH):
             score -= 1.0
         if f.coords or hit(f, RADIUS):

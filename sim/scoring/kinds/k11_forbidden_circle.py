@@ -63,19 +63,15 @@ class ForbiddenCircle(Kind):
         if r is None or not hit(f, ENTER + "|" + REFUSE):
             return None
         score = 2.0 + 0.8 * hit(f, ENTER) + 0.4 * hit(f, r"半径|圆|radius|circle|区域|zone|area|"
-                                                         r"为中心|"
-                                                         r"方圆")
+                                                         r"为中心|方圆")
         if f.dates:
             score -= 1.5
         if len(f.coords) >= 2 or int_before(f, DAYS_N):
             score -= 1.0
         once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|"
-                      r"\bonce\b|"
-                      r"one-time|"
-                      r"one-off|single (?:fine|charge|penalty)|single\s+\d+\s*(?:yuan|"
-                      r"元)\s+(?:fine|"
-                      r"charge|penalty)|only one fine|one fine|fined once|"
-                      r"just once")
+                      r"\bonce\b|one-time|one-off|single (?:fine|charge|penalty)|"
+                      r"single\s+\d+\s*(?:yuan|元)\s+(?:fine|charge|penalty)|only one fine|"
+                      r"one fine|fined once|just once")
         return Candidate("forbidden_circle", score,
                          {"lat": lat, "lng": lng, "radius_km": float(r),
                           "mode": "once" if once else "per_step"})

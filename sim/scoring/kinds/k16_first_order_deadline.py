@@ -46,12 +46,10 @@ class FirstOrderDeadline(Kind):
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
         if not f.clocks or not hit(f, r"first-order|first[\s-]+(?:order|job|load)|首单|第一单|"
-                                      r"第一笔|"
-                                      r"头一单|第一个单|开工|开张|出第一|"
-                                      r"first (?:order|job|load|"
-                                      r"pickup|take|booking|one)|start work|begin work|"
-                                      r"start the day|"
-                                      r"earliest order|first .{0,10}of the day"):
+                                      r"第一笔|头一单|第一个单|开工|开张|出第一|"
+                                      r"first (?:order|job|load|pickup|take|booking|one)|"
+                                      r"start work|begin work|start the day|earliest order|"
+                                      r"first .{0,10}of the day"):
             return None
         score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|之前|以前|前|before|by|no later|not later|"
                                    r"latest")

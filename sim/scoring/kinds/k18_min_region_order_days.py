@@ -50,16 +50,13 @@ class MinRegionOrderDays(Kind):
     def recognise(f: Facts) -> Candidate | None:
         ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92] or [
             int(m.group(1)) for m in re.finditer(
-                r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|"
-                r"≥|>=)\s*"
-                r"(\d+)(?!\d|\.\d)", f.low)]
+                r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|≥|"
+                r">=)\s*(\d+)(?!\d|\.\d)", f.low)]
         if not ns or not f.places:
             return None
         score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop|start or end|"
                                   r"from or to|to or from|origin|destination|起点|终点|订单|单|"
-                                  r"orders?|"
-                                  r"jobs?|"
-                                  r"loads?|cargo")
+                                  r"orders?|jobs?|loads?|cargo")
         if f.coords:
             score -= 1.0
         if f.dates:

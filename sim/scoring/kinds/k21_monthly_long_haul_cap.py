@@ -55,9 +55,7 @@ class MonthlyLongHaulCap(Kind):
         if not hs or not counts or not hit(f, MONTH):
             return None
         score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|"
-                                   r"more than|"
-                                   r"over|exceed|"
-                                   r"longer than") + 0.3 * hit(f, LIMIT)
+                                   r"more than|over|exceed|longer than") + 0.3 * hit(f, LIMIT)
         if f.categories:
             score -= 1.0
         after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]

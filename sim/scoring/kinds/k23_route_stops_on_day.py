@@ -161,9 +161,7 @@ class RouteStopsOnDay(Kind):
         if len(stops) < 2:
             return None
         each = re.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|"
-                         r"every (?:stop|"
-                         r"point))"
-                         r"[^;；。]{0,12}", f.num, re.I)
+                         r"every (?:stop|point))[^;；。]{0,12}", f.num, re.I)
         if each:
             d = _dwell_after(f, each.start(), min(len(f.num), each.end() + 12))
             if d is not None:
