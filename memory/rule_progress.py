@@ -15,6 +15,11 @@ arithmetic (pickup drive, window wait, cost time, end at the drop point) and the
 difference is taken on the same scoped tests (exact for additive counters, see the tests).
 `todo` turns a due rule into one action (wait N minutes / go to a point), which the baseline
 and the preference agent follow.
+
+Which of the three a kind is (`Kind.scope`), whether its penalty before the end is a forecast
+(`Kind.judged_at_end`) and how it words its line and action (`Kind.progress`) belong to the
+kind's own class in sim/scoring/kinds/; this module only builds the `ProgressContext` they read.
+`Status` and `Todo` are sim/scoring/progress.py's, re-exported here.
 """
 
 from __future__ import annotations
@@ -22,35 +27,22 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any
 
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
-from sim.scoring.kinds import Kind, RuleContext
+from sim.scoring.kinds import REGISTRY, Kind, RuleContext
+from sim.scoring.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
 from sim.scoring.steps import ActionKind, Pos, Step, StepLog
-from sim.scoring.timebase import DAY, date_to_day, drive_minutes, hhmm_to_minutes, wall_to_minutes
+from sim.scoring.timebase import DAY, drive_minutes
 from sim.scoring.versions import DEFAULT_VERSION, settings_for
 from sim.scoring.windows import Window
 
-DAY_KINDS = frozenset({"daily_continuous_rest", "rest_window_full_coverage", "quiet_window",
-                       "home_by_curfew", "max_orders_per_day", "first_order_deadline"})
-STEP_KINDS = frozenset({"forbidden_cargo_category", "forbidden_cargo_place", "max_haul_km",
-                        "max_pickup_deadhead_km", "stay_inside_bbox", "forbidden_circle",
-                        "date_region_avoid"})
+# The kind sets by scope, from the registry (each kind declares its own `scope`).
+DAY_KINDS = frozenset(n for n, k in REGISTRY.items() if k.scope is Scope.DAY)
+STEP_KINDS = frozenset(n for n, k in REGISTRY.items() if k.scope is Scope.STEP)
 # Kinds judged once at the end of the period: their "penalty now" is a forecast, not a fine.
-END_KINDS = frozenset({"min_days_without_orders", "min_full_off_days", "min_visit_days",
-                       "min_region_order_days", "must_take_cargo", "monthly_category_quota",
-                       "dwell_at_point_on_day", "route_stops_on_day", "home_stay_event"})
+END_KINDS = frozenset(n for n, k in REGISTRY.items() if k.judged_at_end)
 ADDITIVE = ("violations", "extra")  # counters a day- or step-scoped test adds up
-DUE_SLACK = 90  # minutes of slack before a daily rest or curfew must start
-
-
-class Status(StrEnum):
-    OK = "ok"
-    DUE = "due"  # act now (or soon) to keep it
-    AT_RISK = "at risk"  # can still be kept, but the time left is short
-    VIOLATED = "violated"  # a fine is already incurred
 
 
 @dataclass(frozen=True)
@@ -84,18 +76,6 @@ def rules_from_entries(entries: Sequence, *, n_days: int = 31, version: str | No
     use = default_parser() if parser == "default" else parser
     prefs = read_preferences(list(entries), settings, use, n_days)  # type: ignore[arg-type]
     return tuple(RuleSpec.from_preference(p) for p in prefs)
-
-
-@dataclass(frozen=True)
-class Todo:
-    """What a due rule asks for now: wait `minutes`, or go to (lat, lng)."""
-
-    action: str  # "wait" | "go"
-    reason: str
-    minutes: int = 0
-    lat: float = 0.0
-    lng: float = 0.0
-    at_stake: float = float("inf")  # the rule's fine this action avoids (its penalty amount)
 
 
 @dataclass(frozen=True)
@@ -148,11 +128,6 @@ def _add(a: dict, b: dict) -> dict:
         elif w is None:
             out[k] = v
     return out
-
-
-def _hm(minutes: float) -> str:
-    m = round(minutes)
-    return f"{m // 60}h{m % 60:02d}"
 
 
 class RuleProgress:
@@ -233,7 +208,7 @@ class RuleProgress:
         over the steps that reach them; future days are not yet due and never counted."""
         rule = spec.rule
         assert rule is not None
-        if rule.name in DAY_KINDS:
+        if rule.scope is Scope.DAY:
             lo = max(0, today - 1)
             through, closed = self._closed.get(spec.index, (-2, {}))
             if through != lo - 1:
@@ -260,12 +235,16 @@ class RuleProgress:
             return self._cache[1]
         today = int(now) // DAY
         pos = position or self.position()
+        view = ProgressContext(int(now), pos, self.horizon, self.speed, self._tail,
+                               bool(self.steps))
         out = []
         for spec in self.rules:
+            rule = spec.rule
+            assert rule is not None
             past, c = self._counters(spec, today)
             self._base[spec.index] = c
-            pen = self._penalty(spec, past if spec.kind in DAY_KINDS else c)
-            status, line, todo = describe(self, spec, c, pen, int(now), pos)
+            pen = self._penalty(spec, past if rule.scope is Scope.DAY else c)
+            status, line, todo = rule.progress(view, c, pen)
             if todo is not None:
                 todo = dataclasses.replace(todo, at_stake=spec.amount)
             out.append(RuleState(spec, c, round(pen, 2), status, line, todo))
@@ -309,11 +288,11 @@ class RuleProgress:
             rule = spec.rule
             assert rule is not None
             base = self._base[spec.index]
-            if rule.name in STEP_KINDS:
+            if rule.scope is Scope.STEP:
                 delta = rule.violations(self._log([h]), self.ctx(spec))
                 after = _add(base, {k: v for k, v in delta.items()
                                     if k in ADDITIVE or isinstance(v, bool)})
-            elif rule.name in DAY_KINDS:
+            elif rule.scope is Scope.DAY:
                 # the days from the one before the take to the one after it ends: later days
                 # are not the take's doing (K4 would otherwise fine every night to come for a
                 # drop far from home, as if the driver never moved again)
@@ -324,8 +303,8 @@ class RuleProgress:
                 for k in ADDITIVE:
                     if k in with_h:
                         after[k] = base.get(k, 0) + with_h[k] - without[k]
-            elif h.step_start >= _dated_end(rule):
-                continue  # a dated itinerary: no step after its day can change it
+            elif h.step_start >= rule.settled_after():
+                continue  # e.g. a dated itinerary: no step after its day can change it
             else:
                 log_h = log_h or self._log([*self.steps, h])
                 after = rule.violations(log_h, self.ctx(spec))
@@ -362,215 +341,6 @@ class RuleProgress:
 
     def lines(self, now: float, position: Pos | None = None) -> list[str]:
         return [s.status_line() for s in self.states(now, position)]
-
-
-# --------------------------------------------------------------------------- per-kind words
-
-def _near(pos: Pos | None, lat: float, lng: float, r: float) -> bool:
-    return pos is not None and pos.km_to(lat, lng) <= r
-
-
-def _go_minutes(rp: RuleProgress, pos: Pos | None, lat: float, lng: float) -> int:
-    return 0 if pos is None else drive_minutes(pos.km_to(lat, lng), rp.speed)
-
-
-def _resting_run(rp: RuleProgress, now: int) -> int:
-    """Minutes of the rest run ending now today (waits back to back), per the step model."""
-    log = rp._tail(now // DAY)
-    for a, b in log.day_rest(now // DAY):
-        if b == now:
-            return b - a
-    return 0
-
-
-def describe(rp: RuleProgress, spec: RuleSpec, c: dict, pen: float, now: int,
-             pos: Pos | None) -> tuple[Status, str, Todo | None]:
-    """Status, a line of what is kept/due/at risk, and the action a due rule asks for."""
-    rule = spec.rule
-    assert rule is not None
-    p: Any = rule.params
-    name, today = rule.name, now // DAY
-    left_today = DAY - now % DAY
-    days_left = max(0, rp.horizon // DAY - today)  # today included
-    fined = f", fined {pen:,.0f} so far" if pen > 0 and name not in END_KINDS else ""
-    bad = Status.VIOLATED if pen > 0 and name not in END_KINDS else Status.OK
-    todo: Todo | None = None
-    status = bad
-
-    if name == "daily_continuous_rest":
-        best = max((b - a for a, b in rp._tail(today).day_rest(today)), default=0)
-        line = f"rest today {_hm(best)} of {_hm(p.min_minutes)} in one stretch{fined}"
-        if best < p.min_minutes:
-            need = p.min_minutes - _resting_run(rp, now)
-            if need <= left_today and left_today - need <= DUE_SLACK:
-                status, todo = Status.DUE, Todo("wait", "daily rest due", minutes=need)
-            elif need > left_today:
-                status = Status.AT_RISK if status is Status.OK else status
-                line += " (too late today)"
-        return status, line, todo
-    if name in ("rest_window_full_coverage", "quiet_window"):
-        for d in (today - 1, today):
-            a, b = (rule.window(d) if hasattr(rule, "window")  # type: ignore[attr-defined]
-                    else _daily(d, p.start, p.end))
-            if a <= now < b:
-                what = "rest" if name == "rest_window_full_coverage" else "no orders/moves"
-                return (Status.DUE, f"{what} now until {_hm(b % DAY)}{fined}",
-                        Todo("wait", f"{name} window", minutes=b - now))
-        a, _ = (rule.window(today) if hasattr(rule, "window")  # type: ignore[attr-defined]
-                else _daily(today, p.start, p.end))
-        line = f"window {p.start}-{p.end}; starts in {_hm(max(0, a - now))}{fined}"
-        return status, line, None
-    if name == "home_by_curfew":
-        cur, quiet = hhmm_to_minutes(p.curfew), hhmm_to_minutes(p.quiet_until)
-        home = _near(pos, p.lat, p.lng, p.radius_km)
-        for d in (today - 1, today):  # the curfew night of yesterday or of today
-            a, b = d * DAY + cur, (d + 1) * DAY + quiet
-            if a <= now < b:
-                if not home:  # away at the curfew: that night is lost, waiting saves nothing
-                    return (Status.VIOLATED, f"away from home after the {p.curfew} curfew{fined}",
-                            None)
-                return (Status.DUE, f"home quiet time until {p.quiet_until}{fined}",
-                        Todo("wait", "home quiet time", minutes=b - now))
-        cur += today * DAY
-        go = _go_minutes(rp, pos, p.lat, p.lng)
-        line = f"home by {p.curfew}: {'at home' if home else f'{go} min drive away'}{fined}"
-        if not home and cur - now - go <= DUE_SLACK:
-            if now + go <= cur:  # still reachable in time
-                status, todo = Status.DUE, Todo("go", "home by curfew", lat=p.lat, lng=p.lng)
-            else:
-                status = Status.AT_RISK if status is Status.OK else status
-        elif home and cur - now <= DUE_SLACK:  # at home close to the curfew: stay
-            status, todo = Status.DUE, Todo("wait", "home by curfew", minutes=cur - now)
-        return status, line, todo
-    if name == "stay_inside_bbox" and pos is not None and not p.contains(pos):
-        # every step starting or ending outside is fined: back to the nearest point inside
-        m = 0.01
-        lat = min(max(pos.lat, p.lat_min + m), p.lat_max - m)
-        lng = min(max(pos.lng, p.lng_min + m), p.lng_max - m)
-        return (Status.DUE, f"outside the allowed box; {c.get('violations', 0)} steps fined"
-                f"{fined}", Todo("go", "back inside the box", lat=lat, lng=lng))
-    if name in ("forbidden_cargo_category", "forbidden_cargo_place", "max_haul_km",
-                "max_pickup_deadhead_km", "stay_inside_bbox", "forbidden_circle",
-                "date_region_avoid", "first_order_deadline"):
-        n = c.get("violations", 0)
-        return status, f"{rule.hint(p)} Broken {n} times{fined}", None
-    if name == "max_total_deadhead_km":
-        used = c["deadhead_km"]
-        line = f"deadhead {used:,.0f} of {p.max_km:,.0f} km this month{fined}"
-        if status is Status.OK and used > 0.8 * p.max_km:
-            status = Status.AT_RISK
-        return status, line, None
-    if name == "max_orders_per_day":
-        n = sum(1 for t in rp._tail(today).takes if t.start_day == today)
-        line = f"orders today {n} of {p.max_orders}{fined}"
-        if status is Status.OK and n >= p.max_orders:
-            status = Status.AT_RISK
-        return status, line, None
-    if name == "monthly_long_haul_cap":
-        n = sum(c["long_hauls"].values())
-        return status, f"long hauls {n} of {p.max_per_month} a month{fined}", None
-    if name in ("min_days_without_orders", "min_full_off_days"):
-        have = c.get("unworked_days", c.get("off_days", 0))
-        tail = rp._tail(today)
-        if name == "min_full_off_days":
-            busy_today = bool(rp.steps) and tail.active_minutes(today) > 0
-        else:  # K13 counts a day as worked by the day an order finishes
-            busy_today = any(t.end_day == today for t in tail.takes)
-        # the test counts today and the days to come as free while nothing is logged there:
-        # only the days before today are kept for sure
-        done = max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
-        need = max(0, p.min_days - done)
-        line = f"off days {done} of {p.min_days} kept, {days_left} days left (today included)"
-        if need == 0:
-            return Status.OK, line, None
-        # two days of slack: an order taken late today may run into tomorrow
-        if need >= days_left - 2 and not busy_today:
-            return (Status.DUE, line + "; rest today",
-                    Todo("wait", "off day due", minutes=left_today))
-        return (Status.AT_RISK if need >= days_left else Status.OK), line, None
-    if name == "min_visit_days":
-        have = len(c["visit_days"])
-        line = f"visit days {have} of {p.min_days}"
-        need = p.min_days - have
-        if need <= 0:
-            return Status.OK, line, None
-        if today not in c["visit_days"] and need >= days_left - 1:
-            return Status.DUE, line, Todo("go", "visit day due", lat=p.lat, lng=p.lng)
-        return (Status.AT_RISK if need > days_left else Status.OK), line, None
-    if name == "min_region_order_days":
-        have = len(c["order_days"])
-        st = Status.OK if have >= p.min_days else (
-            Status.AT_RISK if p.min_days - have >= days_left else Status.OK)
-        return st, f"order days in {p.place} {have} of {p.min_days}", None
-    if name == "must_take_cargo":
-        return (Status.AT_RISK if c["failed"] else Status.OK,
-                f"must take cargo {p.cargo_id}: {'not yet' if c['failed'] else 'taken'}", None)
-    if name == "monthly_category_quota":
-        carry = f" (+{c['carried']} carried)" if c.get("carried") else ""
-        line = f"quota {p.category} {c['count']} of {p.min_orders} in {p.month}{carry}"
-        return (Status.AT_RISK if c["missing"] else Status.OK), line, None
-    if name == "dwell_at_point_on_day":
-        day = date_to_day(p.date)
-        by = day * DAY + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
-        if not c["failed"]:
-            return Status.OK, f"dwell on {p.date}: done", None
-        line = f"dwell {p.min_dwell_minutes} min at ({p.lat}, {p.lng}) on {p.date}"
-        if now >= day * DAY + DAY:
-            return Status.VIOLATED, line + ": missed", None
-        if _near(pos, p.lat, p.lng, p.radius_km) and now >= day * DAY:
-            run = _resting_run(rp, now)
-            return Status.DUE, line, Todo("wait", "dwell", minutes=max(1, p.min_dwell_minutes
-                                                                       - run))
-        if by - now - _go_minutes(rp, pos, p.lat, p.lng) <= DUE_SLACK + DAY // 2:
-            return Status.DUE, line, Todo("go", "dwell point", lat=p.lat, lng=p.lng)
-        return Status.OK, line, None
-    if name == "route_stops_on_day":
-        day = date_to_day(p.date)
-        if not c["failed"]:
-            return Status.OK, f"route on {p.date}: done", None
-        stop = p.stops[(c.get("failed_stop") or 1) - 1]
-        line = f"route on {p.date}: stop {c.get('failed_stop')} of {len(p.stops)} next"
-        if now >= day * DAY + DAY:
-            return Status.VIOLATED, line + ": missed", None
-        if day * DAY - DAY // 2 <= now:
-            if _near(pos, stop.lat, stop.lng, p.radius_km) and stop.min_dwell_minutes:
-                return Status.DUE, line, Todo("wait", "route stop dwell",
-                                              minutes=stop.min_dwell_minutes)
-            return Status.DUE, line, Todo("go", "route stop", lat=stop.lat, lng=stop.lng)
-        return Status.OK, line, None
-    if name == "home_stay_event":
-        w0, w_end = wall_to_minutes(p.w0), wall_to_minutes(p.w_end)
-        away = c["absence_minutes"]
-        line = f"errand from {p.w0}: " + (
-            "home, stay" if c["home_arrival"] is not None and c["pickup_done"] is not None
-            else "pickup done" if c["pickup_done"] is not None else "pickup not yet")
-        line += f", {away} min away so far"
-        if now >= w_end or now < w0 - DUE_SLACK:
-            return (Status.OK if not c["failed"] else Status.AT_RISK), line, None
-        if c["pickup_done"] is None:
-            if _near(pos, p.pickup_lat, p.pickup_lng, p.radius_km):
-                return Status.DUE, line, Todo("wait", "errand pickup",
-                                              minutes=max(1, p.min_pickup_dwell_minutes))
-            return Status.DUE, line, Todo("go", "errand pickup", lat=p.pickup_lat,
-                                          lng=p.pickup_lng)
-        if not _near(pos, p.home_lat, p.home_lng, p.radius_km):
-            return Status.DUE, line, Todo("go", "errand: home", lat=p.home_lat, lng=p.home_lng)
-        return Status.DUE, line, Todo("wait", "errand: stay home", minutes=w_end - now)
-    return status, f"{rule.hint(p)}{fined}", None
-
-
-def _dated_end(rule: Kind) -> int:
-    """The minute after which no step changes a dated itinerary (K22, K23: steps starting
-    after their day are outside both the arrival and the dwell tests); else never."""
-    if rule.name in ("dwell_at_point_on_day", "route_stops_on_day"):
-        return (date_to_day(rule.params.date) + 1) * DAY  # type: ignore[attr-defined]
-    return 10**12
-
-
-def _daily(day: int, start: str, end: str) -> tuple[int, int]:
-    from sim.scoring.kinds.common import daily_window
-
-    return daily_window(day, start, end)
 
 
 def take_of(rp: RuleProgress, cargo_id: str, now: int, position: Pos, scan: int = 0

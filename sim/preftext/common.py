@@ -1,4 +1,8 @@
-"""Keyword groups shared by the kind recognisers, and the candidate record they return."""
+"""Keyword groups and helpers shared by the kinds' recognisers, and the candidate they return.
+
+Each kind's `recognise` (sim/scoring/kinds/kNN_*.py) scores a text from the shared `Facts` with
+these groups; a pattern only one kind uses lives in that kind's module instead.
+"""
 
 from __future__ import annotations
 
@@ -118,3 +122,87 @@ def km_after_limit(f: Facts) -> float | None:
 def fmt(minutes: int) -> str:
     minutes %= 1440
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+# -- groups and helpers used by several kinds' recognisers --
+
+DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:]{0,5}?(?:日|天)|"
+             r"(?:[a-z-]+\s+){0,3}days?\b")
+
+
+OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完全歇|彻底歇|完全休息|完全停|一动不动|"
+             r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
+             r"not move|no driving|stationary|parked all day|completely off|fully off|"
+             r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
+             r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
+             r"entire day|full day off|off the road|maintenance|rest completely")
+
+
+NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
+              r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
+              r"放.{0,3}天假|一单(?:都|也)?不接|"
+              r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
+              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
+              r"休息|停工|no orders?|without (?:any )?orders|"
+              r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|"
+              r"rest days?|"
+              r"without work|don't work|not work|free days?")
+
+
+def min_days(f: Facts) -> int | None:
+    vals = [v for v, _ in int_before(f, DAYS_UNIT) if 0 < v <= 31]
+    return vals[0] if vals else None
+
+
+ORDERS = (r"个(?=单|订单|活|\s*$|\s*[，。,.；;])|(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|"
+          r"runs?|hauls?)\b|单|笔|趟|票|次|"
+          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?")
+
+
+DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次(?!性)|"
+          r"(?:distinct|different|separate|unique|individual|calendar|other)?\s*(?:calendar\s+)?"
+          r"days\b|times\b")
+
+
+ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
+         r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
+         r"不进入|不想进入|不要进入|别进|不进|绕开|"
+         r"避开|远离|不靠近|禁止进入|不能进入|"
+         r"不准进入|"
+         r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
+         r"not go into|"
+         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
+         r"forbidden")
+
+
+HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
+         r"一趟|单程|"
+         r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
+         r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
+         r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"
+         r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|"
+         r"load)|"
+         r"long-haul|long haul|origin to destination|start to end|loading-to-unloading|"
+         r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸")
+
+
+PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|"
+           r"接货路上|去接货|"
+           r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|"
+           r"driving|leg) to|"
+           r"deadhead to\b|drive empty to\b|reach the (?:pickup|loading)|to get to the|"
+           r"to the (?:pickup|"
+           r"shipper)|getting to the load")
+
+
+EMPTY = (r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|"
+          r"with no load\b")
+
+
+RADIUS = r"半径|radius|圆心|circle"
+
+
+TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
+          r"加起来|加一起|一共|共计|总共|"
+          r"总量|total|altogether|in total|sum|cumulative|"
+          r"combined|overall|all together|added up")

@@ -1,35 +1,36 @@
-"""The rules parser: every kind recogniser scores the text; the best candidate wins.
+"""The rules parser: every registered kind's recogniser scores the text; the best candidate wins.
 
-Recognisers share the extracted `Facts`; each one's score counts its keyword groups and is
-lowered by the §8 disambiguation cues that point at a neighbouring kind. A text no recogniser
-claims (or any failure while reading it) yields None, never an exception: a preference that
-cannot be read is reported as unparsed by the callers.
+The recognisers live in the kind classes (`Kind.recognise`, sim/scoring/kinds/kNN_*.py), so a kind's
+text patterns sit beside its params, test and penalty; this module only runs them in registry
+order (K-number) over one shared `Facts`. Each score counts the kind's keyword groups and is
+lowered by the §8 disambiguation cues that point at a neighbouring kind; equal scores keep
+registry order. A text no recogniser claims (or any failure while reading it) yields None, never
+an exception: a preference that cannot be read is reported as unparsed by the callers.
 """
 
 from __future__ import annotations
 
 import logging
 
-from sim.preftext import kinds_cargo, kinds_geo, kinds_rest
 from sim.preftext.common import Candidate
 from sim.preftext.extract import facts
 from sim.preftext.types import InvalidPreferenceError, ParsedPreference, validate
+from sim.scoring.kinds import REGISTRY
 
 log = logging.getLogger(__name__)
-RECOGNISERS = kinds_rest.RECOGNISERS + kinds_cargo.RECOGNISERS + kinds_geo.RECOGNISERS
 MIN_SCORE = 1.5
 MAX_CHARS = 2000
 
 
 def candidates(text: str) -> list[Candidate]:
-    """Every recogniser's reading of the text, best first (for debugging and the eval)."""
+    """Every kind's reading of the text, best first (for debugging and the eval)."""
     f = facts(text)
     out = []
-    for rec in RECOGNISERS:
+    for kind in REGISTRY.values():
         try:
-            c = rec(f)
+            c = kind.recognise(f)
         except (ValueError, IndexError, KeyError, TypeError, ZeroDivisionError, OverflowError):
-            log.debug("recogniser %s failed on %r", rec.__name__, text, exc_info=True)
+            log.debug("recogniser of %s failed on %r", kind.name, text, exc_info=True)
             c = None
         if c is not None:
             out.append(c)

@@ -6,12 +6,16 @@ and the CLI compare and print the same thing (schema: notes/PREF_PARAMS.md).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
+import types
+import typing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from sim.scoring.kinds import kind_names
+from sim.scoring.kinds import REGISTRY, kind_names
+from sim.scoring.kinds.base import Fmt, Params
 
 # the kind names are the scoring registry's (one list; a test checks SCHEMA covers exactly them)
 KINDS: tuple[str, ...] = tuple(kind_names())
@@ -40,43 +44,48 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
 _WALL = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
 
-# Param name -> type tag. "f" float, "i" int, "s" str, "t" HH:MM, "t?" optional HH:MM, "d" date,
-# "m" month, "w" wall time, then the structured ones handled by name.
-SCHEMA: dict[str, dict[str, str]] = {
-    "daily_continuous_rest": {"min_minutes": "i", "days": "enum:all|weekdays"},
-    "rest_window_full_coverage": {"start": "t", "end": "t", "weekend_start": "t?"},
-    "quiet_window": {"start": "t", "end": "t", "count": "enum:per_day|per_step"},
-    "home_by_curfew": {"lat": "f", "lng": "f", "radius_km": "f", "curfew": "t",
-                       "quiet_until": "t"},
-    "forbidden_cargo_category": {"categories": "[s]"},
-    "forbidden_cargo_place": {"place": "s"},
-    "max_haul_km": {"max_km": "f"},
-    "max_pickup_deadhead_km": {"max_km": "f"},
-    "max_total_deadhead_km": {"max_km": "f"},
-    "stay_inside_bbox": {"lat_min": "f", "lat_max": "f", "lng_min": "f", "lng_max": "f"},
-    "forbidden_circle": {"lat": "f", "lng": "f", "radius_km": "f",
-                         "mode": "enum:per_step|once"},
-    "date_region_avoid": {"dates": "[d]", "bbox": "bbox?", "place": "s?"},
-    "min_days_without_orders": {"min_days": "i"},
-    "min_full_off_days": {"min_days": "i"},
-    "max_orders_per_day": {"max_orders": "i"},
-    "first_order_deadline": {"latest": "t"},
-    "min_visit_days": {"lat": "f", "lng": "f", "radius_km": "f", "min_days": "i"},
-    "min_region_order_days": {"place": "s", "min_days": "i"},
-    "must_take_cargo": {"cargo_id": "s"},
-    "monthly_category_quota": {"category": "s", "month": "m", "min_orders": "i",
-                               "carry_from": "carry?"},
-    "monthly_long_haul_cap": {"threshold_minutes": "i", "max_per_month": "i"},
-    "dwell_at_point_on_day": {"date": "d", "lat": "f", "lng": "f", "radius_km": "f",
-                              "min_dwell_minutes": "i", "arrive_by": "t?"},
-    "route_stops_on_day": {"date": "d", "radius_km": "f", "stops": "stops"},
-    "home_stay_event": {"w0": "w", "w1": "w", "w_end": "w", "pickup_lat": "f",
-                        "pickup_lng": "f", "home_lat": "f", "home_lng": "f", "radius_km": "f",
-                        "min_pickup_dwell_minutes": "i", "rate_per_minute": "f"},
-}
-_BBOX = {"lat_min": "f", "lat_max": "f", "lng_min": "f", "lng_max": "f"}
-_CARRY = {"category": "s", "month": "m", "min_orders": "i"}
-_STOP = {"lat": "f", "lng": "f", "arrive_by": "t", "min_dwell_minutes": "i"}
+# Param name -> type tag. "f" float, "i" int, "s" str, "t" HH:MM, "d" date, "m" month, "w" wall
+# time, "enum:a|b", "[t]" a list of t, a nested object's own tag (its spec in _OBJECTS; "stops" a
+# list of "stop"); "?" at the end: may be null. Generated from each kind's Params type hints, so
+# a new kind's params are parsed and validated with no edit here (the same table is printed in
+# the model parser's prompt: agents/roles/preference_parse.py).
+_FMT_TAGS = {Fmt.HHMM: "t", Fmt.DATE: "d", Fmt.MONTH: "m", Fmt.WALL: "w"}
+_OBJECTS: dict[str, dict[str, str]] = {}
+_LISTS: dict[str, str] = {}  # tag of a list of objects -> the object's tag
+
+
+def _tag(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is Annotated:
+        inner, *marks = typing.get_args(tp)
+        fmt = next((m for m in marks if isinstance(m, Fmt)), None)
+        return _FMT_TAGS[fmt] if fmt is not None else _tag(inner)
+    if origin in (types.UnionType, typing.Union):
+        (inner,) = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _tag(inner) + "?"
+    if origin is Literal:
+        return "enum:" + "|".join(typing.get_args(tp))
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        inner = _tag(item)
+        if inner in _OBJECTS:
+            _LISTS[inner + "s"] = inner
+            return inner + "s"
+        return f"[{inner}]"
+    if isinstance(tp, type) and issubclass(tp, Params):
+        if tp.tag is None:
+            raise TypeError(f"{tp.__qualname__} needs a `tag` to be nested in params")
+        _OBJECTS[tp.tag] = _spec(tp)
+        return tp.tag
+    return {float: "f", int: "i", str: "s"}[tp]
+
+
+def _spec(cls: type[Params]) -> dict[str, str]:
+    hints = typing.get_type_hints(cls, include_extras=True)
+    return {f.name: _tag(hints[f.name]) for f in dataclasses.fields(cls)}
+
+
+SCHEMA: dict[str, dict[str, str]] = {name: _spec(kind.Params) for name, kind in REGISTRY.items()}
 
 
 def _num(v: Any, where: str) -> float:
@@ -112,14 +121,12 @@ def _value(tag: str, v: Any, where: str) -> Any:
         if not isinstance(v, list) or not v:
             raise InvalidPreferenceError(f"{where}: a non-empty list, got {v!r}")
         return [_value(tag[1:-1], x, f"{where}[{i}]") for i, x in enumerate(v)]
-    if tag == "bbox":
-        return _object(_BBOX, v, where)
-    if tag == "carry":
-        return _object(_CARRY, v, where)
-    if tag == "stops":
+    if tag in _OBJECTS:
+        return _object(_OBJECTS[tag], v, where)
+    if tag in _LISTS:
         if not isinstance(v, list) or not v:
-            raise InvalidPreferenceError(f"{where}: a non-empty list of stops")
-        return [_object(_STOP, x, f"{where}[{i}]") for i, x in enumerate(v)]
+            raise InvalidPreferenceError(f"{where}: a non-empty list of {tag}")
+        return [_object(_OBJECTS[_LISTS[tag]], x, f"{where}[{i}]") for i, x in enumerate(v)]
     raise AssertionError(tag)
 
 

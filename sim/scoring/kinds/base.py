@@ -14,7 +14,7 @@ import typing
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from sim.scoring.penalties import (
     PenaltyModel,
@@ -26,10 +26,15 @@ from sim.scoring.penalties import (
     p_once,
     p_short,
 )
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import Pos, Step, StepLog
 from sim.scoring.timebase import DAY
 from sim.scoring.versions import VersionSettings
 from sim.scoring.windows import EVERYTHING, Window
+
+if TYPE_CHECKING:
+    from sim.preftext.common import Candidate
+    from sim.preftext.extract import Facts
 
 
 class ParamsError(ValueError):
@@ -148,6 +153,9 @@ def _schema(tp: Any) -> dict:
 class Params:
     """Base of every params dataclass: dict round trip and schema from the type hints."""
 
+    # a nested object's type name in the text parsers' params table (sim/preftext/types.py)
+    tag: ClassVar[str | None] = None
+
     @classmethod
     def from_dict(cls, data: dict, *, where: str | None = None) -> Params:
         where = where or cls.__qualname__
@@ -240,13 +248,21 @@ Counters = dict[str, Any]
 
 
 class Kind(ABC):
-    """One preference kind: params, the §7.6 test (`violations`) and its penalty model."""
+    """One preference kind, everything about it in one class: params, the §7.6 test
+    (`violations`), its penalty model, the agent's hint and the free-text recogniser
+    (`recognise`). The registry discovers the class from its kNN_*.py module, so adding a kind is
+    adding one module; the parser, the schema enum and the scorer follow from the registry.
+    """
 
     name: ClassVar[str]
     number: ClassVar[int]
     family: ClassVar[str]
     model: ClassVar[PenaltyModel]
     Params: ClassVar[type[Params]]
+    # where the progress re-runs the test each step (MONTH, the whole log, is always exact)
+    scope: ClassVar[Scope] = Scope.MONTH
+    # judged once at the end of the period: the penalty before then is a forecast, not a fine
+    judged_at_end: ClassVar[bool] = False
 
     def __init__(self, params: Params) -> None:
         if not isinstance(params, self.Params):
@@ -298,3 +314,37 @@ class Kind(ABC):
     @abstractmethod
     def hint(cls, params: Params) -> str:
         """One English sentence telling an agent what the rule asks."""
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        """This kind's reading of a free-text preference, scored, or None when the text is not
+        about it. `f` holds what the shared extractors (sim/preftext/extract.py) found once for
+        every kind; the score counts the kind's keyword groups (sim/preftext/common.py) minus
+        the cues pointing at a neighbouring kind, and the parser keeps the best candidate that
+        validates at or above its MIN_SCORE. The default: no text form."""
+        return None
+
+    # -- progress mid-run (memory/rule_progress.py) ----------------------------------------
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        """Status, one line of what is kept/due/at risk, and the one action a due rule asks
+        for, from this rule's counters and penalty so far (`penalty` is a forecast for kinds
+        `judged_at_end`). The default: the hint and the fines so far."""
+        status, fined = self.fined(penalty)
+        return status, f"{self.hint(self.params)}{fined}", None
+
+    def fined(self, penalty: float) -> tuple[Status, str]:
+        """(VIOLATED, ", fined N so far") once a fine is incurred, else (OK, "")."""
+        if penalty > 0 and not self.judged_at_end:
+            return Status.VIOLATED, f", fined {penalty:,.0f} so far"
+        return Status.OK, ""
+
+    def times_broken(self, counters: Counters, penalty: float) -> Progress:
+        """The line of a rule broken step by step: the hint and how often it was broken."""
+        status, fined = self.fined(penalty)
+        n = counters.get("violations", 0)
+        return status, f"{self.hint(self.params)} Broken {n} times{fined}", None
+
+    def settled_after(self) -> int:
+        """The minute after which no step can change this rule's counters (the what-if skips
+        later takes); never, by default."""
+        return 10**12

@@ -1,11 +1,16 @@
-"""Small helpers several kinds share (daily clock windows, dwell runs)."""
+"""Small helpers several kinds share (daily clock windows, dwell runs, progress lines)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
+from sim.scoring.progress import Progress, ProgressContext, Status, Todo, hm
 from sim.scoring.steps import ActionKind, Step
 from sim.scoring.timebase import DAY, hhmm_to_minutes
+
+if TYPE_CHECKING:
+    from sim.scoring.kinds.base import Counters, Kind
 
 
 def daily_window(day: int, start: str, end: str) -> tuple[int, int]:
@@ -32,3 +37,37 @@ def dwell_after(steps: Iterable[Step], arrival: int, day_end: int, near) -> int:
         else:
             run = 0
     return best
+
+
+def window_progress(kind: Kind, ctx: ProgressContext, penalty: float, what: str) -> Progress:
+    """K2/K3's progress: inside yesterday's or today's window, wait to its end; else say when
+    the next one starts. `kind` has `window(day) -> (start, end)` and start/end params."""
+    status, fined = kind.fined(penalty)
+    p: Any = kind.params
+    for d in (ctx.today - 1, ctx.today):
+        a, b = kind.window(d)  # type: ignore[attr-defined]
+        if a <= ctx.now < b:
+            return (Status.DUE, f"{what} now until {hm(b % DAY)}{fined}",
+                    Todo("wait", f"{kind.name} window", minutes=b - ctx.now))
+    a, _ = kind.window(ctx.today)  # type: ignore[attr-defined]
+    return status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}", None
+
+
+def off_days_progress(min_days: int, ctx: ProgressContext, counters: Counters,
+                      busy_today: bool) -> Progress:
+    """K13/K14's progress: off days kept so far against the days left.
+
+    The test counts today and the days to come as free while nothing is logged there: only the
+    days before today are kept for sure."""
+    have = counters.get("unworked_days", counters.get("off_days", 0))
+    days_left = ctx.days_left
+    done = max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
+    need = max(0, min_days - done)
+    line = f"off days {done} of {min_days} kept, {days_left} days left (today included)"
+    if need == 0:
+        return Status.OK, line, None
+    # two days of slack: an order taken late today may run into tomorrow
+    if need >= days_left - 2 and not busy_today:
+        return (Status.DUE, line + "; rest today",
+                Todo("wait", "off day due", minutes=ctx.left_today))
+    return (Status.AT_RISK if need >= days_left else Status.OK), line, None

@@ -5,8 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from sim.preftext.common import (
+    AT_LEAST,
+    CONTINUOUS,
+    DAILY,
+    MONTH,
+    REST,
+    WEEKDAYS,
+    Candidate,
+    hit,
+    span,
+)
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Minutes, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo, hm
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import weekday
 
@@ -23,6 +36,7 @@ class DailyContinuousRest(Kind):
     family = "rest"
     model = PenaltyModel.COUNT
     Params = DailyContinuousRestParams
+    scope = Scope.DAY
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -40,3 +54,35 @@ class DailyContinuousRest(Kind):
         which = "each weekday" if params.days == "weekdays" else "each calendar day"
         return (f"Rest (wait) at least {params.min_minutes} minutes in one continuous stretch "
                 f"within {which}; a rest crossing midnight counts separately on each day.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        status, fined = self.fined(penalty)
+        today, left = ctx.today, ctx.left_today
+        best = max((b - a for a, b in ctx.tail(today).day_rest(today)), default=0)
+        line = f"rest today {hm(best)} of {hm(p.min_minutes)} in one stretch{fined}"
+        todo = None
+        if best < p.min_minutes:
+            need = p.min_minutes - ctx.resting_run()
+            if need <= left and left - need <= DUE_SLACK:
+                status, todo = Status.DUE, Todo("wait", "daily rest due", minutes=need)
+            elif need > left:
+                status = Status.AT_RISK if status is Status.OK else status
+                line += " (too late today)"
+        return status, line, todo
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.durations or not hit(f, REST):
+            return None
+        score = 1.0 + hit(f, CONTINUOUS) + 0.5 * hit(f, DAILY) + 0.3 * hit(f, AT_LEAST)
+        if span(f) is not None:
+            score -= 1.5
+        if hit(f, MONTH) and not hit(f, DAILY):
+            score -= 1.0
+        if f.coords or f.dates:
+            score -= 1.0
+        days = "weekdays" if hit(f, WEEKDAYS) else "all"
+        # "每天24小时里" frames the day; it is not the rest length
+        ds = [d for d, _ in f.durations if d < 1440] or [f.durations[0][0]]
+        return Candidate("daily_continuous_rest", score, {"min_minutes": int(ds[0]), "days": days})

@@ -2,13 +2,39 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
-from sim.scoring.kinds.common import daily_window
+from sim.scoring.kinds.common import daily_window, window_progress
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog, covered
 from sim.scoring.timebase import weekday
+
+
+def _weekend_start(f: Facts, start: int) -> str | None:
+    m = re.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?)", f.low, re.I)
+    if not m:
+        return None
+    tail = f.num[m.start():]
+    later = re.search(r"(?:晚|推迟|推后|延后|往后)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
+                      r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*later|later by\s*(\d+(?:\.\d+)?)",
+                      tail, re.I)
+    if later:
+        h = float(next(g for g in later.groups() if g))
+        return fmt(start + round(h * 60))
+    earlier = re.search(r"(?:早|提前)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
+                        r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*earlier", tail, re.I)
+    if earlier:
+        h = float(next(g for g in earlier.groups() if g))
+        return fmt(start - round(h * 60))
+    for c in f.clocks:
+        if c.start > m.start():
+            return c.hhmm
+    return None
 
 
 @dataclass(frozen=True)
@@ -24,6 +50,7 @@ class RestWindowFullCoverage(Kind):
     family = "night window"
     model = PenaltyModel.COUNT
     Params = RestWindowParams
+    scope = Scope.DAY
 
     def window(self, day: int) -> tuple[int, int]:
         p = self.params
@@ -43,3 +70,25 @@ class RestWindowFullCoverage(Kind):
         wk = f" ({params.weekend_start} on Saturday and Sunday)" if params.weekend_start else ""
         return (f"Be resting (waiting) for the whole span {params.start}{wk} to {params.end} "
                 f"every night; any gap, work or empty drive in it breaks the rule for that night.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return window_progress(self, ctx, penalty, "rest")
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        sp = span(f)
+        if sp is None or not hit(f, REST):
+            return None
+        score = 2.0 + 0.7 * hit(f, REST_REQUIRED) + 0.7 * hit(f, SLEEP)
+        if hit(f, r"不算违规|可以停|停车.{0,6}(?:可以|没事|不算)|吃饭|午饭|午休|饭点|lunch|meal|"
+                  r"dinner|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|没问题|"
+                  r"(?:waiting|parking|resting|stopping) (?:is|are) (?:fine|allowed|ok)|"
+                  r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|"
+                  r"allowed to (?:wait|park)"):
+            score -= 1.0
+        if f.coords or hit(f, r"回家|到家|home"):
+            score -= 1.5
+        a, b = sp
+        ws = _weekend_start(f, a.minutes)
+        return Candidate("rest_window_full_coverage", score,
+                         {"start": a.hhmm, "end": b.hhmm, "weekend_start": ws})

@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from sim.preftext.common import NO_WORK, Candidate, hit, span
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
-from sim.scoring.kinds.common import daily_window
+from sim.scoring.kinds.common import daily_window, window_progress
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -24,6 +27,7 @@ class QuietWindow(Kind):
     family = "night/lunch window"
     model = PenaltyModel.COUNT
     Params = QuietWindowParams
+    scope = Scope.DAY
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -42,3 +46,31 @@ class QuietWindow(Kind):
         unit = "day" if params.count == "per_day" else "order or move"
         return (f"Take no order and drive no empty move that overlaps {params.start}-{params.end}"
                 f" (fined per {unit}); waiting is allowed.")
+
+    def window(self, day: int) -> tuple[int, int]:
+        return daily_window(day, self.params.start, self.params.end)
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return window_progress(self, ctx, penalty, "no orders/moves")
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        sp = span(f)
+        if sp is None or not hit(f, NO_WORK):
+            return None
+        score = 2.2
+        if hit(f, r"不算违规|可以停|吃饭|午饭|午休|饭点|lunch|meal|dinner|"
+                  r"may (?:wait|park|stop|rest)|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|"
+                  r"can (?:wait|park|stop|rest)|(?:waiting|parking) (?:is|are) (?:fine|allowed|ok)|"
+                  r"空驶|空车|空跑|empty|deadhead"):
+            score += 0.8
+        if f.coords or hit(f, r"回家|到家|\bhome\b"):
+            score -= 1.5
+        if hit(f, r"首单|第一单|first (?:order|job|load)"):
+            score -= 1.5
+        a, b = sp
+        daytime = 6 * 60 <= a.minutes < b.minutes <= 20 * 60
+        meal = hit(f, r"吃饭|午饭|午休|饭点|晚饭|lunch|meal|dinner")
+        return Candidate("quiet_window", score,
+                         {"start": a.hhmm, "end": b.hhmm,
+                          "count": "per_step" if daytime or meal else "per_day"})

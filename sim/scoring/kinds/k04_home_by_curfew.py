@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Km, Lat, Lng, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import DAY, hhmm_to_minutes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
 class HomeByCurfewParams(Params):
     lat: Lat
     lng: Lng
+    radius_km: Km = 1.0
     curfew: HHMM
     quiet_until: HHMM
-    radius_km: Km = 1.0
 
 
 class HomeByCurfew(Kind):
@@ -25,6 +29,7 @@ class HomeByCurfew(Kind):
     family = "homing"
     model = PenaltyModel.COUNT
     Params = HomeByCurfewParams
+    scope = Scope.DAY
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -49,3 +54,56 @@ class HomeByCurfew(Kind):
         return (f"Be within {params.radius_km:g} km of home ({params.lat}, {params.lng}) by "
                 f"{params.curfew} every day and take no order nor empty move until "
                 f"{params.quiet_until} the next morning.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        status, fined = self.fined(penalty)
+        now, today = ctx.now, ctx.today
+        cur, quiet = hhmm_to_minutes(p.curfew), hhmm_to_minutes(p.quiet_until)
+        home = ctx.near(p.lat, p.lng, p.radius_km)
+        for d in (today - 1, today):  # the curfew night of yesterday or of today
+            a, b = d * DAY + cur, (d + 1) * DAY + quiet
+            if a <= now < b:
+                if not home:  # away at the curfew: that night is lost, waiting saves nothing
+                    return (Status.VIOLATED, f"away from home after the {p.curfew} curfew{fined}",
+                            None)
+                return (Status.DUE, f"home quiet time until {p.quiet_until}{fined}",
+                        Todo("wait", "home quiet time", minutes=b - now))
+        cur += today * DAY
+        go = ctx.go_minutes(p.lat, p.lng)
+        line = f"home by {p.curfew}: {'at home' if home else f'{go} min drive away'}{fined}"
+        todo = None
+        if not home and cur - now - go <= DUE_SLACK:
+            if now + go <= cur:  # still reachable in time
+                status, todo = Status.DUE, Todo("go", "home by curfew", lat=p.lat, lng=p.lng)
+            else:
+                status = Status.AT_RISK if status is Status.OK else status
+        elif home and cur - now <= DUE_SLACK:  # at home close to the curfew: stay
+            status, todo = Status.DUE, Todo("wait", "home by curfew", minutes=cur - now)
+        return status, line, todo
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
+        if not hit(f, home) or not f.clocks:
+            return None
+        if hit(f, r"每分钟|per minute|a minute|each minute"):
+            return None
+        pt = f.coords[0] if f.coords else None
+        lat = pt.lat if pt else (f.places[0].lat if f.places else None)
+        lng = pt.lng if pt else (f.places[0].lng if f.places else None)
+        if lat is None or lng is None:
+            return None
+        score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|"
+                                                                            r"next|"
+                                                                            r"morning|until|直到")
+        until = (r"(?:until|till|直到|一直到|到|至)\s*(?:次日|第二天|翌日|the next day|"
+                 r"next morning)?\s*(?:早上|凌晨|上午)?\s*$")
+        firsts = [c for c in f.clocks
+                  if not re.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
+        cur = firsts[0] if firsts else f.clocks[0]
+        rest = [c for c in f.clocks if c.start > cur.start]
+        quiet = rest[0] if rest else cur
+        return Candidate("home_by_curfew", score,
+                         {"lat": lat, "lng": lng, "radius_km": f.radius if f.radius else 1.0,
+                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm})

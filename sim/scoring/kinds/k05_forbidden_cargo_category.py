@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import REFUSE, Candidate, hit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Params, ParamsError, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -24,6 +27,7 @@ class ForbiddenCargoCategory(Kind):
     family = "cargo"
     model = PenaltyModel.COUNT
     Params = ForbiddenCategoryParams
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         cats = set(self.params.categories)
@@ -34,3 +38,19 @@ class ForbiddenCargoCategory(Kind):
     @classmethod
     def hint(cls, params: ForbiddenCategoryParams) -> str:
         return f"Do not take cargo of category {', '.join(params.categories)} (fined per order)."
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.categories or not hit(f, REFUSE):
+            return None
+        score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
+                                   r"type of|"
+                                   r"goods|"
+                                  r"cargo|货")
+        if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
+            score -= 2.0
+        return Candidate("forbidden_cargo_category", score,
+                         {"categories": [c for c, _ in f.categories]})

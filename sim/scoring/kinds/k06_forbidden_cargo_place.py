@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import REFUSE, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
+
+PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
+              r"进出|往返|来回|"
+              r"发往|运往|去往|拉往|送往|到|从|来自|\bto\b|\bfrom\b|pickup|pick-up|drop|delivery|"
+              r"loading|unloading|origin|destination|start|end|bound for|going to|coming from")
 
 
 @dataclass(frozen=True)
@@ -20,6 +28,7 @@ class ForbiddenCargoPlace(Kind):
     family = "named place"
     model = PenaltyModel.COUNT
     Params = ForbiddenPlaceParams
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         bad = [t.step.index for t in log.takes
@@ -30,3 +39,20 @@ class ForbiddenCargoPlace(Kind):
     def hint(cls, params: ForbiddenPlaceParams) -> str:
         return (f"Do not take cargo whose pickup or drop city contains '{params.place}' "
                 f"(fined per order).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.places or not hit(f, REFUSE):
+            return None
+        score = 1.8 + 0.8 * hit(f, PLACE_ENDS) + 0.4 * hit(f, r"货|cargo|loads?|orders?|jobs?|"
+                                                              r"freight")
+        if f.dates:
+            score -= 1.5
+        if int_before(f, r"个不同的日子|个不同的?(?:自然)?日|天|different days|days|个日子"):
+            score -= 1.0
+        if f.coords or f.radius is not None:
+            score -= 1.0
+        return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import EMPTY, HAUL, LIMIT, PICKUP, RADIUS, Candidate, hit, km_after_limit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -20,6 +23,7 @@ class MaxHaulKm(Kind):
     family = "mileage"
     model = PenaltyModel.COUNT
     Params = MaxHaulParams
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         bad = [t.step.index for t in log.takes
@@ -30,3 +34,19 @@ class MaxHaulKm(Kind):
     def hint(cls, params: MaxHaulParams) -> str:
         return (f"Take no order whose pickup-to-drop distance exceeds {params.max_km:g} km "
                 f"(fined per order).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        km = km_after_limit(f)
+        if km is None or not hit(f, LIMIT):
+            return None
+        score = 1.2 + 1.2 * hit(f, HAUL) + 0.6 * hit(
+            f, r"距离|distance|trip|长途|long-distance|路程|两地")
+        if hit(f, EMPTY) or (hit(f, PICKUP) and not hit(f, HAUL)):
+            score -= 1.0
+        if f.coords or hit(f, RADIUS):
+            score -= 1.5
+        return Candidate("max_haul_km", score, {"max_km": km})

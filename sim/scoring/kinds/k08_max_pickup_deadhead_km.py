@@ -8,8 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import (
+    EMPTY,
+    HAUL,
+    MONTH,
+    PICKUP,
+    RADIUS,
+    TOTAL,
+    Candidate,
+    hit,
+    km_after_limit,
+)
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -24,6 +37,7 @@ class MaxPickupDeadheadKm(Kind):
     family = "mileage"
     model = PenaltyModel.COUNT
     Params = MaxPickupParams
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         bad = [t.step.index for t in log.takes
@@ -34,3 +48,26 @@ class MaxPickupDeadheadKm(Kind):
     def hint(cls, params: MaxPickupParams) -> str:
         return (f"Take no order whose pickup is more than {params.max_km:g} km from where the "
                 f"truck stands (fined per order).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        km = km_after_limit(f)
+        if km is None or not (hit(f, PICKUP) or hit(f, EMPTY)):
+            return None
+        score = 1.2 + 1.0 * hit(f, PICKUP) + 0.5 * hit(f, EMPTY)
+        if hit(f, HAUL) and not hit(f, EMPTY):
+            score -= 1.0
+        if hit(f, MONTH) and hit(f, TOTAL):
+            score -= 1.5
+        if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|"
+                  r"excess|每公里"):
+            score -= 0.8
+        if hit(f, r"每单|每次|单次|一次|每一单|each (?:order|job|time)|per (?:order|job)|"
+                  r"any single|单趟"):
+            score += 0.5
+        if f.coords or hit(f, RADIUS):
+            score -= 1.5
+        return Candidate("max_pickup_deadhead_km", score, {"max_km": km})

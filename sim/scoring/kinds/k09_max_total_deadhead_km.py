@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import DAILY, EMPTY, MONTH, RADIUS, TOTAL, Candidate, hit, km_after_limit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import StepLog
 
 
@@ -20,6 +23,7 @@ class MaxTotalDeadheadKm(Kind):
     family = "mileage"
     model = PenaltyModel.KM
     Params = MaxTotalDeadheadParams
+    scope = Scope.MONTH
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         total = log.deadhead_km([s for s in log.steps if ctx.step_in_scope(s)])
@@ -29,3 +33,27 @@ class MaxTotalDeadheadKm(Kind):
     def hint(cls, params: MaxTotalDeadheadParams) -> str:
         return (f"Keep the month's empty driving (repositions plus pickup drives) within "
                 f"{params.max_km:g} km; every km beyond is fined.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        status, fined = self.fined(penalty)
+        used = counters["deadhead_km"]
+        line = f"deadhead {used:,.0f} of {p.max_km:,.0f} km this month{fined}"
+        if status is Status.OK and used > 0.8 * p.max_km:
+            status = Status.AT_RISK
+        return status, line, None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        km = km_after_limit(f)
+        if km is None or not hit(f, EMPTY):
+            return None
+        score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, TOTAL) + 0.6 * hit(
+            f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
+               r"每公里|every (?:extra|additional) (?:km|kilomet)|"
+               r"each (?:extra|additional) (?:km|kilomet)|(?:every|each|per) km over|km over")
+        if hit(f, DAILY) and not hit(f, MONTH):
+            score -= 1.0
+        if f.coords or hit(f, RADIUS):
+            score -= 1.5
+        return Candidate("max_total_deadhead_km", score, {"max_km": km})

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Lat, Lng, Params, ParamsError, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.scoring.steps import Pos, StepLog
+
+INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
+          r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
+          r"within)")
 
 
 @dataclass(frozen=True)
 class BBox(Params):
+    tag = "bbox"  # its name in the parsers' params table (sim/preftext/types.py)
+
     lat_min: Lat
     lat_max: Lat
     lng_min: Lng
@@ -32,6 +41,7 @@ class StayInsideBBox(Kind):
     family = "geofence inside"
     model = PenaltyModel.COUNT
     Params = BBox
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         box = self.params
@@ -44,3 +54,24 @@ class StayInsideBBox(Kind):
         return (f"Keep the truck inside latitude {params.lat_min}-{params.lat_max}, longitude "
                 f"{params.lng_min}-{params.lng_max} (every step ending or starting outside is "
                 f"fined).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p, pos = self.params, ctx.position
+        if pos is None or p.contains(pos):
+            return self.times_broken(counters, penalty)
+        # every step starting or ending outside is fined: back to the nearest point inside
+        _, fined = self.fined(penalty)
+        m = 0.01
+        lat = min(max(pos.lat, p.lat_min + m), p.lat_max - m)
+        lng = min(max(pos.lng, p.lng_min + m), p.lng_max - m)
+        return (Status.DUE, f"outside the allowed box; {counters.get('violations', 0)} steps fined"
+                f"{fined}", Todo("go", "back inside the box", lat=lat, lng=lng))
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if f.bbox is None:
+            return None
+        score = 2.0 + 1.0 * hit(f, INSIDE)
+        if f.dates:
+            score -= 1.5
+        return Candidate("stay_inside_bbox", score, dict(f.bbox))

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from sim.preftext.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Lat, Lng, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -24,6 +27,7 @@ class ForbiddenCircle(Kind):
     family = "geofence outside"
     model = PenaltyModel.COUNT
     Params = ForbiddenCircleParams
+    scope = Scope.STEP
 
     @property
     def penalty_model(self) -> PenaltyModel:
@@ -42,3 +46,32 @@ class ForbiddenCircle(Kind):
         return (f"Never start or end a step within {params.radius_km:g} km of "
                 f"({params.lat}, {params.lng}) "
                 f"(fined {how}).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if f.coords:
+            lat, lng = f.coords[0].lat, f.coords[0].lng
+            r = f.radius
+        elif f.places and f.places[0].lat is not None:
+            p = f.places[0]
+            lat, lng, r = p.lat, p.lng, f.radius if f.radius is not None else p.radius_km
+        else:
+            return None
+        if r is None or not hit(f, ENTER + "|" + REFUSE):
+            return None
+        score = 2.0 + 0.8 * hit(f, ENTER) + 0.4 * hit(f, r"半径|圆|radius|circle|区域|zone|area|"
+                                                         r"为中心|方圆")
+        if f.dates:
+            score -= 1.5
+        if len(f.coords) >= 2 or int_before(f, DAYS_N):
+            score -= 1.0
+        once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|"
+                      r"\bonce\b|one-time|one-off|single (?:fine|charge|penalty)|"
+                      r"single\s+\d+\s*(?:yuan|元)\s+(?:fine|charge|penalty)|only one fine|"
+                      r"one fine|fined once|just once")
+        return Candidate("forbidden_circle", score,
+                         {"lat": lat, "lng": lng, "radius_km": float(r),
+                          "mode": "once" if once else "per_step"})

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import ENTER, REFUSE, Candidate, hit
+from sim.preftext.extract import Facts, distinct_isos
 from sim.scoring.kinds.base import Counters, Date, Kind, Params, ParamsError, RuleContext
 from sim.scoring.kinds.k10_stay_inside_bbox import BBox
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import ActionKind, StepLog
 from sim.scoring.timebase import DAY, date_to_day
 
@@ -30,6 +33,7 @@ class DateRegionAvoid(Kind):
     family = "named place + dates"
     model = PenaltyModel.COUNT
     Params = DateRegionParams
+    scope = Scope.STEP
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -57,3 +61,18 @@ class DateRegionAvoid(Kind):
         where = params.place or "the given box"
         return (f"On {', '.join(params.dates)} take no cargo loading or unloading in {where} and "
                 f"do not drive into that area.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.dates or not (f.places or f.bbox):
+            return None
+        if not hit(f, ENTER + "|" + REFUSE + r"|查车|检查|限行|管制|封路|别往|别去|不往|严查|查|"
+                                             r"别接"):
+            return None
+        score = 2.8
+        return Candidate("date_region_avoid", score,
+                         {"dates": distinct_isos(f.dates), "bbox": f.bbox,
+                          "place": f.places[0].name_zh if f.places else None})

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import AT_LEAST, MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days, span
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.common import off_days_progress
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -20,6 +24,8 @@ class MinDaysWithoutOrders(Kind):
     family = "off days"
     model = PenaltyModel.ONCE
     Params = MinDaysWithoutOrdersParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         worked = {t.end_day for t in log.takes}  # by completion day
@@ -30,3 +36,22 @@ class MinDaysWithoutOrders(Kind):
     def hint(cls, params: MinDaysWithoutOrdersParams) -> str:
         return (f"Keep at least {params.min_days} days this month on which no order is "
                 f"completed (a day counts as worked by the day an order finishes).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        # K13 counts a day as worked by the day an order finishes
+        busy_today = any(t.end_day == ctx.today for t in ctx.tail(ctx.today).takes)
+        return off_days_progress(self.params.min_days, ctx, counters, busy_today)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        n = min_days(f)
+        if n is None or not hit(f, NO_ORDERS):
+            return None
+        score = 1.8 + 0.5 * hit(f, MONTH) + 0.3 * hit(f, AT_LEAST)
+        if hit(f, OFF_FULL):
+            score -= 1.0
+        if f.coords or f.places or f.categories or f.dates:
+            score -= 1.0
+        if span(f) is not None:
+            score -= 1.0
+        return Candidate("min_days_without_orders", score, {"min_days": n})

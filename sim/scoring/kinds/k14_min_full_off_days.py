@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.common import off_days_progress
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 
 
@@ -20,6 +24,8 @@ class MinFullOffDays(Kind):
     family = "off days"
     model = PenaltyModel.ONCE
     Params = MinFullOffDaysParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         off = [d for d in ctx.days if log.active_minutes(d) == 0]
@@ -29,3 +35,17 @@ class MinFullOffDays(Kind):
     def hint(cls, params: MinFullOffDaysParams) -> str:
         return (f"Keep at least {params.min_days} whole days (00:00-24:00) with no order and no "
                 f"empty driving, failed takes included.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        busy_today = ctx.any_steps and ctx.tail(ctx.today).active_minutes(ctx.today) > 0
+        return off_days_progress(self.params.min_days, ctx, counters, busy_today)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        n = min_days(f)
+        if n is None or not (hit(f, OFF_FULL) or hit(f, NO_ORDERS)):
+            return None
+        score = 1.6 + 0.5 * hit(f, MONTH) + (0.8 if hit(f, OFF_FULL) else -0.5)
+        if f.coords or f.places or f.categories or f.dates:
+            score -= 1.0
+        return Candidate("min_full_off_days", score, {"min_days": n})

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
+from sim.preftext.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import StepLog
 
 
@@ -21,6 +25,7 @@ class MaxOrdersPerDay(Kind):
     family = "order count"
     model = PenaltyModel.EXTRA
     Params = MaxOrdersPerDayParams
+    scope = Scope.DAY
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         per_day = Counter(t.start_day for t in log.takes)
@@ -33,3 +38,27 @@ class MaxOrdersPerDay(Kind):
     def hint(cls, params: MaxOrdersPerDayParams) -> str:
         return (f"Start at most {params.max_orders} orders per calendar day; each extra order "
                 f"is fined.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        status, fined = self.fined(penalty)
+        n = sum(1 for t in ctx.tail(ctx.today).takes if t.start_day == ctx.today)
+        line = f"orders today {n} of {p.max_orders}{fined}"
+        if status is Status.OK and n >= p.max_orders:
+            status = Status.AT_RISK
+        return status, line, None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        vals = int_before(f, ORDERS) or [
+            (int(m.group(1)), m.start()) for m in
+            re.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
+                        r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
+        if not vals or not hit(f, DAILY + r"|同一天|同日|单日|一天之内|in a single day|on any day"):
+            return None
+        score = 1.8 + 0.6 * hit(f, LIMIT)
+        if hit(f, MONTH) and not hit(f, DAILY):
+            score -= 1.5
+        if f.categories or f.durations:
+            score -= 1.0
+        return Candidate("max_orders_per_day", score, {"max_orders": vals[0][0]})

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import DAY, hhmm_to_minutes
 
@@ -21,6 +24,7 @@ class FirstOrderDeadline(Kind):
     family = "order timing"
     model = PenaltyModel.COUNT
     Params = FirstOrderDeadlineParams
+    scope = Scope.DAY
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         first: dict[int, int] = {}
@@ -35,3 +39,19 @@ class FirstOrderDeadline(Kind):
     def hint(cls, params: FirstOrderDeadlineParams) -> str:
         return (f"On any day you take orders, start the first one before {params.latest} "
                 f"(starting exactly at {params.latest} is late).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.clocks or not hit(f, r"first-order|first[\s-]+(?:order|job|load)|首单|第一单|"
+                                      r"第一笔|头一单|第一个单|开工|开张|出第一|"
+                                      r"first (?:order|job|load|pickup|take|booking|one)|"
+                                      r"start work|begin work|start the day|earliest order|"
+                                      r"first .{0,10}of the day"):
+            return None
+        score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|之前|以前|前|before|by|no later|not later|"
+                                   r"latest")
+        c = next((c for c in f.clocks if c.before), f.clocks[0])
+        return Candidate("first_order_deadline", score, {"latest": c.hhmm})

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Km, Lat, Lng, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import DAY
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
 class MinVisitDaysParams(Params):
     lat: Lat
     lng: Lng
-    min_days: Count
     radius_km: Km = 1.0
+    min_days: Count
 
 
 class MinVisitDays(Kind):
@@ -24,6 +27,8 @@ class MinVisitDays(Kind):
     family = "visit quota"
     model = PenaltyModel.ONCE
     Params = MinVisitDaysParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -39,3 +44,40 @@ class MinVisitDays(Kind):
     def hint(cls, params: MinVisitDaysParams) -> str:
         return (f"Be within {params.radius_km:g} km of ({params.lat}, {params.lng}) on at least "
                 f"{params.min_days} different days (several visits on one day count once).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        have = len(counters["visit_days"])
+        line = f"visit days {have} of {p.min_days}"
+        need = p.min_days - have
+        if need <= 0:
+            return Status.OK, line, None
+        if ctx.today not in counters["visit_days"] and need >= ctx.days_left - 1:
+            return Status.DUE, line, Todo("go", "visit day due", lat=p.lat, lng=p.lng)
+        return (Status.AT_RISK if need > ctx.days_left else Status.OK), line, None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92]
+        if not ns:
+            return None
+        if f.coords:
+            lat, lng = f.coords[0].lat, f.coords[0].lng
+        elif f.places and f.places[0].lat is not None and not hit(f, r"装货|卸货|loading|unloading|"
+                                                                    r"pickup|drop|orders?|单"):
+            lat, lng = f.places[0].lat, f.places[0].lng
+        else:
+            return None
+        score = 2.0 + 0.8 * hit(f, r"到过|去|回|到|visit|be at|go to|stop by|call at|check in|back|"
+                                  r"home|看望|探望|within|be near|near") + 0.3 * hit(f, MONTH)
+        if any(k.before for k in f.clocks) and not hit(f, MONTH):
+            score -= 1.2
+        if hit(f, ENTER):
+            score -= 1.0
+        if f.dates:
+            score -= 1.5
+        if len(f.coords) >= 2:
+            score -= 1.0
+        return Candidate("min_visit_days", score,
+                         {"lat": lat, "lng": lng, "radius_km": f.radius if f.radius else 1.0,
+                          "min_days": ns[0]})

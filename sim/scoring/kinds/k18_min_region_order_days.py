@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from sim.preftext.common import DAYS_N, REFUSE, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import StepLog
 
 
@@ -21,6 +25,8 @@ class MinRegionOrderDays(Kind):
     family = "visit quota"
     model = PenaltyModel.ONCE
     Params = MinRegionOrderDaysParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -32,3 +38,30 @@ class MinRegionOrderDays(Kind):
     def hint(cls, params: MinRegionOrderDaysParams) -> str:
         return (f"Take orders loading or unloading in {params.place} on at least "
                 f"{params.min_days} different days (several on one day count once).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        have = len(counters["order_days"])
+        st = Status.OK if have >= p.min_days else (
+            Status.AT_RISK if p.min_days - have >= ctx.days_left else Status.OK)
+        return st, f"order days in {p.place} {have} of {p.min_days}", None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92] or [
+            int(m.group(1)) for m in re.finditer(
+                r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|≥|"
+                r">=)\s*(\d+)(?!\d|\.\d)", f.low)]
+        if not ns or not f.places:
+            return None
+        score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop|start or end|"
+                                  r"from or to|to or from|origin|destination|起点|终点|订单|单|"
+                                  r"orders?|jobs?|loads?|cargo")
+        if f.coords:
+            score -= 1.0
+        if f.dates:
+            score -= 1.5
+        if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum"):
+            score -= 1.0
+        return Candidate("min_region_order_days", score,
+                         {"place": f.places[0].name_zh, "min_days": ns[0]})

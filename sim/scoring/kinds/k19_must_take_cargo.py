@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts, cargo_ids
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import StepLog
 
 
@@ -20,6 +23,8 @@ class MustTakeCargo(Kind):
     family = "designated order"
     model = PenaltyModel.MUST_TAKE
     Params = MustTakeCargoParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         hits = [t.step.index for t in log.takes
@@ -30,3 +35,20 @@ class MustTakeCargo(Kind):
     def hint(cls, params: MustTakeCargoParams) -> str:
         return (f"Take cargo {params.cargo_id} while this preference is in force "
                 f"(a one-off fine if it is never taken).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        failed = counters["failed"]
+        return (Status.AT_RISK if failed else Status.OK,
+                f"must take cargo {self.params.cargo_id}: {'not yet' if failed else 'taken'}",
+                None)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        ids = cargo_ids(f.text)
+        if not ids:
+            return None
+        score = 3.0 + 0.5 * hit(f, r"必接|mandatory|必须|一定|指定|临时约定|熟货|老客户|must|"
+                                   r"have to|"
+                                   r"make sure|"
+                                  r"guarantee|promised|agreed")
+        return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
+from sim.preftext.extract import Facts, canonical_category, months
 from sim.scoring.kinds.base import Count, Counters, Kind, Month, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import month_of_minute
+
+_QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
+                      r"(?:[a-z-]+\s+){0,2})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
+
+
+def _all_categories(f: Facts) -> list[tuple[str, int]]:
+    out = []
+    for m in re.finditer(r"[「『“\"]([^」』”\"]{1,20})[」』”\"]", f.num):
+        c = canonical_category(m.group(1))
+        if c:
+            out.append((c, m.start()))
+    if out:
+        return out
+    return f.categories
 
 
 @dataclass(frozen=True)
 class CarryFrom(Params):
+    tag = "carry"  # its name in the parsers' params table (sim/preftext/types.py)
+
     category: str
     month: Month
     min_orders: Count
@@ -31,6 +51,8 @@ class MonthlyCategoryQuota(Kind):
     family = "KPI"
     model = PenaltyModel.SHORT
     Params = MonthlyCategoryQuotaParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -59,3 +81,59 @@ class MonthlyCategoryQuota(Kind):
                      f"{cf.min_orders}) must be made up in {params.month} too")
         return (f"Take at least {params.min_orders} orders of category {params.category} in "
                 f"{params.month} (fined per missing order{carry}).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p, c = self.params, counters
+        carry = f" (+{c['carried']} carried)" if c.get("carried") else ""
+        line = f"quota {p.category} {c['count']} of {p.min_orders} in {p.month}{carry}"
+        return (Status.AT_RISK if c["missing"] else Status.OK), line, None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        """Each month mention opens a segment holding its category and count; with carry wording
+        the latest month is the rule and an earlier one is carry_from."""
+        if not f.categories:
+            return None
+        counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)]
+        counts += [(int(m.group(1)), m.start()) for m in
+                   re.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
+        if not counts:
+            return None
+        score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|"
+                                   r"at least|"
+                                  r"minimum|no fewer|完成|达到") + 0.3 * hit(f, MONTH)
+        if hit(f, REFUSE) and not hit(f, AT_LEAST + r"|考核|kpi|quota"):
+            score -= 1.5
+        mentions = [(c, p) for c, p in _all_categories(f)]
+        ms = months(f.num)
+        bounds = [p for _, p in ms] + [len(f.low)]
+        segs = []
+        for i, (mo, p) in enumerate(ms):
+            lo, hi = (0 if i == 0 else p), bounds[i + 1]
+            cat = next((c for c, q in mentions if lo <= q < hi), None)
+            if cat is None:  # "the 「建材」 orders I fell short on in May (May quota: 4)"
+                before = [c for c, q in mentions if q < lo]
+                cat = before[-1] if before else None
+            cnt = next((v for v, q in counts if lo <= q < hi), None)
+            if cat is not None and cnt is not None:
+                segs.append((mo, cat, cnt))
+        carry_words = hit(f, r"欠|补|carry|shortfall|make up|owed|owe|结转|顺延|累加|叠加|带到|"
+                             r"backlog|"
+                              r"\bleft\b|fell short|short on|on top|remaining|leftover|remainder|"
+                              r"unfinished|没完成|未完成|没接够")
+        if not segs:
+            main = (ms[0][0] if ms else "2026-03", mentions[0][0], counts[0][0])
+            return Candidate("monthly_category_quota", score - 0.3,
+                             {"category": main[1], "month": main[0], "min_orders": main[2],
+                              "carry_from": None})
+        main = max(segs, key=lambda g: g[0])
+        carry = None
+        earlier = [g for g in segs if g[0] < main[0]]
+        if carry_words and earlier:
+            prev = max(earlier, key=lambda g: g[0])
+            carry = {"category": prev[1], "month": prev[0], "min_orders": prev[2]}
+        elif not carry_words:
+            main = segs[0]
+        return Candidate("monthly_category_quota", score,
+                         {"category": main[1], "month": main[0], "min_orders": main[2],
+                          "carry_from": carry})

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from sim.preftext.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Minutes, Params, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import month_of_minute
 
@@ -23,6 +26,7 @@ class MonthlyLongHaulCap(Kind):
     family = "KPI"
     model = PenaltyModel.EXTRA
     Params = MonthlyLongHaulCapParams
+    scope = Scope.MONTH
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -37,3 +41,23 @@ class MonthlyLongHaulCap(Kind):
     def hint(cls, params: MonthlyLongHaulCapParams) -> str:
         return (f"Take at most {params.max_per_month} orders a month whose loading+haul+unloading "
                 f"time exceeds {params.threshold_minutes} minutes; each extra one is fined.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        status, fined = self.fined(penalty)
+        n = sum(counters["long_hauls"].values())
+        return status, f"long hauls {n} of {self.params.max_per_month} a month{fined}", None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        hs = list(f.durations)
+        counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/\s*月|"
+                                        r"/\s*month")
+        if not hs or not counts or not hit(f, MONTH):
+            return None
+        score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|"
+                                   r"more than|over|exceed|longer than") + 0.3 * hit(f, LIMIT)
+        if f.categories:
+            score -= 1.0
+        after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]
+        return Candidate("monthly_long_haul_cap", score,
+                         {"threshold_minutes": int(hs[0][0]), "max_per_month": after[0]})

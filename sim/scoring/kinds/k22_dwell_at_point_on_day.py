@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts, distinct_isos
 from sim.scoring.kinds.base import (
     HHMM,
     Counters,
@@ -18,17 +20,18 @@ from sim.scoring.kinds.base import (
 )
 from sim.scoring.kinds.common import dwell_after
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.scoring.steps import Pos, StepLog
 from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
 class DwellAtPointParams(Params):
     date: Date
     lat: Lat
     lng: Lng
-    min_dwell_minutes: Minutes
     radius_km: Km = 2.0
+    min_dwell_minutes: Minutes
     arrive_by: HHMM | None = None
 
 
@@ -38,6 +41,8 @@ class DwellAtPointOnDay(Kind):
     family = "itinerary"
     model = PenaltyModel.ONCE
     Params = DwellAtPointParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -61,3 +66,39 @@ class DwellAtPointOnDay(Kind):
         return (f"On {params.date} reach ({params.lat}, {params.lng}) within "
                 f"{params.radius_km:g} km{by} and then wait there at least "
                 f"{params.min_dwell_minutes} minutes in one go.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p, now = self.params, ctx.now
+        day = date_to_day(p.date)
+        by = day * DAY + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+        if not counters["failed"]:
+            return Status.OK, f"dwell on {p.date}: done", None
+        line = f"dwell {p.min_dwell_minutes} min at ({p.lat}, {p.lng}) on {p.date}"
+        if now >= day * DAY + DAY:
+            return Status.VIOLATED, line + ": missed", None
+        if ctx.near(p.lat, p.lng, p.radius_km) and now >= day * DAY:
+            run = ctx.resting_run()
+            return Status.DUE, line, Todo("wait", "dwell",
+                                          minutes=max(1, p.min_dwell_minutes - run))
+        if by - now - ctx.go_minutes(p.lat, p.lng) <= DUE_SLACK + DAY // 2:
+            return Status.DUE, line, Todo("go", "dwell point", lat=p.lat, lng=p.lng)
+        return Status.OK, line, None
+
+    def settled_after(self) -> int:
+        """Steps starting after the day are outside both the arrival and the dwell tests."""
+        return (date_to_day(self.params.date) + 1) * DAY
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if len(distinct_isos(f.dates)) != 1 or not f.coords or not f.durations:
+            return None
+        c = f.coords[0]
+        score = 2.5 + 0.5 * hit(f, r"停|待|留|呆|dwell|stay|park|wait|remain")
+        if len(f.coords) >= 2:
+            score -= 1.5
+        arrive = next((k for k in f.clocks if k.before), None)
+        return Candidate("dwell_at_point_on_day", score,
+                         {"date": f.dates[0].iso, "lat": c.lat, "lng": c.lng,
+                          "radius_km": f.radius if f.radius else 2.0,
+                          "min_dwell_minutes": int(f.durations[0][0]),
+                          "arrive_by": arrive.hhmm if arrive else None})

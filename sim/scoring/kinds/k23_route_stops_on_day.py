@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
 
+from sim.preftext.common import Candidate, hit
+from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import (
     HHMM,
     Counters,
@@ -19,23 +23,41 @@ from sim.scoring.kinds.base import (
 )
 from sim.scoring.kinds.common import dwell_after
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.scoring.steps import Pos, StepLog
 from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
 
 
+def _dwell_after(f: Facts, start: int, end: int) -> int | None:
+    seg = f.num[start:end]
+    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*-?\s*(小时|钟头|hours?|hrs?|h\b|分钟|"
+                  r"minutes?|mins?)",
+                  seg, re.I)
+    if not m:
+        return None
+    v = float(m.group(1))
+    return round(v * 60) if m.group(2)[0] in "小钟hH" else round(v)
+
+
+_STEP_SPLIT = re.compile(r"[;；。]|再|然后|接着|之后|随后|最后|\bthen\b|after that|afterwards|"
+                         r"\bnext\b|\bfinally\b", re.I)
+
+
 @dataclass(frozen=True)
 class Stop(Params):
+    tag = "stop"  # its name in the parsers' params table ("stops" for a list of them)
+
     lat: Lat
     lng: Lng
     arrive_by: HHMM
     min_dwell_minutes: Minutes = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
 class RouteStopsParams(Params):
     date: Date
-    stops: list[Stop]
     radius_km: Km = 2.0
+    stops: list[Stop]
 
     def check(self, where: str) -> None:
         if not self.stops:
@@ -48,6 +70,8 @@ class RouteStopsOnDay(Kind):
     family = "itinerary"
     model = PenaltyModel.ONCE
     Params = RouteStopsParams
+    scope = Scope.MONTH
+    judged_at_end = True
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -79,3 +103,73 @@ class RouteStopsOnDay(Kind):
             + (f", waiting {x.min_dwell_minutes} min" if x.min_dwell_minutes else "")
             for x in params.stops)
         return f"On {params.date} visit, in this order, within {params.radius_km:g} km: {legs}."
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p, c, now = self.params, counters, ctx.now
+        day = date_to_day(p.date)
+        if not c["failed"]:
+            return Status.OK, f"route on {p.date}: done", None
+        stop = p.stops[(c.get("failed_stop") or 1) - 1]
+        line = f"route on {p.date}: stop {c.get('failed_stop')} of {len(p.stops)} next"
+        if now >= day * DAY + DAY:
+            return Status.VIOLATED, line + ": missed", None
+        if day * DAY - DAY // 2 <= now:
+            if ctx.near(stop.lat, stop.lng, p.radius_km) and stop.min_dwell_minutes:
+                return Status.DUE, line, Todo("wait", "route stop dwell",
+                                              minutes=stop.min_dwell_minutes)
+            return Status.DUE, line, Todo("go", "route stop", lat=stop.lat, lng=stop.lng)
+        return Status.OK, line, None
+
+    def settled_after(self) -> int:
+        """Steps starting after the day are outside every stop's arrival and dwell tests."""
+        return (date_to_day(self.params.date) + 1) * DAY
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        """Stops split at 再/然后/then: each piece's coordinate, its deadline clock, and its dwell
+        (a stated duration, or the span from the deadline to a later 待到/until clock)."""
+        if not f.dates or len(f.coords) < 2:
+            return None
+        if hit(f, r"每分钟|per minute|a minute|each minute|every minute"):
+            return None
+        cuts = [0] + [m.start() for m in _STEP_SPLIT.finditer(f.num)] + [len(f.num)]
+        segs = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+        stops: list[dict] = []
+        for a, b in segs:
+            cs = [c for c in f.coords if a <= c.start < b]
+            ks = [k for k in f.clocks if a <= k.start < b]
+            if len(cs) > 1:
+                return None
+            if not cs:
+                if stops and ks and not stops[-1]["_dwell_set"]:
+                    later = ks[0]
+                    stops[-1]["min_dwell_minutes"] = (later.minutes - stops[-1]["_arr"]) % 1440
+                    stops[-1]["_dwell_set"] = True
+                continue
+            if not ks:
+                return None
+            arrive = next((k for k in ks if k.before), ks[0])
+            dwell = _dwell_after(f, a, b)
+            dset = dwell is not None
+            if dwell is None:
+                later = [k for k in ks if k.start > arrive.start]
+                dwell = (later[0].minutes - arrive.minutes) % 1440 if later else 0
+                dset = bool(later)
+            stops.append({"lat": cs[0].lat, "lng": cs[0].lng, "arrive_by": arrive.hhmm,
+                          "min_dwell_minutes": int(dwell), "_arr": arrive.minutes,
+                          "_dwell_set": dset})
+        if len(stops) < 2:
+            return None
+        each = re.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|"
+                         r"every (?:stop|point))[^;；。]{0,12}", f.num, re.I)
+        if each:
+            d = _dwell_after(f, each.start(), min(len(f.num), each.end() + 12))
+            if d is not None:
+                for st in stops:
+                    if not st["_dwell_set"] or st["min_dwell_minutes"] == 0:
+                        st["min_dwell_minutes"] = d
+        score = 2.5 + 0.8 * hit(f, r"先|再|然后|接着|first|then|after that|next")
+        clean = [{k: v for k, v in s.items() if not k.startswith("_")} for s in stops]
+        return Candidate("route_stops_on_day", score,
+                         {"date": f.dates[0].iso, "radius_km": f.radius if f.radius else 2.0,
+                          "stops": clean})
