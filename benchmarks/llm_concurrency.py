@@ -120,34 +120,174 @@ def one_run(sc, url: str, concurrency: int, out: Path, cache: Path | None) -> di
             "events": comparable(read_events(out).to_pandas())}
 
 
+# competition runs' sizes: drivers x steps is the work, the time scale sets how much of each
+# step is waiting for the (emulated) server
+QUICK_COMPETITION = {"steps": 3, "time_scale": 0.2}
+FULL_COMPETITION = {"steps": 10, "time_scale": 0.3}
+STAMP = "20260301_000000"  # fixed log names, so two runs' files pair up by name
+WALL_CLOCK_SUMMARY = ("simulate_time_seconds", "driver_decision_latency", "driver_result_files")
+
+
+def competition_outputs(comp: Path) -> dict[str, object]:
+    """What a competition run wrote, keyed by file name, without its wall-clock figures: every
+    action log line, the run summary (less its timings and absolute paths), the official
+    income file and the per-preference penalties."""
+    out: dict[str, object] = {}
+    for f in sorted(comp.glob("actions_*.jsonl")):
+        out[f.name] = f.read_text(encoding="utf-8")
+    summary = json.loads((comp / "run_summary_202603.json").read_text(encoding="utf-8"))
+    out["run_summary"] = {k: v for k, v in summary.items() if k not in WALL_CLOCK_SUMMARY}
+    income = comp / "monthly_income_202603.json"
+    if income.is_file():
+        scores = json.loads(income.read_text(encoding="utf-8"))
+        out[income.name] = {k: v for k, v in scores.items() if k not in WALL_CLOCK_SUMMARY}
+    if (comp / "score_preferences.tsv").is_file():
+        out["score_preferences.tsv"] = (comp / "score_preferences.tsv").read_text(encoding="utf-8")
+    return out
+
+
+def competition_run(sc, url: str | None, concurrency: int, out: Path, cache: Path | None,
+                    replay: bool = False) -> dict:
+    """One competition run (our agents under the official loop, agents/app/compete.py):
+    `loop_s` is the decision loop's wall time (the official summary's simulate_time_seconds),
+    `wall_s` the whole run (data, setup, scoring included)."""
+    from agents.app.compete import run_competition
+
+    llm: dict = {"concurrency": concurrency}
+    if url is not None:
+        llm["base_url"] = url
+    if cache is not None:
+        llm["cache"] = str(cache)
+    if replay:
+        llm["replay"] = True
+    if url is not None:
+        server_stats(url, reset=True)
+    t0 = time.perf_counter()
+    summary = run_competition(sc.with_overrides(llm=llm), out, stamp=STAMP)
+    wall = time.perf_counter() - t0
+    steps = summary["driver_completed_steps"]
+    return {"concurrency": concurrency, "wall_s": round(wall, 2),
+            "loop_s": summary["simulate_time_seconds"], "steps": summary["completed_steps"],
+            "steps_per_driver": [min(steps.values()), max(steps.values())] if steps else None,
+            "end_reasons": sorted(set(summary["driver_end_reasons"].values())),
+            "failures": len(summary["driver_simulation_failures"]),
+            "in_flight": in_flight_summary(server_stats(url, reset=False) if url else None),
+            "outputs": competition_outputs(out / "competition")}
+
+
+def main_competition(a, sc, levels: list[int], url: str, scale: float | None) -> int:
+    """Independent drivers (COMPETITION.md): every driver its own world, so all of them can
+    have a decision in flight. The calibrated market is drawn once, so every run reads the
+    same cargo file."""
+    from agents.app.compete import _official_cargo
+
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="llm-concurrency-") as tmp:
+        tmp_p = Path(tmp)
+        if not sc.cargo.file:
+            sc = sc.with_overrides(cargo={"file": str(_official_cargo(sc, tmp_p / "cargo.jsonl"))})
+        print(f"{sc.scenario.name} (competition, independent drivers): {a.drivers} drivers, "
+              f"{int(sc.scenario.days)} day(s), at most {sc.scenario.max_steps} steps per "
+              f"driver, memory {a.memory}, "
+              f"{'server ' + url if a.base_url else f'emulated server x{scale:g}'}", flush=True)
+        seq = competition_run(sc, url, 1, tmp_p / "seq", None)
+        print(f"  concurrency 1: loop {seq['loop_s']} s (whole run {seq['wall_s']} s), "
+              f"{seq['steps']} steps, in flight max {seq['in_flight']['max']}", flush=True)
+        rows.append(seq)
+        for c in levels:
+            cache = tmp_p / f"cache-{c}.jsonl"
+            r = competition_run(sc, url, c, tmp_p / f"c{c}", cache)
+            r["identical"] = r["outputs"] == seq["outputs"]
+            r["speedup"] = round(seq["loop_s"] / max(r["loop_s"], 1e-9), 2)
+            r["speedup_whole_run"] = round(seq["wall_s"] / r["wall_s"], 2)
+            if not a.no_replay_check:
+                rep = competition_run(sc, None, 1, tmp_p / f"replay{c}", cache, replay=True)
+                r["replay_identical"] = rep["outputs"] == r["outputs"]
+            print(f"  concurrency {c}: loop {r['loop_s']} s (whole run {r['wall_s']} s), speedup "
+                  f"{r['speedup']}x (whole run {r['speedup_whole_run']}x), in flight max "
+                  f"{r['in_flight']['max']} mean {r['in_flight']['mean']}, identical "
+                  f"{'yes' if r['identical'] else 'no'}, replay identical "
+                  f"{r.get('replay_identical')}", flush=True)
+            rows.append(r)
+    print()
+    print("| drivers | concurrency | loop s | whole run s | speedup (loop) | speedup (whole) | "
+          "in flight max | in flight mean | identical | replay identical |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {a.drivers} | {r['concurrency']} | {r['loop_s']} | {r['wall_s']} | "
+              f"{r.get('speedup', 1.0)} | {r.get('speedup_whole_run', 1.0)} | "
+              f"{r['in_flight']['max']} | {r['in_flight']['mean']} | "
+              f"{'yes' if r.get('identical', True) else 'no'} | "
+              f"{r.get('replay_identical', '-')} |")
+    best = rows[-1]
+    print(f"steps {seq['steps']} (per driver {seq['steps_per_driver']}), end reasons "
+          f"{seq['end_reasons']}, failures {seq['failures']}")
+    print(f"in flight over time (concurrency {best['concurrency']}, tenths of the run): "
+          f"{best['in_flight']['timeline']}")
+    if a.out:
+        Path(a.out).write_text(json.dumps(
+            {"world": "competition", "drivers": a.drivers, "days": int(sc.scenario.days),
+             "max_steps": sc.scenario.max_steps, "memory": a.memory, "time_scale": scale,
+             "server": a.base_url or "emulated", "concurrency_levels": levels,
+             "runs": [{k: v for k, v in r.items() if k != "outputs"} for r in rows]},
+            indent=2))
+    ok = all(r.get("identical", True) and r.get("replay_identical", True) for r in rows)
+    print(f"speedup {best['speedup']}x (sequential {seq['loop_s']} s, concurrent "
+          f"{best['loop_s']} s, identical events: {'yes' if ok else 'no'})")
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios" / "month.toml"))
+    ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios" / "competition.toml"),
+                    help="competition rules: independent drivers; otherwise the shared world")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--drivers", type=int, default=100)
     ap.add_argument("--days", type=float, default=None)
-    ap.add_argument("--window", type=float, default=30.0, help="lookahead, simulated minutes")
-    ap.add_argument("--concurrency", default="32,128")
+    ap.add_argument("--steps", type=int, default=None,
+                    help="competition: at most this many decision steps per driver")
+    ap.add_argument("--window", type=float, default=30.0,
+                    help="shared world: lookahead, simulated minutes")
+    ap.add_argument("--concurrency", default=None,
+                    help="comma-separated levels (competition 100, shared world 32,128)")
     ap.add_argument("--time-scale", type=float, default=None)
     ap.add_argument("--memory", default="rules")
     ap.add_argument("--base-url", default=None)
     ap.add_argument("--no-replay-check", action="store_true")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
-    days = a.days if a.days is not None else (1.5 / 24 if a.quick else None)
-    scale = a.time_scale if a.time_scale is not None else (0.3 if a.quick else 0.01)
     sc = load_scenario(a.scenario)
-    over = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
-            "llm": {"backend": "llm", "response_format": "json_schema", "max_retries": 1,
-                    "timeout_s": 600.0, "lookahead_minutes": a.window}}
-    if days is not None:
-        over["scenario"] = {"days": days}
+    competition = sc.scenario.rules == "competition"
+    over: dict = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
+                  "llm": {"backend": "llm", "response_format": "json_schema", "max_retries": 1,
+                          "timeout_s": 600.0}}
+    if competition:
+        q = QUICK_COMPETITION if a.quick else FULL_COMPETITION
+        days = a.days if a.days is not None else 1
+        scale = a.time_scale if a.time_scale is not None else q["time_scale"]
+        over["scenario"] = {"days": days, "max_steps": a.steps or q["steps"]}
+        if sc.drivers.file is not None:  # the drivers are drawn, so --drivers holds
+            over["drivers"]["file"] = None
+        levels = [int(x) for x in (a.concurrency or str(a.drivers)).split(",")]
+    else:
+        days = a.days if a.days is not None else (1.5 / 24 if a.quick else None)
+        scale = a.time_scale if a.time_scale is not None else (0.3 if a.quick else 0.01)
+        over["llm"]["lookahead_minutes"] = a.window
+        if days is not None:
+            over["scenario"] = {"days": days}
+        levels = [int(x) for x in (a.concurrency or "32,128").split(",")]
     sc = sc.with_overrides(**over)
-    levels = [int(x) for x in a.concurrency.split(",")]
     proc = None
     url = a.base_url
     if url is None:
         proc, url = start_server(scale)
+    if competition:
+        try:
+            return main_competition(a, sc, levels, url, scale)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=10)
     rows = []
     try:
         with tempfile.TemporaryDirectory(prefix="llm-concurrency-") as tmp:
