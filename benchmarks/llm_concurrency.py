@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -52,6 +53,15 @@ sys.path.insert(0, str(ROOT))
 from agents.app.runner import run_scenario  # noqa: E402
 from sim.recorder import read_events, without_wall_clock  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
+
+
+def widen_regex_cache() -> None:
+    """sim/preftext matches a few hundred place-name patterns per preference text: with the
+    rest, more than the 512 compiled patterns `re` caches, so each driver's rules and each
+    score recompile them all (about 0.1 s per preference, some 25 s of one core for 100
+    drivers' setup and scoring, the same in every run). A larger cache changes no result; it
+    keeps that fixed cost from dwarfing a quick run. (To be fixed in sim/preftext.)"""
+    re._MAXCACHE = max(re._MAXCACHE, 4096)  # type: ignore[attr-defined]
 
 
 def start_server(time_scale: float) -> tuple[subprocess.Popen, str]:
@@ -122,8 +132,8 @@ def one_run(sc, url: str, concurrency: int, out: Path, cache: Path | None) -> di
 
 # competition runs' sizes: drivers x steps is the work, the time scale sets how much of each
 # step is waiting for the (emulated) server
-QUICK_COMPETITION = {"steps": 3, "time_scale": 0.2}
-FULL_COMPETITION = {"steps": 10, "time_scale": 0.3}
+QUICK_COMPETITION = {"steps": 2, "time_scale": 0.2, "concurrency": "100"}
+FULL_COMPETITION = {"steps": 5, "time_scale": 0.6, "concurrency": "25,100"}
 STAMP = "20260301_000000"  # fixed log names, so two runs' files pair up by name
 WALL_CLOCK_SUMMARY = ("simulate_time_seconds", "driver_decision_latency", "driver_result_files")
 
@@ -256,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-replay-check", action="store_true")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
+    widen_regex_cache()
     sc = load_scenario(a.scenario)
     competition = sc.scenario.rules == "competition"
     over: dict = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
@@ -268,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         over["scenario"] = {"days": days, "max_steps": a.steps or q["steps"]}
         if sc.drivers.file is not None:  # the drivers are drawn, so --drivers holds
             over["drivers"]["file"] = None
-        levels = [int(x) for x in (a.concurrency or str(a.drivers)).split(",")]
+        levels = [min(int(x), a.drivers) for x in (a.concurrency or q["concurrency"]).split(",")]
     else:
         days = a.days if a.days is not None else (1.5 / 24 if a.quick else None)
         scale = a.time_scale if a.time_scale is not None else (0.3 if a.quick else 0.01)

@@ -137,6 +137,12 @@ class FreightsimAgent:
 
             log.sink = counted
         self.drivers: dict[str, _Driver] = {}
+        # every driver's policy and rules, in file order, before the loop: the loop then
+        # starts deciding at once (with [llm] concurrency > 1 these would otherwise be built
+        # one driver at a time under the interpreter lock) and construction order never
+        # depends on thread timing
+        for rec in drivers:
+            self._driver(rec.driver_id)
 
     def _count_usage(self, driver_id: str) -> None:
         """The driver's model tokens since the last call, against its current decision."""
