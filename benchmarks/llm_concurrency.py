@@ -1,34 +1,50 @@
-"""Wall time of an LLM-driven run, decisions one at a time vs many in flight (shared world).
+"""Wall time of an LLM-driven run, decisions one at a time vs many in flight.
 
 usage: python benchmarks/llm_concurrency.py [SCENARIO] [--quick] [--drivers 100]
-           [--concurrency 32,128] [--window 30] [--days D] [--time-scale S] [--memory rules]
-           [--base-url URL] [--no-replay-check] [--out report.json]
+           [--steps K] [--days D] [--concurrency 25,100] [--window 30] [--time-scale S]
+           [--memory rules] [--base-url URL] [--no-replay-check] [--out report.json]
 
-The scenario (default scenarios/month.toml) runs with the `llm` backend and a lookahead window
-of `--window` simulated minutes (sim.dispatch): first with `[llm] concurrency = 1` (each batch's
-decisions asked one after another: the sequential run), then with each `--concurrency`. The
-replies are deterministic functions of the requests, so all runs must log the same events;
-latencies (`llm_call` and `digest` values) are wall-clock figures and left out of the
-comparison. The concurrent run is also recorded and replayed without a server, and the replay
-must give the very same events, latencies included.
+The scenario's rules pick the world (default scenarios/competition.toml):
+
+Competition rules (independent drivers, COMPETITION.md): each driver is its own world, so all
+of them can have a decision in flight. Our agents run under the official loop
+(agents/app/compete.py) with the `llm` backend, `--drivers` drawn drivers, one simulated day
+and at most `--steps` decision steps per driver, first with `[llm] concurrency = 1` (drivers one
+after another: the sequential run), then at each `--concurrency`. The calibrated market is drawn
+once and every run reads it. Compared: every action log line, the run summary and the official
+income file (less their wall-clock fields) and the per-preference penalties; the concurrent run
+is recorded and replayed without a server, and the replay must write the very same files. The
+timed figure is the decision loop (the official summary's `simulate_time_seconds`); the whole
+run (data, driver setup, scoring: the same in every run) is printed beside it.
+`--quick`: 100 drivers x 2 steps at time scale 0.2 (under 4 minutes on 2 busy cores); without
+it: 100 drivers x 5 steps at time scale 0.6, concurrency 25 and 100 (about half an hour, most
+of it the sequential run).
+
+Otherwise (the shared generator world, e.g. scenarios/month.toml): the `llm` backend with a
+lookahead window of `--window` simulated minutes (sim.dispatch), concurrency 1 then each level
+(default 32,128); event logs compared without latencies, the concurrent run replayed.
+`--quick`: 100 drivers, 90 simulated minutes, time scale 0.3; without it the whole scenario at
+time scale 0.01.
 
 The server is the emulated one (agents/testing/emulated_server.py, its default latency model:
 a 30B-class MoE, ~3B active, on one data-centre GPU; prefill 10,000 tok/s, decode 60 tok/s per
 sequence, 128 sequences batched, 50 ms per request), started in a subprocess so its threads do
 not share this process's interpreter lock, with every duration times `--time-scale`. With
-`--base-url` a real OpenAI-compatible server is used instead (time scale 1, in-flight figures
-from the server are then not available).
+`--base-url` a real OpenAI-compatible server is used instead (in-flight figures from the server
+are then not available).
 
 The last line is exactly:
   speedup <x>x (sequential <s> s, concurrent <c> s, identical events: yes|no)
-for the highest concurrency. `--quick`: 100 drivers, 90 simulated minutes, time scale 0.3
-(about 3 minutes on 2 busy cores). Without it: the whole scenario at time scale 0.01.
+for the highest concurrency.
 
-What bounds the speedup: (1) decisions per batch, since batches run one after another, each
-as long as its slowest decision: at real latencies that is the ceiling (about 20 at 100 drivers
-and a 30-minute window in the month scenario); (2) this process's CPU per call (the `openai`
-client spends a few ms per request under the interpreter lock), which caps concurrent runs at
-about 20 ms per decision step here, so a small time scale shows a small speedup.
+What bounds the speedup. Concurrent wall is about max(one driver's critical path, the client
+process's CPU for all steps), since model calls, prompts and the world step run under one
+interpreter lock; sequential wall is the sum over steps of (latency + CPU). So the ratio is at
+most min(drivers, (latency + CPU) / CPU per step). Our client path costs about 25-30 ms of CPU
+per competition step (7 model calls, ~1.5 ms each in the `openai` client, the rest prompts,
+memory and the world), so a large ratio needs latency per step well above a second: the time
+scale. In the shared world batches follow one another, each as long as its slowest decision,
+so decisions per batch cap it too (about 20 at 100 drivers and a 30-minute window).
 """
 
 from __future__ import annotations
