@@ -192,7 +192,12 @@ def competition_run(sc, url: str | None, concurrency: int, out: Path, cache: Pat
     summary = run_competition(sc.with_overrides(llm=llm), out, stamp=STAMP)
     wall = time.perf_counter() - t0
     steps = summary["driver_completed_steps"]
+    # each driver's time inside decide: run alone (concurrency 1) the slowest one is the
+    # least a concurrent run can take, however many drivers are in flight
+    per_driver = [x["total_seconds"] for x in summary["driver_decision_latency"].values()]
     return {"concurrency": concurrency, "wall_s": round(wall, 2),
+            "slowest_driver_s": max(per_driver, default=None),
+            "mean_driver_s": round(sum(per_driver) / len(per_driver), 2) if per_driver else None,
             "loop_s": summary["simulate_time_seconds"], "steps": summary["completed_steps"],
             "steps_per_driver": [min(steps.values()), max(steps.values())] if steps else None,
             "end_reasons": sorted(set(summary["driver_end_reasons"].values())),
@@ -248,6 +253,11 @@ def main_competition(a, sc, levels: list[int], url: str, scale: float | None) ->
     best = rows[-1]
     print(f"steps {seq['steps']} (per driver {seq['steps_per_driver']}), end reasons "
           f"{seq['end_reasons']}, failures {seq['failures']}")
+    if seq["slowest_driver_s"]:
+        print(f"sequential time in decide per driver: mean {seq['mean_driver_s']} s, slowest "
+              f"{seq['slowest_driver_s']} s: no concurrency can beat "
+              f"{round(seq['loop_s'] / seq['slowest_driver_s'], 1)}x (sequential loop / slowest "
+              f"driver)")
     print(f"in flight over time (concurrency {best['concurrency']}, tenths of the run): "
           f"{best['in_flight']['timeline']}")
     if a.out:
