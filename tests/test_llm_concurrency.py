@@ -303,3 +303,80 @@ def test_concurrency_benchmark_last_line() -> None:
     assert re.fullmatch(r"speedup [\d.]+x \(sequential [\d.]+ s, concurrent [\d.]+ s, "
                         r"identical events: yes\)", last), last
     assert "| 4 | 4 |" in proc.stdout
+
+
+# -- independent drivers (competition rules) -------------------------------------------------
+def _competition_files(comp: Path) -> dict[str, str]:
+    """Every action log, and the official income file without its wall-clock field."""
+    out = {p.name: p.read_text(encoding="utf-8") for p in sorted(comp.glob("actions_*.jsonl"))}
+    income = json.loads((comp / "monthly_income_202603.json").read_text(encoding="utf-8"))
+    income.pop("simulate_time_seconds", None)
+    out["income"] = json.dumps(income, sort_keys=True)
+    return out
+
+
+def test_competition_llm_drivers_concurrent_equal_sequential_and_replay(tmp_path: Path) -> None:
+    """Our LLM agents under the official loop, drivers in threads: the logs (token usage of
+    each step included, which side-by-side agents' calls feed) are those of the sequential
+    run, and a replay of the concurrent recording reproduces them without a server."""
+    from agents.app.compete import run_competition
+    from sim.scenario import load_scenario
+    from tests.conftest import SCENARIOS
+
+    sc = load_scenario(SCENARIOS / "competition-smoke.toml").with_overrides(
+        scenario={"days": 1, "max_steps": 3}, memory={"mode": "rules"},
+        llm={"backend": "llm", "response_format": "json_schema"})
+    cache = tmp_path / "cache.jsonl"
+    with EmulatedServer(LatencyModel(time_scale=0.002)) as srv:
+        live = sc.with_overrides(llm={"base_url": srv.base_url})
+        run_competition(live, tmp_path / "seq", stamp="20260301_000000")
+        seq_peak = srv.slots.max_in_flight
+        run_competition(live.with_overrides(llm={"concurrency": 3, "cache": str(cache)}),
+                        tmp_path / "conc", stamp="20260301_000000")
+    run_competition(sc.with_overrides(llm={"cache": str(cache), "replay": True}),
+                    tmp_path / "replay", stamp="20260301_000000")
+    seq = _competition_files(tmp_path / "seq" / "competition")
+    conc = _competition_files(tmp_path / "conc" / "competition")
+    replay = _competition_files(tmp_path / "replay" / "competition")
+    assert len([k for k in seq if k.startswith("actions_")]) == 3
+    assert conc == seq
+    assert replay == conc
+    # one driver at a time: at most its two side-by-side agents were ever in flight
+    assert seq_peak <= 2
+    steps = [json.loads(line) for k, v in seq.items() if k.startswith("actions_")
+             for line in v.splitlines()]
+    assert len(steps) == 9
+    assert all(s["token_usage"]["total_tokens"] > 0 for s in steps)
+
+
+def test_competition_benchmark_last_line(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    report = tmp_path / "report.json"
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/llm_concurrency.py", "scenarios/competition.toml",
+         "--drivers", "3", "--steps", "2", "--concurrency", "3", "--time-scale", "0.002",
+         "--out", str(report)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"speedup [\d.]+x \(sequential [\d.]+ s, concurrent [\d.]+ s, "
+                        r"identical events: yes\)", last), last
+    assert "| 3 | 3 |" in proc.stdout
+    data = json.loads(report.read_text())
+    assert data["world"] == "competition"
+    seq, conc = data["runs"]
+    assert seq["concurrency"] == 1
+    assert conc["concurrency"] == 3
+    assert seq["steps"] == conc["steps"] == 6
+    assert conc["identical"] is True
+    assert conc["replay_identical"] is True
+    assert seq["in_flight"]["max"] <= 2
+    # the last line's figures are the report's
+    s, c = (float(x) for x in re.findall(r"(?:sequential|concurrent) ([\d.]+) s", last))
+    assert s == seq["loop_s"]
+    assert c == conc["loop_s"]

@@ -11,6 +11,7 @@ policy is asked again.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -101,18 +102,39 @@ class FreightsimAgent:
         self.geo = Geography.guangdong(detour_factor=1.0, speed_kmh=scenario.geo.speed_kmh,
                                        market_h3_res=scenario.geo.market_h3_res)
         self.services = build_services(scenario, None) if uses_agents(scenario) else None
-        if self.services is not None:  # our model calls count as the step's token_usage
+        # our model calls count as the step's token_usage. A call may be answered on another
+        # thread than the driver's (preference and search agents side by side), where the api
+        # cannot tell which driver is active under [llm] concurrency > 1; so usage is kept per
+        # driver (the call record names it) and handed to the api as decide returns
+        self._usage: dict[str, list[int]] = {}
+        self._usage_lock = threading.Lock()
+        if self.services is not None:
             log, sink = self.services.log, self.services.log.sink
 
             def counted(r: Any) -> None:
                 sink(r)
                 if r.backend == "llm":
-                    api.add_usage({"prompt_tokens": r.prompt_tokens,
-                                   "completion_tokens": r.completion_tokens,
-                                   "total_tokens": r.prompt_tokens + r.completion_tokens})
+                    with self._usage_lock:
+                        u = self._usage.setdefault(r.driver_id, [0, 0])
+                        u[0] += r.prompt_tokens
+                        u[1] += r.completion_tokens
 
             log.sink = counted
         self.drivers: dict[str, _Driver] = {}
+        # every driver's policy and rules, in file order, before the loop: the loop then
+        # starts deciding at once (with [llm] concurrency > 1 these would otherwise be built
+        # one driver at a time under the interpreter lock) and construction order never
+        # depends on thread timing
+        for rec in drivers:
+            self._driver(rec.driver_id)
+
+    def _count_usage(self, driver_id: str) -> None:
+        """The driver's model tokens since the last call, against its current decision."""
+        with self._usage_lock:
+            u = self._usage.pop(driver_id, None)
+        if u is not None:
+            self.api.add_usage({"prompt_tokens": u[0], "completion_tokens": u[1],
+                                "total_tokens": u[0] + u[1]})
 
     def _driver(self, driver_id: str) -> _Driver:
         d = self.drivers.get(driver_id)
@@ -229,6 +251,12 @@ class FreightsimAgent:
                                    dec.reason or None))
 
     def decide(self, driver_id: str) -> dict:
+        try:
+            return self._decide(driver_id)
+        finally:
+            self._count_usage(driver_id)
+
+    def _decide(self, driver_id: str) -> dict:
         d = self._driver(driver_id)
         hist = self.api.query_decision_history(driver_id, 1)
         if hist["total_steps"] > d.seen_steps:
