@@ -217,8 +217,17 @@ class MemoryAgent:
         pos = Pos(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
+        before = {c.cargo.cargo_id: o.net for c, o in zip(feasible, options, strict=True)}
         kept = rule_filter(self.rules, list(zip(feasible, options, strict=True)), now, pos,
                            self.sc.policy.min_net_income)
+        fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
+                 if o.net != before[c.cargo.cargo_id]}
+        if fines:  # the views show each take's net after the fine it would draw
+            def fined(c: Candidate) -> Candidate:
+                f = fines.get(c.cargo.cargo_id)
+                return c if f is None else dataclasses.replace(c, fine=round(f, 1))
+            cands = tuple(fined(c) for c in cands)
+            kept = [(fined(c), o) for c, o in kept]
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
                          states, self.rules.todo(now, pos))
 

@@ -103,14 +103,15 @@ def derive(m: MemoryAgent, live: Live) -> list[Fact]:
     obs, t = s.obs, s.obs.now
     out: list[Fact] = []
     offerers = ("cargo_analyst", "main_decision")
-    # the best feasible cargo the world still holds
-    best = next((c for c in s.feasible if live(c.cargo.cargo_id)), None)
+    # the best feasible cargo the world still holds, with the net the step ranked it by (after
+    # the penalty the preference rules would add to the take, when the driver has rules)
+    best = next((i for i, c in enumerate(s.feasible) if live(c.cargo.cargo_id)), None)
     if best is not None:
-        cid = best.cargo.cargo_id
+        cid = s.feasible[best].cargo.cargo_id
         for a in offerers:
             out.append(Fact("best_cargo", a, cid, "Which cargo id is the best one the driver "
                             "can take now? Answer with the cargo id only.", cid,
-                            with_value(cid, "net", best.est_net)))
+                            with_value(cid, "net", s.options[best].net)))
     # cargo that must not be offered, nearest first, within the candidates' reach
     reach = max((c.empty_km for c in s.candidates), default=NEAR_KM_DEFAULT) + 1.0
     bad = [r for r in m.cargo.discarded.values()

@@ -88,14 +88,17 @@ class SearchViews:
                           logs=everything(m))
 
     def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
-        """The current grid, its best neighbours and the grids searched since the digest."""
+        """The current grid, its best neighbours, the grids searched since the digest, and
+        every nearby grid in a low-yield streak (few, and where the driver is now rather than
+        where it was when the digest was written)."""
         t = s.obs.now
-        local = {g.cell for g in m.market.local_facts(s.obs.position, 3, t)}
+        facts = m.market.local_facts(s.obs.position, 3, t)
+        local = {g.cell for g in facts}
         # the digest names the hot grids as they were; only grids searched since are news
         grids = [m.market.fact(c, t) for c, g in m.market.grids.items()
                  if g.last_t > digest.t and c in local]
         grids.sort(key=lambda f: (-f.value, f.cell))
-        return self.build(m, s, grids, [g for g in grids if g.streak >= 2], COMPRESSED_NEARBY,
+        return self.build(m, s, grids, [g for g in facts if g.streak >= 2], COMPRESSED_NEARBY,
                           digest=digest.bullets, renderer=COMPACT)
 
 

@@ -46,10 +46,18 @@ class Candidate:
     est_net: float
     empty_km: float
     status: str = "active"
+    fine: float = 0.0  # what the driver's preference rules would fine this take (extra_penalty)
+
+    def _net(self) -> str:
+        """The net the step ranks by: after the rules' fine, which is named when there is one
+        (a model cannot rank takes by a penalty it is not shown)."""
+        if not self.fine:
+            return f"net~{self.est_net:.0f}"
+        return f"net~{self.est_net - self.fine:.0f} (fined {self.fine:.0f})"
 
     def short_line(self) -> str:
         c = self.cargo
-        return (f"{c.cargo_id} net~{self.est_net:.0f} empty {self.empty_km:.0f}km "
+        return (f"{c.cargo_id} {self._net()} empty {self.empty_km:.0f}km "
                 f"by t{c.load_end:.0f}")
 
     def line(self) -> str:
@@ -57,7 +65,7 @@ class Candidate:
         tag = "" if self.status == "active" else f" [{self.status}]"
         return (f"{c.cargo_id} ({c.origin.lat:.3f},{c.origin.lng:.3f})->({c.dest.lat:.3f},"
                 f"{c.dest.lng:.3f}) price {c.price:.0f} window {c.load_start:.0f}-"
-                f"{c.load_end:.0f} net~{self.est_net:.0f} empty {self.empty_km:.0f}km{tag}")
+                f"{c.load_end:.0f} {self._net()} empty {self.empty_km:.0f}km{tag}")
 
 
 class Renderer:
@@ -218,6 +226,9 @@ class SearchView(View):
             ("nearby grids by value", [g.short_line() for g in near]),
             ("searched grids since digest",
              [g.short_line() for g in self.grids if g.cell not in shown]),
+            # a streak from before the digest is where the driver is now, not where it was
+            ("avoid, repeated low yield", [g.short_line() for g in self.avoid if g.cell
+                                           not in shown | {x.cell for x in self.grids}]),
         ]
 
     def extractive_digest(self) -> list[str]:
@@ -388,11 +399,13 @@ class MainDecisionView(View):
 
     def compact_sections(self) -> Sections:
         # the analyst's ranking and the preference advice arrive as inputs; a reposition
-        # needs the best grid's coordinates, not its id; zero counters say nothing
+        # needs the best grid's coordinates, not its id; zero counters say nothing, and the
+        # others are live here (a digest's count goes stale at the next failed take)
         g = self.best_grid
         counts = (("searches in a row", self.searches_in_row),
                   ("waits without order", self.waits_without_order),
-                  ("fruitless searches", self.fruitless_searches))
+                  ("fruitless searches", self.fruitless_searches),
+                  ("failed takes", self.failed_takes))
         return [
             ("state", self._state()),
             ("market", [f"here value {self._here()}"] + (

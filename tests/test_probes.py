@@ -15,7 +15,8 @@ from agents.app.bench import recall_gate, run_bench
 from agents.app.evaluate import ProbeRecorder
 from agents.app.runner import build_run
 from memory.probes import rule_check, with_value
-from memory.views import CargoAnalysisView, SearchView
+from memory.view_builders import SearchViews
+from memory.views import CargoAnalysisView
 from sim.scenario import Scenario, load_scenario
 from tests.conftest import SCENARIOS
 
@@ -74,17 +75,22 @@ def test_a_view_with_a_fact_removed_lowers_recall(bench: Scenario, tmp_path: Pat
     assert cut["recall"] < whole["recall"]
 
 
-def test_gate_catches_a_digest_that_drops_the_avoid_list(
+def test_gate_catches_a_compressed_view_that_drops_the_avoid_list(
         bench: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # searches count as low-yield below 3000 yuan here, so grids to avoid come up, and two
-    # days give the digests time to hold them
+    # searches count as low-yield below 3000 yuan here, so grids to avoid come up in two days
     sc = bench.with_overrides(scenario={"days": 2}, memory={"low_yield_net": 3000})
     good = run_bench(sc, tmp_path / "good", ("rules", "compressed"))
     assert good["quality"]["probes_by_kind"]["rules"].get("avoid_grid", 0) >= 20
+    assert good["quality"]["fact_recall_by_kind"]["compressed"]["avoid_grid"] == 1.0
     assert recall_gate(good) == []
-    original = SearchView.extractive_digest
-    monkeypatch.setattr(SearchView, "extractive_digest", lambda self: [
-        b for b in original(self) if not b.startswith("avoid")] or ["nothing searched yet"])
+    original = SearchViews.compressed
+
+    def dropping(self, m, s, digest):  # the live avoid list and the digest's, both gone
+        v = original(self, m, s, digest)
+        return dataclasses.replace(v, avoid=(), digest=tuple(
+            b for b in v.digest if not b.startswith("avoid")))
+
+    monkeypatch.setattr(SearchViews, "compressed", dropping)
     bad = run_bench(sc, tmp_path / "bad", ("rules", "compressed"))
     # the decisions do not read the text: same run, and the rules side did not move
     assert bad["modes"]["compressed"]["quality"]["orders"] == good["modes"]["compressed"][
