@@ -52,7 +52,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -69,15 +68,6 @@ sys.path.insert(0, str(ROOT))
 from agents.app.runner import run_scenario  # noqa: E402
 from sim.recorder import read_events, without_wall_clock  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
-
-
-def widen_regex_cache() -> None:
-    """sim/preftext matches a few hundred place-name patterns per preference text: with the
-    rest, more than the 512 compiled patterns `re` caches, so each driver's rules and each
-    score recompile them all (about 0.1 s per preference, some 25 s of one core for 100
-    drivers' setup and scoring, the same in every run). A larger cache changes no result; it
-    keeps that fixed cost from dwarfing a quick run. (To be fixed in sim/preftext.)"""
-    re._MAXCACHE = max(re._MAXCACHE, 4096)  # type: ignore[attr-defined]
 
 
 def start_server(time_scale: float) -> tuple[subprocess.Popen, str]:
@@ -292,7 +282,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-replay-check", action="store_true")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
-    widen_regex_cache()
     sc = load_scenario(a.scenario)
     competition = sc.scenario.rules == "competition"
     over: dict = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},

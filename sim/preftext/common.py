@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.preftext import rx
 from sim.preftext.extract import Clock, Facts
 
 
@@ -75,7 +76,7 @@ WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星�
 
 
 def hit(f: Facts, pattern: str) -> bool:
-    return re.search(pattern, f.kw, re.I) is not None
+    return rx.search(pattern, f.kw, re.I) is not None
 
 
 def hits(f: Facts, *patterns: str) -> int:
@@ -88,7 +89,7 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     pair = None
     for a, b in itertools.pairwise(cs):
         between = f.num[a.end:b.start]
-        if len(between) <= 14 and re.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
+        if len(between) <= 14 and rx.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
                                             r"起", between,
                                             re.I):
             pair = (a, b)
@@ -108,7 +109,7 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     (扣一次, 罚1次, charged once) is not one."""
     not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
     return [(int(float(m.group(1))), m.start()) for m in
-            re.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
+            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
 
 
 def km_after_limit(f: Facts) -> float | None:

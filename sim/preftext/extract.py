@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from sim.geo import load_counties
+from sim.preftext import rx
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -49,7 +50,7 @@ def cn_to_int(s: str) -> int | None:
 def normalise(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
-    return re.sub(r"\s+", " ", t).strip()
+    return rx.sub(r"\s+", " ", t).strip()
 
 
 _EN_NUM = {w: i for i, w in enumerate([
@@ -66,13 +67,13 @@ _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|
 
 def _english_numbers(t: str) -> str:
     """'two hours', 'half an hour', 'an hour', 'one and a half hours' as digits."""
-    t = re.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
-    t = re.sub(r"\b(\w+) and a half hours\b",
+    t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
+    t = rx.sub(r"\b(\w+) and a half hours\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
                if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
                flags=re.I)
-    t = re.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
-    return re.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+    t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
+    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
                   lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
 
 
@@ -82,14 +83,14 @@ def number_view(t: str) -> str:
         v = cn_to_int(m.group(0))
         return m.group(0) if v is None else str(v)
 
-    t = re.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
-    t = re.sub(rf"(?<=罚|扣|款|钱|顶|限)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
+    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
     t = _english_numbers(t)
-    t = re.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
-    t = re.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
-    t = re.sub(r"(\d+)点半", r"\1点30分", t)
-    t = re.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
-    return re.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
+    t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
+    t = rx.sub(r"(\d+)点半", r"\1点30分", t)
+    t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
+    return rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
 
 
 # ---------------------------------------------------------------- spans of numbers
@@ -103,7 +104,7 @@ class Num:
 
 def numbers(t: str) -> list[Num]:
     return [Num(float(m.group(1)), m.start(1), m.end(1), t[m.end(1):m.end(1) + 6].lower().lstrip())
-            for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)", t)]
+            for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)", t)]
 
 
 # ---------------------------------------------------------------- clocks
@@ -159,7 +160,7 @@ def clocks(t: str) -> list[Clock]:
     for m in _CLOCK_ZH.finditer(t):
         prefix = m.group(1) or ""
         # only the prefix words directly attached count
-        pm = re.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+        pm = rx.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
                        r"半夜|深夜|每晚|每天|"
                        r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|"
                        r"夜)\s*)*$",
@@ -170,12 +171,12 @@ def clocks(t: str) -> list[Clock]:
         colon = m.group(3) is not None
         if h > 24 or mi > 59:
             continue
-        if not colon and not prefix and re.match(r"\s*(?:点|时)", t[m.end(2):]) is None:
+        if not colon and not prefix and rx.match(r"\s*(?:点|时)", t[m.end(2):]) is None:
             continue
         ctx = t[max(0, m.start(2) - 14):m.start(2)]
-        nd = any(w in prefix for w in _NEXT) or bool(re.search(r"(至|到|~|-)\s*(次日|第二天|"
+        nd = any(w in prefix for w in _NEXT) or bool(rx.search(r"(至|到|~|-)\s*(次日|第二天|"
                                                                r"翌日)\s*$", ctx))
-        lw = re.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+        lw = rx.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
                        r"半夜|深夜|"
                        r"每晚|当晚|今晚|夜晚|早|晚|夜)(?=(?:每天|每日|当天|次日|第二天|翌日|隔天|"
                        r"\s)*$)", prefix)
@@ -192,15 +193,15 @@ def clocks(t: str) -> list[Clock]:
             h = 0
         out.append(Clock(h * 60 + mi, m.start(), m.end(), _en_next(t, m.end()),
                          _is_before(t, m.end(), m.start())))
-    for m in re.finditer(r"(?<![\d.:])([01]?\d|2[0-4]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m|\d|:\d))", t):
+    for m in rx.finditer(r"(?<![\d.:])([01]?\d|2[0-4]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m|\d|:\d))", t):
         if any(c.start <= m.start() < c.end for c in out):
             continue
         h, mi = int(m.group(1)), int(m.group(2))
         out.append(Clock((h % 24) * 60 + mi, m.start(), m.end(),
-                         _en_next(t, m.end()) or bool(re.search(
+                         _en_next(t, m.end()) or bool(rx.search(
                              r"(次日|第二天|翌日)\s*$", t[max(0, m.start() - 4):m.start()])),
                          _is_before(t, m.end(), m.start())))
-    for m in re.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:and|to|-|until|till)\s*(\d{1,2})(?![\d:])\s+"
+    for m in rx.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:and|to|-|until|till)\s*(\d{1,2})(?![\d:])\s+"
                          r"(?:o'clock\s+)?(in the morning|at night|in the evening|"
                          r"in the afternoon)",
                          t, re.I):
@@ -229,17 +230,17 @@ def clocks(t: str) -> list[Clock]:
 
 
 def _en_next(t: str, end: int) -> bool:
-    return bool(re.match(r"\s*(?:the\s+)?(?:next|following)\s+(?:day|morning)", t[end:end + 24],
+    return bool(rx.match(r"\s*(?:the\s+)?(?:next|following)\s+(?:day|morning)", t[end:end + 24],
                          re.I))
 
 
 def _is_before(t: str, end: int, start: int | None = None) -> bool:
     after = t[end:end + 6]
-    if re.match(r"\s*(?:之前|以前|前)", after):
+    if rx.match(r"\s*(?:之前|以前|前)", after):
         return True
     if start is not None:
         pre = t[max(0, start - 12):start].lower()
-        return bool(re.search(r"(?:before|by|no later than|not later than|until)\s*$", pre))
+        return bool(rx.search(r"(?:before|by|no later than|not later than|until)\s*$", pre))
     return False
 
 
@@ -247,7 +248,7 @@ def _is_before(t: str, end: int, start: int | None = None) -> bool:
 def hours_spans(t: str) -> list[tuple[float, int, int]]:
     """(hours, start, end) for 'N小时', 'N个小时', 'N hours', 'N-hour', 'N h'."""
     out = []
-    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|"
+    for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|"
                          r"continuous|"
                          r"uninterrupted|solid|unbroken|whole|clear)\s+)?(?:小时|钟头|"
                          r"-?\s*hours?\b|-?\s*hrs?\b|h\b)",
@@ -258,7 +259,7 @@ def hours_spans(t: str) -> list[tuple[float, int, int]]:
 
 def minutes_spans(t: str) -> list[tuple[float, int, int]]:
     out = []
-    for m in re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:分钟|-?\s*minutes?\b|-?\s*mins?\b)", t,
+    for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:分钟|-?\s*minutes?\b|-?\s*mins?\b)", t,
                          re.I):
         out.append((float(m.group(1)), m.start(), m.end()))
     return out
@@ -296,7 +297,7 @@ class Date:
 def dates(t: str, year: int = 2026) -> list[Date]:
     """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
     out: list[Date] = []
-    for m in re.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
+    for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
                          r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|"
                          r"-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}(?![\d.:])\s*(?:日|号)?)*)"
                          r"(?:\s*(?:日|号))?", t):
@@ -304,11 +305,11 @@ def dates(t: str, year: int = 2026) -> list[Date]:
         mo, d = int(m.group(2)), int(m.group(3))
         if not (1 <= mo <= 12 and 1 <= d <= 31):
             continue
-        if not re.search(r"(?:日|号)", m.group(0)) and not m.group(4):
+        if not rx.search(r"(?:日|号)", m.group(0)) and not m.group(4):
             continue
         out.append(Date(y, mo, d, m.start(), m.end()))
         rest = m.group(4) or ""
-        for sep, mo2, d2 in re.findall(r"(、|,|和|及|与|以及|至|到|~|"
+        for sep, mo2, d2 in rx.findall(r"(、|,|和|及|与|以及|至|到|~|"
                                        r"-)\s*(?:(\d{1,2})\s*月\s*)?(\d{1,2})", rest):
             mo2 = int(mo2) if mo2 else mo
             d2 = int(d2)
@@ -320,18 +321,18 @@ def dates(t: str, year: int = 2026) -> list[Date]:
             else:
                 out.append(Date(y, mo2, d2, m.start(), m.end()))
             mo = mo2
-    for m in re.finditer(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", t):
+    for m in rx.finditer(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", t):
         out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
-    for m in re.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
+    for m in rx.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
                          r"h\b))", t):
         if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
-    for m in re.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
+    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
                          r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                          r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
         _en_dates(out, m, mo, int(m.group(2)), int(m.group(3) or year), m.group(4))
-    for m in re.finditer(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE +
+    for m in rx.finditer(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE +
                          r"(?:\s*,?\s*(\d{4}))?", t, re.I):
         if any(d.start <= m.start() < d.end for d in out):
             continue
@@ -357,7 +358,7 @@ def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: 
     if not 1 <= d <= 31:
         return
     out.append(Date(y, mo, d, m.start(), m.end()))
-    for sep, _mon2, d2 in re.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
+    for sep, _mon2, d2 in rx.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                                     r"()\.?\s+)?(\d{1,2})", rest or "", re.I):
         d2 = int(d2)
         if sep in ("to", "-", "through") and d2 > out[-1].day:
@@ -370,15 +371,15 @@ def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: 
 def months(t: str, year: int = 2026) -> list[tuple[str, int]]:
     """'YYYY-MM' months named alone (3月, 三月份, March, 2026年4月), with positions."""
     out = []
-    for m in re.finditer(r"(?:(\d{4})\s*年\s*)?(?<!\d)(\d{1,2})\s*月(?!\s*\d{1,2}\s*(?:日|号))", t):
+    for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(?<!\d)(\d{1,2})\s*月(?!\s*\d{1,2}\s*(?:日|号))", t):
         mo = int(m.group(2))
         if 1 <= mo <= 12:
             out.append((f"{int(m.group(1) or year):04d}-{mo:02d}", m.start()))
-    for m in re.finditer(r"\b(january|february|march|april|may|june|july|august|september|"
+    for m in rx.finditer(r"\b(january|february|march|april|may|june|july|august|september|"
                          r"october|november|december)\b(?:\s+(\d{4}))?", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
         out.append((f"{int(m.group(2) or year):04d}-{mo:02d}", m.start()))
-    for m in re.finditer(r"(\d{4})-(\d{2})(?!-\d)", t):
+    for m in rx.finditer(r"(\d{4})-(\d{2})(?!-\d)", t):
         out.append((f"{m.group(1)}-{m.group(2)}", m.start()))
     return sorted(out, key=lambda x: x[1])
 
@@ -417,7 +418,7 @@ def coords(t: str) -> list[Coord]:
         r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?!\d|\.\d)",
     ]
     for p in pats:
-        for m in re.finditer(p, t, re.I):
+        for m in rx.finditer(p, t, re.I):
             if any(c.start <= m.start() < c.end for c in out):
                 continue
             ll = _latlng(float(m.group(1)), float(m.group(2)))
@@ -428,7 +429,7 @@ def coords(t: str) -> list[Coord]:
 
 
 def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = re.search(r"(?:" + words + r")\s*(?:在|为|between|from|range|of|:)?\s*(?:范围)?\s*"
+    m = rx.search(r"(?:" + words + r")\s*(?:在|为|between|from|range|of|:)?\s*(?:范围)?\s*"
                   r"(\d{2,3}(?:\.\d+)?)\s*(?:°|度)?\s*[NnEe]?\s*(?:至|到|~|-|and|to|与|和)\s*"
                   r"(?:北纬|东经)?\s*(\d{2,3}(?:\.\d+)?)", t, re.I)
     if not m:
@@ -440,7 +441,7 @@ def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int]
 
 
 def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = re.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
                   r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"\b", t)
     if not m:
         return None
@@ -451,7 +452,7 @@ def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, flo
 
 
 def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = re.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
                   r"(\d{2,3}(?:\.\d+)?)", t, re.I)
     if not m:
         return None
@@ -469,7 +470,7 @@ def bbox(t: str) -> dict[str, float] | None:
     if la and ln:
         return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
     cs = coords(t)
-    if len(cs) == 2 and re.search(r"角|corner|对角|box|矩形|方框|范围|框", t, re.I):
+    if len(cs) == 2 and rx.search(r"角|corner|对角|box|矩形|方框|范围|框", t, re.I):
         return {"lat_min": min(c.lat for c in cs), "lat_max": max(c.lat for c in cs),
                 "lng_min": min(c.lng for c in cs), "lng_max": max(c.lng for c in cs)}
     return None
@@ -480,20 +481,20 @@ _KM = r"(?:公里|千米|km|kilometers?|kilometres?|kms)"
 
 def km_values(t: str) -> list[tuple[float, int]]:
     return [(float(m.group(1)), m.start()) for m in
-            re.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"(?![a-z])", t, re.I)]
+            rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"(?![a-z])", t, re.I)]
 
 
 def radius(t: str) -> float | None:
-    m = (re.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
-         or re.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
-         or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
-         or re.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
+    m = (rx.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
                                                     r"附近)", t, re.I)
-         or re.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
-         or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
-         or re.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
-         or re.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
-         or re.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
+         or rx.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
+         or rx.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
+         or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 
 
@@ -542,7 +543,7 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
     spans: list[tuple[int, int]] = []
     cap = None
     for p in _CAP:
-        for m in re.finditer(p, t, re.I):
+        for m in rx.finditer(p, t, re.I):
             spans.append((m.start(), m.end()))
             if cap is None:
                 cap = float(m.group(1))
@@ -551,23 +552,23 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
         cap = None
     cands = []
     for p in _AMOUNT:
-        for m in re.finditer(p, t, re.I):
+        for m in rx.finditer(p, t, re.I):
             s, e = m.start(1), m.end(1)
             if any(a <= s < b for a, b in spans):
                 continue
             near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
-            a = max([x.end() for x in re.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
-            b = re.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
+            a = max([x.end() for x in rx.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
+            b = rx.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
             if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]):
                 continue
-            if re.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
+            if rx.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
                 continue
             del near
             cands.append((s, float(m.group(1))))
     amount = min(cands)[1] if cands else None
     if cap is None and not none and amount is not None:
         # a cap written as a count of fines: 累计10单封顶, 最多罚10次, at most 5 fines
-        m = re.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
+        m = rx.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
                       r"累计\s*(\d+)\s*(?:单|次|天|笔)\s*(?:封顶|为限))|"
                       r"(?:at most|up to|no more than)\s+(\d+)\s+(?:fines|penalties|charges)",
                       t, re.I)
@@ -578,12 +579,12 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
 
 
 def rate_per_minute(t: str) -> float | None:
-    m = (re.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|"
+    m = (rx.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|"
                    r"扣款)?\s*(?:钱|款)?\s*"
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
-         or re.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
+         or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
-         or re.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
+         or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
                       t, re.I))
     return float(m.group(1)) if m else None
 
@@ -624,7 +625,7 @@ def canonical_category(s: str) -> str | None:
     if s in CATEGORIES:
         return s
     for pat, cat in _CAT_ALIASES:
-        if re.fullmatch(pat, s, re.I) or (len(s) <= 8 and re.search(pat, s, re.I)):
+        if rx.fullmatch(pat, s, re.I) or (len(s) <= 8 and rx.search(pat, s, re.I)):
             return cat
     return None
 
@@ -633,18 +634,18 @@ def categories(t: str) -> list[tuple[str, int]]:
     """Categories in text order: 「…」 contents first (canonicalised when known), then names."""
     out: list[tuple[str, int]] = []
     taken: list[tuple[int, int]] = []
-    for m in re.finditer(r"[「『“\"《【]([^」』”\"》】]{1,20})[」』”\"》】]", t):
-        for part in re.split(r"[、,/和及与]", m.group(1)):
+    for m in rx.finditer(r"[「『“\"《【]([^」』”\"》】]{1,20})[」』”\"》】]", t):
+        for part in rx.split(r"[、,/和及与]", m.group(1)):
             c = canonical_category(part)
             if c:
                 out.append((c, m.start()))
         taken.append((m.start(), m.end()))
     for pat, cat in _CAT_ALIASES:
-        for m in re.finditer(pat, t, re.I):
+        for m in rx.finditer(pat, t, re.I):
             if any(a <= m.start() < b for a, b in taken):
                 continue
             around = t[max(0, m.start() - 1):m.end() + 1]
-            not_veg = re.search(r"(?:吃|饭|买|做|送)菜|菜(?:市|场)", around)
+            not_veg = rx.search(r"(?:吃|饭|买|做|送)菜|菜(?:市|场)", around)
             if cat == "蔬菜" and m.group(0) == "菜" and not_veg:
                 continue
             if cat == "煤炭矿产" and m.group(0) == "煤" and "煤气" in t[m.start():m.end() + 1]:
@@ -702,7 +703,7 @@ def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef
             continue
         ref = PlaceRef(c.name_zh, c.lat, c.lng, c.radius_km, 0, 0, False)
         zh.setdefault(c.name_zh, ref)
-        short = re.sub(r"(瑶族自治县|壮族瑶族自治县|自治县|区|县|市)$", "", c.name_zh)
+        short = rx.sub(r"(瑶族自治县|壮族瑶族自治县|自治县|区|县|市)$", "", c.name_zh)
         if len(short) >= 2:
             zh.setdefault(short, PlaceRef(short, c.lat, c.lng, c.radius_km, 0, 0, False))
         key = c.name_en.lower()
@@ -719,7 +720,7 @@ def places(t: str) -> list[PlaceRef]:
     out: list[PlaceRef] = []
     used = [False] * len(t)
     for name, ref in zh:
-        for m in re.finditer(re.escape(name), t):
+        for m in rx.finditer(re.escape(name), t):
             if any(used[m.start():m.end()]):
                 continue
             for i in range(m.start(), m.end()):
@@ -728,7 +729,7 @@ def places(t: str) -> list[PlaceRef]:
                                 ref.prefecture))
     low = t.lower()
     for name, ref in en:
-        for m in re.finditer(r"\b" + re.escape(name) + r"(?:\s+(?:city|district|county))?\b", low):
+        for m in rx.finditer(r"\b" + re.escape(name) + r"(?:\s+(?:city|district|county))?\b", low):
             if any(used[m.start():m.end()]):
                 continue
             for i in range(m.start(), m.end()):
@@ -741,7 +742,7 @@ def places(t: str) -> list[PlaceRef]:
 def cargo_ids(t: str) -> list[str]:
     """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
     out = []
-    for m in re.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|cargo\s*(?:id|no\.?|"
+    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|cargo\s*(?:id|no\.?|"
                          r"number|#)|"
                          r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
                          r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
@@ -749,7 +750,7 @@ def cargo_ids(t: str) -> list[str]:
         x = m.group(1)
         if not any(ch.isdigit() for ch in x):
             continue
-        if re.match(r"\s*(?:km|公里|千米|元|块|yuan|rmb|单|次|天|小时|h\b|hours?|minutes?|分钟|"
+        if rx.match(r"\s*(?:km|公里|千米|元|块|yuan|rmb|单|次|天|小时|h\b|hours?|minutes?|分钟|"
                     r"orders?|days?)", t[m.end():], re.I):
             continue
         out.append(x)
@@ -777,7 +778,7 @@ class Facts:
     durations: list[tuple[int, int]] = field(default_factory=list)
 
     def has(self, pattern: str) -> bool:
-        return re.search(pattern, self.kw, re.I) is not None
+        return rx.search(pattern, self.kw, re.I) is not None
 
     def count(self, *patterns: str) -> int:
         return sum(1 for p in patterns if self.has(p))

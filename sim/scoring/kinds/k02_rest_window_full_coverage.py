@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
@@ -16,17 +17,17 @@ from sim.scoring.timebase import weekday
 
 
 def _weekend_start(f: Facts, start: int) -> str | None:
-    m = re.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?)", f.low, re.I)
+    m = rx.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?)", f.low, re.I)
     if not m:
         return None
     tail = f.num[m.start():]
-    later = re.search(r"(?:晚|推迟|推后|延后|往后)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
+    later = rx.search(r"(?:晚|推迟|推后|延后|往后)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
                       r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*later|later by\s*(\d+(?:\.\d+)?)",
                       tail, re.I)
     if later:
         h = float(next(g for g in later.groups() if g))
         return fmt(start + round(h * 60))
-    earlier = re.search(r"(?:早|提前)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
+    earlier = rx.search(r"(?:早|提前)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
                         r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*earlier", tail, re.I)
     if earlier:
         h = float(next(g for g in earlier.groups() if g))

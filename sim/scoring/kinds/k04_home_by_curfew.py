@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Km, Lat, Lng, Params, RuleContext
@@ -100,7 +101,7 @@ class HomeByCurfew(Kind):
         until = (r"(?:until|till|直到|一直到|到|至)\s*(?:次日|第二天|翌日|the next day|"
                  r"next morning)?\s*(?:早上|凌晨|上午)?\s*$")
         firsts = [c for c in f.clocks
-                  if not re.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
+                  if not rx.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
         cur = firsts[0] if firsts else f.clocks[0]
         rest = [c for c in f.clocks if c.start > cur.start]
         quiet = rest[0] if rest else cur

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
@@ -52,7 +52,7 @@ class MaxOrdersPerDay(Kind):
     def recognise(f: Facts) -> Candidate | None:
         vals = int_before(f, ORDERS) or [
             (int(m.group(1)), m.start()) for m in
-            re.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
+            rx.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
                         r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
         if not vals or not hit(f, DAILY + r"|同一天|同日|单日|一天之内|in a single day|on any day"):
             return None

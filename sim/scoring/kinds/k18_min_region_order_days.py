@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import DAYS_N, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
@@ -49,7 +49,7 @@ class MinRegionOrderDays(Kind):
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
         ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92] or [
-            int(m.group(1)) for m in re.finditer(
+            int(m.group(1)) for m in rx.finditer(
                 r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|≥|"
                 r">=)\s*(\d+)(?!\d|\.\d)", f.low)]
         if not ns or not f.places:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, canonical_category, months
 from sim.scoring.kinds.base import Count, Counters, Kind, Month, Params, RuleContext
@@ -19,7 +20,7 @@ _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」�
 
 def _all_categories(f: Facts) -> list[tuple[str, int]]:
     out = []
-    for m in re.finditer(r"[「『“\"]([^」』”\"]{1,20})[」』”\"]", f.num):
+    for m in rx.finditer(r"[「『“\"]([^」』”\"]{1,20})[」』”\"]", f.num):
         c = canonical_category(m.group(1))
         if c:
             out.append((c, m.start()))
@@ -96,7 +97,7 @@ class MonthlyCategoryQuota(Kind):
             return None
         counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)]
         counts += [(int(m.group(1)), m.start()) for m in
-                   re.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
+                   rx.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
         if not counts:
             return None
         score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|"

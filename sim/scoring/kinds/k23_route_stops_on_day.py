@@ -6,6 +6,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import (
@@ -30,7 +31,7 @@ from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
 
 def _dwell_after(f: Facts, start: int, end: int) -> int | None:
     seg = f.num[start:end]
-    m = re.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*-?\s*(小时|钟头|hours?|hrs?|h\b|分钟|"
+    m = rx.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*-?\s*(小时|钟头|hours?|hrs?|h\b|分钟|"
                   r"minutes?|mins?)",
                   seg, re.I)
     if not m:
@@ -160,7 +161,7 @@ class RouteStopsOnDay(Kind):
                           "_dwell_set": dset})
         if len(stops) < 2:
             return None
-        each = re.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|"
+        each = rx.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|"
                          r"every (?:stop|point))[^;；。]{0,12}", f.num, re.I)
         if each:
             d = _dwell_after(f, each.start(), min(len(f.num), each.end() + 12))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Clock, Facts, rate_per_minute
 from sim.scoring.kinds.base import (
@@ -42,7 +43,7 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
         d = ds[-1]
         day = date(d.year, d.month, d.day)
         between = f.num[prev[1].end:k.start] if prev else ""
-        if prev and d.end <= prev[1].start and len(between) <= 8 and re.search(
+        if prev and d.end <= prev[1].start and len(between) <= 8 and rx.search(
                 r"至|到|~|-|and|to|until|till", between, re.I):
             day = prev[0]
         if k.next_day:
@@ -157,7 +158,7 @@ class HomeStayEvent(Kind):
         if rate is None or len(walls) < 2:
             return None
         pk, hm = f.coords[0], f.coords[1]
-        if re.search(r"家|home", f.low[max(0, pk.start - 12):pk.start]) and not re.search(
+        if rx.search(r"家|home", f.low[max(0, pk.start - 12):pk.start]) and not rx.search(
                 r"家|home", f.low[max(0, hm.start - 12):hm.start]):
             pk, hm = hm, pk
         w0 = walls[0][0]
@@ -165,15 +166,15 @@ class HomeStayEvent(Kind):
         absent = r"不在家|缺席|absen|away|not (?:at )?home|每分钟|per minute|every minute|迟到|late"
         for w, k in walls[1:]:
             stop = r"[;；。]|\.(?=\s|$)"
-            a = max([m.end() for m in re.finditer(stop, f.num[:k.start])] or [0])
-            b = min([m.start() for m in re.finditer(stop, f.num[k.end:])] or [len(f.num)],
+            a = max([m.end() for m in rx.finditer(stop, f.num[:k.start])] or [0])
+            b = min([m.start() for m in rx.finditer(stop, f.num[k.end:])] or [len(f.num)],
                     default=len(f.num))
             clause = f.low[a:k.end + b]
             pre = f.low[max(a, k.start - 16):k.start]
-            if re.search(absent, clause, re.I):
+            if rx.search(absent, clause, re.I):
                 if w1 is None or f.low.rfind(";", 0, k.start) < a:
                     w1 = w
-            elif w_end is None and re.search(r"待到|待至|留到|呆到|住到|until|till|方可|"
+            elif w_end is None and rx.search(r"待到|待至|留到|呆到|住到|until|till|方可|"
                                              r"出车", pre + clause):
                 w_end = w
         rest = [w for w, _ in walls[1:]]
