@@ -23,13 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import openai
@@ -39,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from agents.llm.model import LLMError, OpenAIModel  # noqa: E402
 from agents.testing.emulated_server import EmulatedServer, LatencyModel  # noqa: E402
-from agents.testing.local_server import free_port, model_dir, model_path  # noqa: E402
+from agents.testing.local_server import llama_server  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
 
 
@@ -57,38 +55,6 @@ def recorded_requests(n: int) -> list[dict]:
         run_competition(sc, Path(tmp) / "run", stamp="20260301_000000")
         rows = [json.loads(x)["request"] for x in cache.read_text().splitlines() if x.strip()]
     return rows[:n]
-
-
-@contextmanager
-def llama(threads: int):
-    port = free_port()
-    log = open(model_dir() / f"server-{port}.log", "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(model_path()), "--host",
-         "127.0.0.1", "--port", str(port), "--n_ctx", "8192", "--n_threads", str(threads),
-         "--n_threads_batch", str(threads), "--chat_format", "gemma"],
-        stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"llama server exited; see {log.name}")
-            try:
-                with urllib.request.urlopen(base + "/models", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"llama server not up; see {log.name}") from None
-                time.sleep(0.5)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def timed(bases: list[str], requests: list[dict], in_flight: int, max_tokens: int) -> dict:
@@ -140,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for label, n, threads, k in plans:
         with ExitStack() as stack:
-            bases = [stack.enter_context(llama(threads)) for _ in range(n)]
+            bases = [stack.enter_context(llama_server(threads=threads)) for _ in range(n)]
             r = timed(bases, requests, k, a.max_tokens)
         r.update(setup=label, servers=n, threads_per_server=threads, in_flight=k)
         rows.append(r)

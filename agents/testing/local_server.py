@@ -48,13 +48,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def llama_server(n_ctx: int = 8192, timeout_s: float = 180.0) -> Iterator[str]:
+def llama_server(n_ctx: int = 8192, timeout_s: float = 180.0,
+                 threads: int | None = None) -> Iterator[str]:
+    """The server's base URL while it runs. `threads`: for prompt and decode alike (default:
+    every core); several one-thread servers side by side is how benchmarks/llama_parallel.py
+    measures parallel slots, which this server does not have."""
     port = free_port()
     model = model_path()  # creates the cache folders before the log is opened there
     log = open(model_dir() / f"server-{port}.log", "w")  # noqa: SIM115 - closed below
+    n = str(threads or os.cpu_count() or 2)
     cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
-           "--n_threads", str(os.cpu_count() or 2), "--chat_format", "gemma"]
+           "--n_threads", n, "--n_threads_batch", n, "--chat_format", "gemma"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/v1"
     try:
