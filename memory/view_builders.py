@@ -8,6 +8,7 @@ MemoryAgent, so a new agent brings its own builder and memory needs no edit.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Protocol
 
 from memory.cargo_memory import Seen
@@ -144,7 +145,10 @@ class CargoViews:
 
     def full(self, m: MemoryAgent, s: StepState) -> View:
         c = m.cargo
-        seen = m.candidates(s.obs, records=list(c.records.values()))
+        fines = {x.cargo.cargo_id: x.fine for x in s.candidates if x.fine}
+        seen = [dataclasses.replace(x, fine=fines[x.cargo.cargo_id])
+                if x.cargo.cargo_id in fines else x
+                for x in m.candidates(s.obs, records=list(c.records.values()))]
         ids = {st: sorted(i for i, r in c.records.items() if r.status is st)
                for st in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)}
         return self.build(m, s, seen, s.options, ids[Seen.FAILED], ids[Seen.STALE],
