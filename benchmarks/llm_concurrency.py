@@ -17,7 +17,7 @@ is recorded and replayed without a server, and the replay must write the very sa
 timed figure is the decision loop (the official summary's `simulate_time_seconds`); the whole
 run (data, driver setup, scoring: the same in every run) is printed beside it.
 `--quick`: 100 drivers x 2 steps at time scale 0.2 (under 4 minutes on 2 busy cores); without
-it: 100 drivers x 5 steps at time scale 0.6, concurrency 25 and 100 (about half an hour, most
+it: 100 drivers x 10 steps at time scale 0.6, concurrency 100 (about 47 minutes, most
 of it the sequential run).
 
 Otherwise (the shared generator world, e.g. scenarios/month.toml): the `llm` backend with a
@@ -139,7 +139,7 @@ def one_run(sc, url: str, concurrency: int, out: Path, cache: Path | None) -> di
 # competition runs' sizes: drivers x steps is the work, the time scale sets how much of each
 # step is waiting for the (emulated) server
 QUICK_COMPETITION = {"steps": 2, "time_scale": 0.2, "concurrency": "100"}
-FULL_COMPETITION = {"steps": 5, "time_scale": 0.6, "concurrency": "25,100"}
+FULL_COMPETITION = {"steps": 10, "time_scale": 0.6, "concurrency": "100"}
 STAMP = "20260301_000000"  # fixed log names, so two runs' files pair up by name
 WALL_CLOCK_SUMMARY = ("simulate_time_seconds", "driver_decision_latency", "driver_result_files")
 
