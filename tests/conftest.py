@@ -84,3 +84,18 @@ def model_server(tmp_path_factory: pytest.TempPathFactory) -> str:
             yield base
     finally:
         mp.undo()
+
+
+def assert_refused(path: Path, text: str, key: str, expected: str, line: int | None) -> None:
+    """Loading `text` from `path` raises one ScenarioError naming the file, the line, the key
+    and what was expected (what `freightsim validate` prints)."""
+    from sim.scenario import ScenarioError, load_scenario
+
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    err = info.value
+    assert err.key == key, str(err)
+    assert expected in err.expected, str(err)
+    assert err.line == line, str(err)
+    assert str(err).startswith(f"{path}:{line}: " if line else f"{path}: ")

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from memory.modes import OFF, mode_names
-from sim.scenario import ScenarioError, load_scenario
-from tests.conftest import SCENARIOS, cli
+from tests.conftest import SCENARIOS, assert_refused, cli
 
 BASE = """[scenario]
 name = "bad"
@@ -43,16 +42,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_load_reports_where_and_what(tmp_path: Path, case: str) -> None:
-    text, key, expected, line = CASES[case]
-    path = tmp_path / f"{case}.toml"
-    path.write_text(text)
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    err = info.value
-    assert err.key == key
-    assert expected in err.expected
-    assert err.line == line
-    assert str(path) in str(err)
+    assert_refused(tmp_path / f"{case}.toml", *CASES[case])
 
 
 @pytest.mark.parametrize("command", ["validate", "run"])

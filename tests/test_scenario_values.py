@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sim.scenario import MAX_WORK, ScenarioError, load_scenario, work_estimate
-from tests.conftest import cli
+from tests.conftest import assert_refused, cli
 
 BASE = """[scenario]
 name = "bad"
@@ -73,16 +73,7 @@ CASES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_value_refused_with_where_and_what(tmp_path: Path, case: str) -> None:
-    text, key, expected, line = CASES[case]
-    path = tmp_path / f"{case}.toml"
-    path.write_text(text)
-    with pytest.raises(ScenarioError) as info:
-        load_scenario(path)
-    err = info.value
-    assert err.key == key, str(err)
-    assert expected in err.expected, str(err)
-    assert err.line == line, str(err)
-    assert str(err).startswith(f"{path}:{line}: " if line else f"{path}: ")
+    assert_refused(tmp_path / f"{case}.toml", *CASES[case])
 
 
 def test_non_utf8_names_the_line(tmp_path: Path) -> None:
