@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from memory.tokens import FactLog, TokenCounter
 from sim.events import (
     ActionChosen,
+    Drove,
     Event,
     OrderCompleted,
     OrderTaken,
@@ -34,6 +35,13 @@ class ActionRecord:
         return f"t{self.t:.0f} {self.action}{d}{o}"
 
 
+# What a minute of the driver's time is taken to be worth before it has a record of its own
+# (yuan per minute, net of km cost), and how many minutes of record that guess weighs. A month
+# of the calibrated market pays a greedy driver about 1.2/min around the clock.
+PRIOR_RATE = 1.0
+PRIOR_MINUTES = 1440.0
+
+
 class DriverMemory:
     def __init__(self, recent: int, counter: TokenCounter | None) -> None:
         self.recent: deque[ActionRecord] = deque(maxlen=recent)
@@ -47,10 +55,15 @@ class DriverMemory:
         self.orders = 0
         self.income = 0.0
         self.now = 0.0
+        self.start: float | None = None  # the first event's time: the record starts there
+        self.busy = 0.0  # minutes spent hauling (pickup drive, window wait, haul) or driving
+        self.prior_rate = PRIOR_RATE  # lessons of an earlier run may set it
         self.log = FactLog(counter)
 
     def on_event(self, ev: Event) -> None:
         self.now = max(self.now, ev.t)
+        if self.start is None:
+            self.start = ev.t
         if isinstance(ev, ActionChosen):
             detail = ev.cargo_id or ""
             if ev.action == "wait":
@@ -76,12 +89,15 @@ class DriverMemory:
             self.failed_takes += 1
             self._outcome(f"failed {ev.reason}")
         elif isinstance(ev, OrderTaken):
+            self.busy += max(0.0, ev.finish - ev.t)
             self.waits_without_order = 0
             self._outcome(f"booked, done t{ev.finish:.0f}")
         elif isinstance(ev, OrderCompleted):
             self.orders += 1
             self.income += ev.net
             self.log.append(f"t{ev.t:.0f} completed {ev.cargo_id} net {ev.net:.0f}")
+        elif isinstance(ev, Drove) and not ev.loaded:
+            self.busy += max(0.0, ev.t - ev.t0)
         elif isinstance(ev, Waited):
             self.waits_without_order += 1
             self._outcome("waited")
@@ -92,6 +108,14 @@ class DriverMemory:
             self.log.append(self.recent[-1].line())
 
     # -- what agents read ------------------------------------------------------------------
+    def earning_rate(self, now: float) -> float:
+        """Net yuan a minute of this driver's working time has earned so far, the prior
+        blended in (it fades as the record grows): what an hour spent resting or driving to a
+        rule's point forgoes, and what a long take's hours cost against a short one's. Minutes
+        spent waiting do not count, so a driver kept idle by its rules does not come to think
+        its time worthless. A take in progress counts when it completes."""
+        return (self.income + self.prior_rate * PRIOR_MINUTES) / (self.busy + PRIOR_MINUTES)
+
     def recent_lines(self) -> list[str]:
         return [r.line() for r in self.recent]
 
@@ -104,6 +128,7 @@ class DriverMemory:
             "waits_without_order": self.waits_without_order,
             "fruitless_searches": self.fruitless_searches, "failed_takes": self.failed_takes,
             "orders": self.orders, "income": self.income, "now": self.now,
+            "start": self.start, "prior_rate": self.prior_rate, "busy": self.busy,
             "log": self.log.get_state(),
         }
 
@@ -115,4 +140,6 @@ class DriverMemory:
         self.waits_without_order = s["waits_without_order"]
         self.fruitless_searches, self.failed_takes = s["fruitless_searches"], s["failed_takes"]
         self.orders, self.income, self.now = s["orders"], s["income"], s["now"]
+        self.start, self.prior_rate = s.get("start"), s.get("prior_rate", PRIOR_RATE)
+        self.busy = s.get("busy", 0.0)
         self.log.set_state(s["log"])

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import h3
 
+from memory.time_price import HourRates
 from memory.tokens import FactLog, TokenCounter
 from sim.clock import DAY
 from sim.events import Event, SearchDone
@@ -94,6 +95,7 @@ class MarketMemory:
         self.by_bucket: dict[tuple[str, int], GridStats] = {}
         self.queries_by_day: dict[int, int] = {}
         self.repeated_low_yield = 0  # searches in a grid whose streak was already >= 1
+        self.hours = HourRates()  # the best order rate searches found, by clock hour
         self.log = FactLog(counter)
 
     def bucket(self, t: float) -> int:
@@ -188,7 +190,8 @@ class MarketMemory:
         return {"grids": {c: g(s) for c, s in self.grids.items()},
                 "by_bucket": [[c, b, g(s)] for (c, b), s in self.by_bucket.items()],
                 "queries_by_day": {str(k): v for k, v in self.queries_by_day.items()},
-                "repeated_low_yield": self.repeated_low_yield, "log": self.log.get_state()}
+                "repeated_low_yield": self.repeated_low_yield, "log": self.log.get_state(),
+                "hours": self.hours.get_state()}
 
     def set_state(self, s: dict) -> None:
         self.grids = {c: GridStats(*v) for c, v in s["grids"].items()}
@@ -196,6 +199,8 @@ class MarketMemory:
         self.queries_by_day = {int(k): v for k, v in s["queries_by_day"].items()}
         self.repeated_low_yield = s["repeated_low_yield"]
         self.log.set_state(s["log"])
+        if "hours" in s:
+            self.hours.set_state(s["hours"])
 
 
 def grid_table(events, res: int, low_yield_net: float):

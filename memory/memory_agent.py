@@ -21,19 +21,21 @@ from typing import ClassVar, Protocol
 
 import h3
 
-from memory.cargo_memory import CargoMemory
+from memory.cargo_memory import CargoMemory, Seen
 from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
-from memory.modes import MODES, MemoryMode, mode_names
+from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.rule_progress import RuleProgress, RuleState, Todo, take_of
+from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
-from memory.views import Candidate, View
+from memory.views import Candidate, RestOption, View
 from sim.actions import Observation
+from sim.cargo import CargoView
 from sim.clock import DAY
 from sim.events import Annotation, Event, EventBus
 from sim.geo import Geography
-from sim.order_rules import Option, evaluate, takeable
+from sim.order_rules import Option, evaluate, feasible, takeable
 from sim.scenario import DriverSpec, Scenario
 from sim.scoring.steps import Pos
 
@@ -92,6 +94,18 @@ class DigestWritten(Annotation):
             "latency_s": self.latency_s, "outcome": self.outcome})
 
 
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """A search result as a candidate record when no cargo memory keeps it."""
+
+    cargo: CargoView
+    status: Seen = Seen.ACTIVE
+
+
+# the rests from now a step prices against its orders: an hour up to a night
+REST_MINUTES = (60, 120, 240, 360, 480, 600)
+
+
 @dataclass(frozen=True)
 class StepState:
     """What one decision step knows, computed once, before any view or agent reads it."""
@@ -101,7 +115,9 @@ class StepState:
     feasible: tuple[Candidate, ...]  # the candidates the driver may take now, same order
     options: tuple[Option, ...]  # their evaluation, one per feasible candidate
     rules: tuple[RuleState, ...] = ()  # each preference's state (when the driver has any)
-    todo: Todo | None = None  # what the first due preference asks for now
+    todo: Todo | None = None  # what the first due preference asks for now, priced
+    time_price: TimePrice = UNPRICED  # what the driver's time is worth (falsy: not priced)
+    rests: tuple[RestOption, ...] = ()  # waits from now that avoid fines, with what they save
 
 
 @dataclass(frozen=True)
@@ -150,7 +166,9 @@ class MemoryAgent:
                                              counter)
         self.driver = DriverMemory(m.recent_actions, counter)
         self._handlers = [self.cargo.on_event, self.driver.on_event]
-        if own_market:
+        # a mode without the market layer keeps a market that learns nothing: the views show
+        # only its static prior (county weights), as a driver without memory knows them
+        if own_market and Layer.MARKET in self.kind.layers:
             self._handlers.append(self.market.on_event)
         bus.subscribe(self.on_event, spec.driver_id)
         # digests go to the run's record; annotations never come back to a driver's memory
@@ -164,13 +182,17 @@ class MemoryAgent:
         self.rules: RuleProgress | None = None
         self.rule_offset = 0  # the rules' clock (the scorer's minutes) minus the world's
         self.last: StepMemory | None = None  # this step's state and views (probes read it)
+        self._rated_search: float | None = None  # the last search whose rate the hours learnt
+        self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
         records by the caller (agents/app/runner.wire_rules, the competition adapter).
         `clock_offset`: minutes from the scorer's epoch to the world's start (the rules are
-        asked at world time + offset, the step records' time base)."""
-        self.rules, self.rule_offset = rules, clock_offset
+        asked at world time + offset, the step records' time base). A mode without the
+        driver layer stays unaware of them, as the memory-off greedy is."""
+        if Layer.DRIVER in self.kind.layers:
+            self.rules, self.rule_offset = rules, clock_offset
 
     def on_event(self, ev: Event) -> None:
         if self.profile is None:
@@ -206,34 +228,114 @@ class MemoryAgent:
         """Advance the clock and compute, once, what every view and agent of this step reads."""
         self.cargo.advance(obs.now)
         cands = tuple(self.candidates(obs))
-        feasible, options = [], []
+        tp = self.time_price(obs)
+        pairs = []
         for c in cands:
             o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
             if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income):
-                feasible.append(c)
-                options.append(o)
+                pairs.append((c, o))
+        # best value first: net less the hours the take holds the truck, at what the driver's
+        # time earns (plain net when time is not priced)
+        pairs.sort(key=lambda p: (-tp.value(p[1], obs.now), p[0].cargo.cargo_id))
+        busy = {o.cargo.cargo_id: round(o.finish - obs.now) for _, o in pairs}
         if self.rules is None:
-            return StepState(obs, cands, tuple(feasible), tuple(options))
+            return StepState(obs, _busy(cands, busy), tuple(c for c, _ in pairs),
+                             tuple(o for _, o in pairs), time_price=tp)
         pos = Pos(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
-        before = {c.cargo.cargo_id: o.net for c, o in zip(feasible, options, strict=True)}
-        kept = rule_filter(self.rules, list(zip(feasible, options, strict=True)), now, pos,
-                           self.sc.policy.min_net_income)
+        before = {c.cargo.cargo_id: o.net for c, o in pairs}
+        kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
+                           price=tp, now_world=obs.now)
+        self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
         fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
                  if o.net != before[c.cargo.cargo_id]}
-        if fines:  # the views show each take's net after the fine it would draw
-            def fined(c: Candidate) -> Candidate:
-                f = fines.get(c.cargo.cargo_id)
-                return c if f is None else dataclasses.replace(c, fine=round(f, 1))
-            cands = tuple(fined(c) for c in cands)
-            kept = [(fined(c), o) for c, o in kept]
+
+        def fined(c: Candidate) -> Candidate:
+            f = fines.get(c.cargo.cargo_id)
+            return c if f is None else dataclasses.replace(c, fine=round(f, 1))
+        # the views show each take's net after the fine it would draw and how long it runs
+        cands = _busy(tuple(fined(c) for c in cands), busy)
+        kept = [(fined(c), o) for c, o in kept]
+        rests = tuple(r for m in REST_MINUTES
+                      if (r := RestOption(m, round(self.rules.wait_saving(int(now), pos, m), 1),
+                                          round(tp.cost(obs.now, m), 1))).saving > 0)
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
-                         states, self.rules.todo(now, pos))
+                         states, self.priced_todo(obs, now, pos, tp), tp, rests)
+
+    def weigh_rules(self, pairs: list, kept: list, states: tuple[RuleState, ...], now: float,
+                    pos: Pos, tp: TimePrice, t: float) -> None:
+        """Keep a rule only while keeping it pays. Each step the best order a rule's fines
+        pushed aside is booked against that rule (what keeping it forgoes); projected over the
+        days left, once that passes the most the rule can still cost (its cap left, or a
+        one-off fine), the rule is waived: broken knowingly, its fine a price paid. A fine per
+        break with no cap is never waived: every break is priced where it happens."""
+        assert self.rules is not None
+        if not pairs:
+            return
+        free = max(pairs, key=lambda p: (tp.value(p[1], t), p[0].cargo.cargo_id))
+        best = max((tp.value(o, t) for _, o in kept), default=None)
+        gap = tp.value(free[1], t) - (best if best is not None else 0.0)
+        if gap <= 0 or (kept and kept[0][0].cargo.cargo_id == free[0].cargo.cargo_id):
+            return
+        take = take_of(self.rules, free[0].cargo.cargo_id, int(now), pos)
+        if take is None:
+            return
+        fines = {i: v for i, v in self.rules.extra_by_rule(take).items()
+                 if v > 0 and i not in self.rules.waived}
+        total = sum(fines.values())
+        elapsed = max(DAY / 2, t - (self.driver.start or 0.0))
+        left = max(0.0, self.sc.minutes - t)
+        for st in states:
+            i = st.spec.index
+            if i not in fines:
+                continue
+            self.forgone[i] = self.forgone.get(i, 0.0) + gap * fines[i] / total
+            bound = self.rules.liability(st)
+            if bound is not None and self.forgone[i] * left / elapsed > bound:
+                self.rules.waive(i)
+
+    def time_price(self, obs: Observation) -> TimePrice:
+        """The driver's earning rate shaped by the market's hours (modes with the market
+        layer); each fresh search's best order rate teaches the hour it was made in."""
+        if not self.kind.prices_time:
+            return UNPRICED
+        if obs.last_search_time is not None and obs.last_search_time != self._rated_search:
+            self._rated_search = obs.last_search_time
+            rates = [o.net / max(1.0, o.finish - obs.now) for c in obs.last_search
+                     for o in [evaluate(self.geo, c, obs.position, obs.now, obs.cost_per_km)]
+                     if feasible(o, obs.now, self.sc.minutes)]
+            if rates:
+                self.market.hours.add(obs.last_search_time, max(rates))
+        return TimePrice(self.driver.earning_rate(obs.now), self.market.hours.factors())
+
+    def priced_todo(self, obs: Observation, now: float, pos: Pos, tp: TimePrice
+                    ) -> Todo | None:
+        """The first due rule's action with both prices: what it avoids (a wait: the fines
+        over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
+        at `rate`, a drive's km and the fines the drive itself draws)."""
+        assert self.rules is not None
+        todo = self.rules.todo(now, pos)
+        if todo is None:
+            return None
+        if todo.action == "wait":
+            minutes = int(min(todo.minutes, DAY))
+            saving = self.rules.wait_saving(int(now), pos, minutes)
+            return dataclasses.replace(todo, at_stake=round(saving, 1),
+                                       cost=round(tp.cost(obs.now, minutes), 1))
+        km = pos.km_to(todo.lat, todo.lng)
+        drive = self.geo.drive_minutes(km, obs.now)
+        fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
+        return dataclasses.replace(
+            todo, cost=round(tp.cost(obs.now, drive) + km * obs.cost_per_km + fines, 1))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""
         out = []
+        if records is None and Layer.CARGO not in self.kind.layers:
+            # no cargo memory: what the last search showed, less the take that just failed
+            failed = obs.last_outcome.cargo_id if obs.last_outcome.failed else None
+            records = [_Shown(c) for c in obs.last_search if c.cargo_id != failed]
         recs = self.cargo.active.values() if records is None else records
         for r in recs:
             c = r.cargo
@@ -305,13 +407,22 @@ class MemoryAgent:
                         for a, d in s["digests"].items()}
 
 
+def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate, ...]:
+    return tuple(dataclasses.replace(c, busy_minutes=busy[c.cargo.cargo_id])
+                 if c.cargo.cargo_id in busy else c for c in cands)
+
+
 def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net: float,
-                limit: int = 12) -> list:
+                limit: int = 12, price: TimePrice = UNPRICED,
+                now_world: float | None = None) -> list:
     """Competition rules in the one feasibility check: each take's net becomes its net minus
     the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
     a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
-    by net after penalty. Only the `limit` best by plain net are tested and kept (the analyst
-    ranks 5), so a month stays fast; a take whose cargo the rules have not seen keeps its net."""
+    by value after penalty (plain net when time is not priced). Only the first `limit` pairs
+    as given are tested and kept (the analyst ranks 5), so a month stays fast; a take whose
+    cargo the rules have not seen keeps its net. `now` is the rules' clock, `now_world` the
+    options' (default the same)."""
+    t = now if now_world is None else now_world
     out = []
     for c, o in pairs[:limit]:
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
@@ -319,5 +430,5 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net:
         if o.net - extra < min_net:
             continue
         out.append((c, dataclasses.replace(o, net=o.net - extra) if extra else o))
-    out.sort(key=lambda x: (-x[1].net, x[0].cargo.cargo_id))
+    out.sort(key=lambda x: (-price.value(x[1], t), x[0].cargo.cargo_id))
     return out

@@ -12,11 +12,17 @@ view's feasibility filter and candidate cap (filtering alone), `compressed-unfil
 `compressed` showing every reachable candidate (digesting and compact formatting alone). Both
 change only what the views print: the agents read the same structured fields, so decisions
 do not move.
+
+The layer modes split what memory buys in decisions: `cargo` (remembered cargo, failed and
+expired ids), `cargo-market` (+ grid values and the price of the driver's time by hour),
+`cargo-market-driver` (+ the rules priced into every take, rest and drive); every other mode
+has all layers, lessons included.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from sim.scenario import register_choices
@@ -28,9 +34,26 @@ if TYPE_CHECKING:
 OFF = "off"  # memory off: the greedy baseline over raw observations
 
 
+class Layer(StrEnum):
+    """What part of memory feeds the decisions (the ablation's rows add them in this order)."""
+
+    CARGO = "cargo"  # cargo seen earlier, failed and expired ids: candidates beyond one search
+    MARKET = "market"  # value by grid, and what an hour of the driver's time earns
+    DRIVER = "driver"  # rule progress: each take, wait and drive priced by the rules' fines
+    LESSONS = "lessons"  # what earlier runs taught: the earning rate and grid values to start
+
+
+ALL_LAYERS = frozenset(Layer)
+
+
 class MemoryMode:
     name = "mode"
     compresses = False  # whether the MemoryAgent runs digest rounds in this mode
+    layers: frozenset[Layer] = ALL_LAYERS
+
+    @property
+    def prices_time(self) -> bool:
+        return Layer.MARKET in self.layers
 
     def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
         raise NotImplementedError
@@ -88,6 +111,21 @@ class CompressedUnfiltered(Compressed):
                 for a, v in views.items()}
 
 
+class Layered(Rules):
+    """`rules` views built from only some memory layers: the ablation's rows. The agents and
+    views are the same; what a missing layer would have told them is simply not there."""
+
+    def __init__(self, name: str, layers: frozenset[Layer]) -> None:
+        self.name, self.layers = name, layers
+
+
+# off -> + cargo -> + market -> + driver; `rules` (every layer) then adds the lessons
+ABLATION = (
+    Layered("cargo", frozenset({Layer.CARGO})),
+    Layered("cargo-market", frozenset({Layer.CARGO, Layer.MARKET})),
+    Layered("cargo-market-driver", frozenset({Layer.CARGO, Layer.MARKET, Layer.DRIVER})),
+)
+
 MODES: dict[str, MemoryMode] = {}
 
 
@@ -107,5 +145,5 @@ def mode_names() -> tuple[str, ...]:
     return tuple(MODES)
 
 
-for _m in (Full(), Rules(), RulesFiltered(), CompressedUnfiltered(), Compressed()):
+for _m in (Full(), Rules(), RulesFiltered(), CompressedUnfiltered(), Compressed(), *ABLATION):
     register(_m)

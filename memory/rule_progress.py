@@ -30,11 +30,12 @@ from dataclasses import dataclass
 
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.kinds import REGISTRY, Kind, RuleContext
+from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
 from sim.scoring.steps import ActionKind, Pos, Step, StepLog
 from sim.scoring.timebase import DAY, drive_minutes
-from sim.scoring.versions import DEFAULT_VERSION, settings_for
+from sim.scoring.versions import DEFAULT_VERSION, CapRule, settings_for
 from sim.scoring.windows import Window
 
 # The kind sets by scope, from the registry (each kind declares its own `scope`).
@@ -43,6 +44,9 @@ STEP_KINDS = frozenset(n for n, k in REGISTRY.items() if k.scope is Scope.STEP)
 # Kinds judged once at the end of the period: their "penalty now" is a forecast, not a fine.
 END_KINDS = frozenset(n for n, k in REGISTRY.items() if k.judged_at_end)
 ADDITIVE = ("violations", "extra")  # counters a day- or step-scoped test adds up
+# the day lists of one-off rules met by several days of orders or visits (partial credit)
+PART_KEYS = ("visit_days", "order_days")
+OFF_KEYS = ("unworked_days", "off_days")  # ... and of those kept by several days off
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,7 @@ class RuleProgress:
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
+        self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
 
     # -- feeding -----------------------------------------------------------------------
     def add_cargo(self, row: dict) -> None:
@@ -245,9 +250,11 @@ class RuleProgress:
             self._base[spec.index] = c
             pen = self._penalty(spec, past if rule.scope is Scope.DAY else c)
             status, line, todo = rule.progress(view, c, pen)
-            if todo is not None:
-                todo = dataclasses.replace(todo, at_stake=spec.amount)
-            out.append(RuleState(spec, c, round(pen, 2), status, line, todo))
+            state = RuleState(spec, c, round(pen, 2), status, line, todo)
+            if todo is not None:  # what following it avoids: the fine, less a paid cap
+                state = dataclasses.replace(state, todo=dataclasses.replace(
+                    todo, at_stake=self.marginal_fine(state)))
+            out.append(state)
         result = tuple(out)
         self._cache = (key, result)
         return result
@@ -275,57 +282,191 @@ class RuleProgress:
                     t - start - take.scan, t, pos, after, accepted, c.cargo_id, 0.0,
                     round(p, 2) if accepted else 0.0)  # logged floats are 2 dp (§5.3)
 
-    def extra_by_rule(self, take: HypoTake) -> dict[int, float]:
+    def extra_by_rule(self, take: HypoTake, *, credit: bool = True) -> dict[int, float]:
         """Penalty each rule would add if the driver took this cargo now (index -> yuan)."""
         self.cargo.setdefault(take.cargo.cargo_id, take.cargo)
+        return self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
+                                    credit=credit)
+
+    def extra_for_steps(self, hs: Sequence[Step], now: int, position: Pos | None, *,
+                        credit: bool = True) -> dict[int, float]:
+        """Penalty each rule would add if these hypothetical steps were logged next.
+
+        Day kinds compare both futures as if the driver rested after them (to the end of the
+        day after the last step): a day that a rest can still keep counts as kept on both
+        sides, so a take is charged for the rest, quiet window or curfew it makes impossible,
+        not for a day that is merely not over yet. With `credit`, a day toward a one-off
+        rule kept by several days counts its share of the fine (`_part_credit`)."""
         if not self._base or self._cache is None:
-            self.states(take.now, take.position)
-        h = self.hypothetical(take)
-        log_h: StepLog | None = None  # the log plus the take, shared by the month kinds
-        d0 = h.step_start // DAY
+            self.states(now, position)
+        first, last = hs[0], hs[-1]
+        d0 = first.step_start // DAY
+        here = self.position() or position or first.before
+        log_h: StepLog | None = None  # the log plus the steps, shared by the month kinds
         out: dict[int, float] = {}
         for spec in self.rules:
             rule = spec.rule
             assert rule is not None
             base = self._base[spec.index]
             if rule.scope is Scope.STEP:
-                delta = rule.violations(self._log([h]), self.ctx(spec))
-                after = _add(base, {k: v for k, v in delta.items()
+                # the driver stays where the steps leave it for at least one more step: a take
+                # that ends outside a box is charged the step after it too (S4 has no cap)
+                delta = rule.violations(self._log([*hs, _rest(last.step_end, last.step_end + 1,
+                                                              last.after)]), self.ctx(spec))
+                stay = rule.violations(self._log([_rest(self.end, self.end + 1, here)]),
+                                       self.ctx(spec))
+                after = _add(base, {k: v - stay.get(k, 0) if k in ADDITIVE else v
+                                    for k, v in delta.items()
                                     if k in ADDITIVE or isinstance(v, bool)})
             elif rule.scope is Scope.DAY:
-                # the days from the one before the take to the one after it ends: later days
-                # are not the take's doing (K4 would otherwise fine every night to come for a
-                # drop far from home, as if the driver never moved again)
-                lo, hi = max(0, d0 - 1), h.step_end // DAY + 1
-                without = rule.violations(self._tail(lo), self.ctx(spec, lo, hi))
-                with_h = rule.violations(self._tail(lo, [h]), self.ctx(spec, lo, hi))
+                # the days from the one before the steps to the one after they end: later days
+                # are not their doing (K4 would otherwise fine every night to come for a drop
+                # far from home, as if the driver never moved again)
+                lo, hi = max(0, d0 - 1), last.step_end // DAY + 1
+                until = (hi + 1) * DAY
+                without = rule.violations(
+                    self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
+                with_h = rule.violations(
+                    self._tail(lo, [*hs, _rest(last.step_end, until, last.after)]),
+                    self.ctx(spec, lo, hi))
                 after = dict(base)
                 for k in ADDITIVE:
                     if k in with_h:
                         after[k] = base.get(k, 0) + with_h[k] - without[k]
-            elif h.step_start >= rule.settled_after():
+            elif first.step_start >= rule.settled_after():
                 continue  # e.g. a dated itinerary: no step after its day can change it
             else:
-                log_h = log_h or self._log([*self.steps, h])
+                log_h = log_h or self._log([*self.steps, *hs])
                 after = rule.violations(log_h, self.ctx(spec))
             extra = self._penalty(spec, after) - self._penalty(spec, base)
+            if credit:
+                extra -= self._part_credit(spec, base, after)
             if abs(extra) > 1e-9:
                 out[spec.index] = extra
         return out
 
+    @staticmethod
+    def _part_credit(spec: RuleSpec, base: dict, after: dict) -> float:
+        """A one-off fine kept only by several days of orders or visits (K17, K18) gives
+        each new day its share: without it no single day would ever look worth a detour."""
+        for key in PART_KEYS:
+            if key in base and key in after and base.get("failed") and after.get("failed"):
+                need = getattr(spec.rule.params, "min_days", 0) if spec.rule else 0
+                gained = len(after[key]) - len(base[key])
+                if need > 0 and gained > 0:
+                    return spec.amount * gained / need
+        return 0.0
+
+    def wait_saving(self, now: int, position: Pos, minutes: int) -> float:
+        """The fines a rest of `minutes` here, and nothing after it, avoids over every rule at
+        once: both futures go on working to the end of the day the rest ends in (orders of no
+        category, place or length, so only time and days count), one after this rest, one
+        right away.
+        The rest is priced as a whole: a wait that only starts a night's rest, or part of an
+        off day, secures nothing, and one rest at night can keep a daily rest, a quiet window
+        and a curfew together. A one-off fine kept by several days off counts a day's share."""
+        minutes = max(1, int(minutes))
+        self.cargo[NEUTRAL_CARGO] = CargoRecord(
+            NEUTRAL_CARGO, 0, 10**9, position.lat, position.lng, "", position.lat,
+            position.lng, "", None, 0, 0.0, "")
+        n = len(self.steps) + 1
+        start = max(now, self.end)
+        mid = start + minutes
+        # the work after the rest: on to a minute before the midnight that ends the rest's day
+        # (an order finishing that day makes it a worked day, K13); days after are left as the
+        # kinds' tests see days to come
+        last = ((mid - 1) // DAY + 1) * DAY - 1
+
+        def work(a: int, b: int, i: int) -> Step:
+            return Step(i, ActionKind.TAKE_ORDER, a, 0, b - a, b, position, position, True,
+                        NEUTRAL_CARGO)
+
+        if mid <= last:
+            after = [work(mid, last, n + 1)] if mid < last else []
+            worked = [work(start, mid, n), *after]
+            rested = [_rest(start, mid, position, n), *after]
+        elif last > start:  # the rest ends at midnight: the worked order ends a minute before
+            worked = [work(start, last, n), _rest(last, mid, position, n + 1)]
+            rested = [_rest(start, mid, position, n)]
+        else:
+            worked, rested = [work(start, mid, n)], [_rest(start, mid, position, n)]
+        by_work = self.extra_for_steps(worked, now, position, credit=False)
+        by_rest = self.extra_for_steps(rested, now, position, credit=False)
+        saved = 0.0
+        for spec in self.rules:
+            if spec.index in self.waived:
+                continue
+            s = by_work.get(spec.index, 0.0) - by_rest.get(spec.index, 0.0)
+            if s and any(k in self._base.get(spec.index, {}) for k in OFF_KEYS):
+                s /= max(1, getattr(spec.rule.params, "min_days", 1))
+            saved += s
+        return max(0.0, saved)
+
+    def reposition_extra(self, now: int, position: Pos, lat: float, lng: float) -> float:
+        """The fines a drive to (lat, lng) would add (deadhead totals, boxes, circles, quiet
+        windows, curfews), by the kinds' own tests on the step the official arithmetic logs."""
+        km = position.km_to(lat, lng)
+        start = max(now, self.end)
+        exe = drive_minutes(km, self.speed) if km > 1e-6 else 1
+        step = Step(len(self.steps) + 1, ActionKind.REPOSITION, start, 0, exe, start + exe,
+                    position, Pos(lat, lng), distance_km=round(km, 2))
+        return sum(v for i, v in self.extra_for_steps([step], now, position).items()
+                   if i not in self.waived)
+
+    def marginal_fine(self, state: RuleState) -> float:
+        """What breaking this rule once more would add now: the fine, less once a cap is
+        reached (a capped rule whose cap is paid costs nothing more), 0 for a one-off rule
+        already failed."""
+        spec = state.spec
+        c = dict(state.counters)
+        if "violations" in c:
+            c["violations"] = c["violations"] + 1
+        elif "over_km" in c:
+            c["over_km"] = c["over_km"] + 1
+        elif "failed" in c:
+            if c["failed"]:
+                return 0.0
+            c["failed"] = True
+        else:
+            return spec.amount
+        return max(0.0, self._penalty(spec, c) - self._penalty(spec, state.counters))
+
     def extra_penalty(self, take: HypoTake) -> float:
-        """The total of `extra_by_rule`, cached until the next step (a decide may refresh its
-        memory several times around its searches)."""
+        """The total of `extra_by_rule` over the rules not waived, cached until the next step
+        (a decide may refresh its memory several times around its searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
-            got = self._extra[key] = sum(self.extra_by_rule(take).values())
+            got = self._extra[key] = sum(v for i, v in self.extra_by_rule(take).items()
+                                         if i not in self.waived)
         return got
 
     def todo(self, now: float, position: Pos | None = None) -> Todo | None:
-        """The first due rule's action, in rule order (None when nothing is due)."""
+        """The first due rule's action, in rule order (None when nothing is due or the rule
+        is waived)."""
         return next((s.todo for s in self.states(now, position)
-                     if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)), None)
+                     if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
+                     and s.spec.index not in self.waived), None)
+
+    # -- plans ---------------------------------------------------------------------------
+    def liability(self, state: RuleState) -> float | None:
+        """The most this rule can still cost from now on, when that is bounded: the cap left
+        where the version applies caps, a one-off fine not yet failed; None for a fine per
+        break with no cap (each break is then priced where it happens, exactly)."""
+        spec = state.spec
+        model = spec.rule.penalty_model if spec.rule is not None else None
+        if model in (PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT):
+            return 0.0 if state.counters.get("failed") and state.penalty else spec.amount
+        if (spec.cap is not None and spec.cap > 0
+                and self.settings.cap_rule is not CapRule.NEVER):
+            return max(0.0, spec.cap - state.penalty)
+        return None
+
+    def waive(self, index: int) -> None:
+        """Break this rule knowingly from now on: keeping it forgoes more than it can still
+        cost (its takes carry no fine and its todos are not asked for)."""
+        self.waived.add(index)
+        self._extra.clear()
 
     def points(self) -> list[tuple[float, float]]:
         """Every (lat, lng) the rules' params name: what a grounded digest may mention."""
@@ -341,6 +482,14 @@ class RuleProgress:
 
     def lines(self, now: float, position: Pos | None = None) -> list[str]:
         return [s.status_line() for s in self.states(now, position)]
+
+
+NEUTRAL_CARGO = "~work"  # the order of no category, place or length that prices a wait
+
+
+def _rest(start: int, end: int, at: Pos, index: int = 0) -> Step:
+    """A hypothetical wait from `start` to `end` at `at` (a rest per §7.2)."""
+    return Step(index, ActionKind.WAIT, start, 0, max(0, end - start), max(start, end), at, at)
 
 
 def take_of(rp: RuleProgress, cargo_id: str, now: int, position: Pos, scan: int = 0

@@ -107,13 +107,18 @@ class PreferenceViews:
     def build(self, m: MemoryAgent, s: StepState, **kw) -> PreferenceView:
         unscored = () if m.rules is None else tuple(
             f"#{r.index} {r.text} ({r.unscored})" for r in m.rules.unscored)
+        waived = set() if m.rules is None else m.rules.waived
         return PreferenceView(mode=m.mode, now=s.obs.now, lessons=m.lessons,
-                              rule_lines=tuple(r.status_line() for r in s.rules),
+                              rule_lines=tuple(r.status_line() + (
+                                  " (broken knowingly: keeping it forgoes more than it can "
+                                  "still cost)" if r.spec.index in waived else "")
+                                  for r in s.rules),
                               due_lines=tuple(r.status_line() for r in s.rules
                                               if r.status in (Status.DUE, Status.AT_RISK)),
                               violated_lines=tuple(r.status_line() for r in s.rules
                                                    if r.status is Status.VIOLATED),
-                              unscored=unscored, todo_action=s.todo, **kw)
+                              unscored=unscored, todo_action=s.todo,
+                              time_price=s.time_price, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         return self.build(m, s)
@@ -136,7 +141,7 @@ class CargoViews:
             mode=m.mode, now=obs.now, position=obs.position, cost_per_km=obs.cost_per_km,
             candidates=tuple(cands), feasible=tuple(feasible), failed_cargo_ids=tuple(failed),
             stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
-            blocked_ids=m.cargo.blocked_ids, **kw)
+            blocked_ids=m.cargo.blocked_ids, time_price=s.time_price, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         c = m.cargo
@@ -179,7 +184,8 @@ class MainViews:
             recent_actions=tuple(recent),
             last_action=d.last_action, searches_in_row=d.searches_in_row,
             waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
-            failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons, **kw)
+            failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons,
+            time_price=s.time_price, rests=s.rests, **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)

@@ -18,11 +18,13 @@ from typing import ClassVar
 from memory.driver_memory import ActionRecord
 from memory.market_memory import GridFact
 from memory.rule_progress import Todo
+from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import FactLog, TokenCounter
 from sim.cargo import CargoView
 from sim.clock import DAY
 from sim.geo import Point
 from sim.order_rules import Option
+from sim.scoring.progress import hm
 
 NOWHERE = Point(0.0, 0.0)  # frozen, so one shared default is safe
 DIGEST_CANDIDATES = 5  # what a cargo digest is built from
@@ -32,12 +34,18 @@ Sections = list[tuple[str, list[str]]]
 
 
 def todo_words(t: Todo | None) -> str:
-    """A due preference's action in words (what views and digests print)."""
+    """A due preference's action in words, with the fines it avoids (what views and digests
+    print: a model weighs a rule's wait against an order only if it sees both prices)."""
     if t is None:
         return ""
+    saves = f", saves {t.at_stake:.0f}" if t.at_stake < float("inf") else ""
+    if t.cost:
+        saves += f", forgoes {t.cost:.0f}"
     if t.action == "wait":
-        return f"wait {t.minutes} min ({t.reason})"
-    return f"go to ({t.lat:.4f}, {t.lng:.4f}) ({t.reason})"
+        return f"wait {t.minutes} min ({t.reason}{saves})"
+    return f"go to ({t.lat:.4f}, {t.lng:.4f}) ({t.reason}{saves})"
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +55,16 @@ class Candidate:
     empty_km: float
     status: str = "active"
     fine: float = 0.0  # what the driver's preference rules would fine this take (extra_penalty)
+    busy_minutes: int = 0  # how long the take holds the truck (pickup, window, haul); 0: unknown
 
     def _net(self) -> str:
         """The net the step ranks by: after the rules' fine, which is named when there is one
-        (a model cannot rank takes by a penalty it is not shown)."""
+        (a model cannot rank takes by a penalty it is not shown), and the hours it takes
+        (a model cannot weigh a long take against a short one without them)."""
+        hours = f" {hm(self.busy_minutes)}" if self.busy_minutes else ""
         if not self.fine:
-            return f"net~{self.est_net:.0f}"
-        return f"net~{self.est_net - self.fine:.0f} (fined {self.fine:.0f})"
+            return f"net~{self.est_net:.0f}{hours}"
+        return f"net~{self.est_net - self.fine:.0f} (fined {self.fine:.0f}){hours}"
 
     def short_line(self) -> str:
         c = self.cargo
@@ -66,6 +77,23 @@ class Candidate:
         return (f"{c.cargo_id} ({c.origin.lat:.3f},{c.origin.lng:.3f})->({c.dest.lat:.3f},"
                 f"{c.dest.lng:.3f}) price {c.price:.0f} window {c.load_start:.0f}-"
                 f"{c.load_end:.0f} {self._net()} empty {self.empty_km:.0f}km{tag}")
+
+
+@dataclass(frozen=True, slots=True)
+class RestOption:
+    """A wait from now that keeps rules a worked stretch would break: the fines it avoids
+    over every rule at once, and what the minutes forgo at the driver's rate."""
+
+    minutes: int
+    saving: float
+    cost: float = 0.0
+
+    @property
+    def value(self) -> float:
+        return self.saving - self.cost
+
+    def line(self) -> str:
+        return f"rest {self.minutes} min now: saves {self.saving:.0f}, forgoes {self.cost:.0f}"
 
 
 class Renderer:
@@ -260,6 +288,7 @@ class PreferenceView(View):
     violated_lines: tuple[str, ...] = ()  # the ones already fined
     unscored: tuple[str, ...] = ()  # preferences no parser reads (the scorer skips them)
     todo_action: Todo | None = None  # what the first due rule asks for now
+    time_price: TimePrice = UNPRICED  # what the driver's time earns (what a wait forgoes)
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("preference rules",)
 
     @property
@@ -274,11 +303,13 @@ class PreferenceView(View):
 
     def verbose_sections(self) -> Sections:
         rules = ([f"do now: {self.todo}"] if self.todo else []) + list(self.rule_lines)
-        return [("preference rules", rules), ("unscored preferences", list(self.unscored))]
+        return [("preference rules", rules), ("unscored preferences", list(self.unscored)),
+                ("time", self.time_price.lines())]
 
     def compact_sections(self) -> Sections:
         # the digest states each rule's status; show what changed since
-        return [("changed since digest", [h for h in self.hints() if h not in self.digest])]
+        return [("changed since digest", [h for h in self.hints() if h not in self.digest]),
+                ("time", self.time_price.lines())]
 
     def extractive_digest(self) -> list[str]:
         return self.hints()[:MAX_BULLETS] or ["no preferences"]
@@ -303,6 +334,7 @@ class CargoAnalysisView(View):
     # compressed mode: counts of ids dropped since the digest. Candidates there are only cargo
     # the driver can take, so no dropped id can be offered and listing each would be waste.
     dropped_since_digest: dict = field(default_factory=dict)
+    time_price: TimePrice = UNPRICED  # what the driver's time earns (falsy: not priced)
 
     def digest_source(self) -> View:
         """The best few candidates in short lines and the summaries; no id lists."""
@@ -313,7 +345,7 @@ class CargoAnalysisView(View):
     def verbose_sections(self) -> Sections:
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
-                       f"cost {self.cost_per_km:g}/km"]),
+                       f"cost {self.cost_per_km:g}/km", *self.time_price.lines()]),
             ("candidate cargo", [c.line() for c in self.candidates]),
             ("failed_cargo_ids", _ids(self.failed_cargo_ids)),
             ("stale_cargo_ids", _ids(self.stale_cargo_ids)),
@@ -326,7 +358,8 @@ class CargoAnalysisView(View):
         # each line carries its net and empty km, so position and cost add nothing; the
         # live view leaves the summaries to the digest (empty there)
         return [
-            ("candidate cargo, best net first", [c.short_line() for c in self.candidates]),
+            ("candidate cargo, best first", [c.short_line() for c in self.candidates]),
+            ("time", self.time_price.lines()),
             ("dropped since digest", _joined(self.dropped_since_digest)),
             ("discarded so far", _joined(self.discarded_summary)),
             ("blacklist", _joined(self.blacklist_summary)),
@@ -372,12 +405,15 @@ class MainDecisionView(View):
     fruitless_searches: int = 0
     failed_takes: int = 0
     short_plan: str = ""
+    time_price: TimePrice = UNPRICED  # what the driver's time earns (falsy: not priced)
+    rests: tuple[RestOption, ...] = ()  # waits from now that avoid fines (priced)
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("recent actions", "patterns")
 
     def _state(self) -> list[str]:
         return [f"t{self.now:.0f} day {int(self.now // DAY)} position "
                 f"({self.position.lat:.3f},{self.position.lng:.3f}) income "
-                f"{self.income:.0f} orders {self.orders} budget left {self.budget_left}"]
+                f"{self.income:.0f} orders {self.orders} budget left {self.budget_left}",
+                *self.time_price.lines()]
 
     def _here(self) -> str:
         return "unknown" if self.here_value is None else f"{self.here_value:.0f}"
@@ -389,6 +425,7 @@ class MainDecisionView(View):
              + ([f"best nearby {self.best_grid.line()}"] if self.best_grid else [])),
             ("top candidates", [c.line() for c in self.top_candidates]),
             ("preferences", list(self.preference_flags)),
+            ("rests that avoid fines", [r.line() for r in self.rests]),
             ("recent actions", [r.line() for r in self.recent_actions]),
             ("patterns", [f"searches in a row {self.searches_in_row}, "
                           f"waits without order {self.waits_without_order}, fruitless "
@@ -410,6 +447,7 @@ class MainDecisionView(View):
             ("state", self._state()),
             ("market", [f"here value {self._here()}"] + (
                 [f"best nearby ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}"] if g else [])),
+            ("rests that avoid fines", [r.line() for r in self.rests]),
             ("recent actions", [r.line() for r in self.recent_actions]),
             ("patterns", [", ".join(f"{k} {v}" for k, v in counts if v)]
              if any(v for _, v in counts) else []),

@@ -85,10 +85,13 @@ def test_gate_catches_a_compressed_view_that_drops_the_avoid_list(
     assert recall_gate(good) == []
     original = SearchViews.compressed
 
-    def dropping(self, m, s, digest):  # the live avoid list and the digest's, both gone
+    def dropping(self, m, s, digest):  # the live avoid list and the digest's, both gone,
+        # and the low-yield grids among the others too (their lines state the streak)
         v = original(self, m, s, digest)
-        return dataclasses.replace(v, avoid=(), digest=tuple(
-            b for b in v.digest if not b.startswith("avoid")))
+        return dataclasses.replace(
+            v, avoid=(), grids=tuple(g for g in v.grids if g.streak < 2),
+            nearby=tuple(g for g in v.nearby if g.streak < 2 or g.cell == v.here.cell),
+            digest=tuple(b for b in v.digest if not b.startswith("avoid")))
 
     monkeypatch.setattr(SearchViews, "compressed", dropping)
     bad = run_bench(sc, tmp_path / "bad", ("rules", "compressed"))

@@ -47,7 +47,8 @@ def test_every_agent_brings_prompt_adapter_view_digest_and_builder() -> None:
 
 def test_mode_list_is_the_registry_everywhere(tmp_path: Path) -> None:
     names = modes.mode_names()
-    assert names == ("full", "rules", "rules-filtered", "compressed-unfiltered", "compressed")
+    assert names == ("full", "rules", "rules-filtered", "compressed-unfiltered", "compressed",
+                     "cargo", "cargo-market", "cargo-market-driver")
     bad = tmp_path / "bad.toml"
     bad.write_text('[scenario]\nname = "b"\ndays = 1\n\n[memory]\nmode = "everything"\n')
     with pytest.raises(ScenarioError) as err:

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from memory.rule_progress import DAY_KINDS, HypoTake, RuleProgress, Status, rules_from_entries
+from memory.rule_progress import DAY_KINDS, STEP_KINDS, HypoTake, RuleProgress, Status, rules_from_entries
 from sim.scoring.cargo import index_cargo
 from sim.scoring.scorer import read_preferences, score_preferences
 from sim.scoring.steps import Pos, StepLog
@@ -69,11 +69,24 @@ def test_what_if_equals_the_scorers_penalty_difference(kind, prefix):
         now, pos = b.t, Pos(b.lat, b.lng)
         b.take(cid, scan=5)
         # a day kind's what-if covers the days through the one after the take ends (later
-        # nights are not the take's doing): the scorer over that horizon
+        # nights are not the take's doing), both futures followed by a rest to the end of
+        # that horizon (a day a rest can still keep is not charged to the take): the scorer
+        # over that horizon on both logs so extended
+        # (a step kind's: both followed by a one-minute wait where they leave the driver)
         days = min(DAYS, b.t // 1440 + 2) if kind in DAY_KINDS else DAYS
-        want = (scorer_total(entries, b.records, CARGO, days)
-                - scorer_total(entries, base.records, CARGO, days))
-        got = rp.extra_penalty(HypoTake(rp.cargo[cid], now, pos, scan=5))
+        with_take, without = b, copy.deepcopy(base)
+        if kind in DAY_KINDS:
+            until = (b.t // 1440 + 2) * 1440
+            for log in (with_take, without):
+                if until > log.t:
+                    log.wait(until - log.t)
+        if kind in STEP_KINDS:
+            for log in (with_take, without):
+                log.wait(1)
+        want = (scorer_total(entries, with_take.records, CARGO, days)
+                - scorer_total(entries, without.records, CARGO, days))
+        got = sum(rp.extra_by_rule(HypoTake(rp.cargo[cid], now, pos, scan=5),
+                                   credit=False).values())
         assert got == pytest.approx(want, abs=1e-6), (kind, prefix, cid)
 
 

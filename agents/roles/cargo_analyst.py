@@ -49,8 +49,12 @@ class CargoAnalystAgent:
 
     @staticmethod
     def rules(view: CargoAnalysisView) -> dict:
-        """The deterministic answer: the feasible options by net, best first."""
-        best = sorted(view.feasible, key=lambda o: (-o.net, o.cargo.cargo_id))[:RANKED]
+        """The deterministic answer: the feasible options by value, best first (net after
+        the rules' fines, less the hours each holds the truck at what the driver's time
+        earns; plain net where the view prices no time)."""
+        tp = view.time_price
+        best = sorted(view.feasible,
+                      key=lambda o: (-tp.value(o, view.now), o.cargo.cargo_id))[:RANKED]
         return {"ranked": [o.cargo.cargo_id for o in best],
                 "reason": f"{len(view.feasible)} feasible of {len(view.candidates)}"}
 

@@ -23,9 +23,11 @@ MAIN = Prompt(
     system=(
         "You are the MainDecisionAgent of a truck driver. Choose the next action: take_order "
         "(a cargo_id from the ranked candidates), search, wait (minutes) or reposition (lat, "
-        "lng). Follow preference advice first. If recent waits or searches gave nothing, do "
-        "not repeat them: reposition toward a better grid. Give a one-line short_plan. Answer "
-        "with JSON only."),
+        "lng). Weigh each option by its value: an order's net after fines less its hours at "
+        "what the driver's time is worth; a rest's fines saved less what it forgoes. Follow "
+        "preference advice unless an order is worth more. If recent waits or searches gave "
+        "nothing, do not repeat them: reposition toward a better grid. Give a one-line "
+        "short_plan. Answer with JSON only."),
     schema=obj({"action": {"type": "string", "enum": ["take_order", "search", "wait",
                                                       "reposition"]},
                 "cargo_id": ID, "minutes": NUM, "lat": NUM, "lng": NUM, "short_plan": STR},
@@ -57,20 +59,38 @@ class MainDecisionAgent:
         """The deterministic answer: preference advice first, then the best ranked order, a
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
-        if pref.wait_minutes > 0 and ranking.options and ranking.options[0].net > pref.at_stake:
-            # a rule's wait forgoes work: an order earning more than its fine goes first
+        due = pref.wait_minutes > 0 or (
+            pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0)
+        if due and ranking.options:
+            # a rule's wait or drive forgoes work: an order worth more goes first (both
+            # values are over the driver's rate: net after fines less the hours it takes)
             o = ranking.options[0]
-            return _out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}): beats the "
-                        "rule's fine", cargo_id=o.cargo.cargo_id)
-        if (pref.wait_minutes > 0 and pref.at_stake < float("inf") and not ranking.options
+            v = view.time_price.value(o, view.now)
+            if v > pref.value:
+                return _out("take_order", f"take {o.cargo.cargo_id} (value {v:.0f}): beats "
+                            f"the rule's {pref.value:.0f}", cargo_id=o.cargo.cargo_id)
+        if (due and pref.at_stake < float("inf") and not ranking.options
                 and view.last_action != "search" and search.search):
-            # look at the market before a rule's wait
+            # look at the market before a rule's wait or drive
             return _out("search", "check the market before following the rule",
                         lat=search.lat, lng=search.lng)
         if pref.wait_minutes > 0:
             return _out("wait", pref.reason, minutes=pref.wait_minutes)
-        if pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0:
+        if due and pref.go is not None:
             return _out("reposition", pref.reason, lat=pref.go[0], lng=pref.go[1])
+        rest = max(view.rests, key=lambda r: (r.value, -r.minutes), default=None)
+        if rest is not None:
+            # a rest now that keeps rules an order would break: worth more than the best
+            # order, or (nothing on offer) saving at least half of what its minutes forgo
+            best = (view.time_price.value(ranking.options[0], view.now) if ranking.options
+                    else None)
+            if (best is None and view.last_action != "search" and search.search
+                    and view.searches_in_row < 1):
+                return _out("search", "check the market before resting", lat=search.lat,
+                            lng=search.lng)
+            if (rest.value > best) if best is not None else (rest.saving >= rest.cost / 2):
+                return _out("wait", f"rest {rest.minutes} min: saves {rest.saving:.0f} in "
+                            f"fines, forgoes {rest.cost:.0f}", minutes=rest.minutes)
         if ranking.options:
             o = ranking.options[0]
             return _out("take_order", f"take {o.cargo.cargo_id} (net {o.net:.0f}), then "

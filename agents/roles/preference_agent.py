@@ -24,7 +24,9 @@ PREFERENCE = Prompt(
     system=(
         "You are the PreferenceAgent. From the driver's preference rules and their status, say "
         "what the driver must do now to avoid penalties: rest (wait) for some minutes, go to a "
-        "place, or nothing. Use only places in the view. Answer with JSON only."),
+        "place, or nothing. A due action shows what it saves in fines and what it forgoes; "
+        "when it forgoes more than it saves, answer nothing (the rule is cheaper to break). "
+        "Use only places in the view. Answer with JSON only."),
     schema=obj({"wait_minutes": NUM, "go": BOOL, "lat": NUM, "lng": NUM, "reason": STR},
                ["wait_minutes", "go", "lat", "lng", "reason"]),
 )
@@ -35,7 +37,14 @@ class PreferenceAdvice:
     wait_minutes: float
     go: tuple[float, float] | None
     reason: str
-    at_stake: float = float("inf")  # the due rule's fine the advice avoids
+    at_stake: float = float("inf")  # the fines following the advice avoids
+    cost: float = 0.0  # what following it forgoes (time at the driver's rate, km, fines)
+
+    @property
+    def value(self) -> float:
+        """What following the advice is worth over spending the time at the driver's rate:
+        comparable with a take's value (net after fines less its hours at that rate)."""
+        return self.at_stake - self.cost
 
     def main_input(self, brief: bool) -> tuple[str, Any] | None:
         wait = round(self.wait_minutes)
@@ -57,8 +66,13 @@ class PreferenceAgent:
     @staticmethod
     def rules(view: PreferenceView) -> dict:
         """The deterministic answer: what the first due rule asks for (its RuleProgress
-        `todo`: wait N minutes, or go to a point), else nothing."""
+        `todo`: wait N minutes, or go to a point) when that avoids more in fines than it
+        forgoes; a rule that costs more to keep than to break is broken knowingly."""
         t = view.todo_action  # the first due rule (memory/rule_progress.py)
+        if t is not None and t.at_stake <= t.cost:
+            return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0,
+                    "reason": f"break ({t.reason}): saves {t.at_stake:.0f}, "
+                              f"forgoes {t.cost:.0f}"}
         if t is not None and t.action == "wait":
             return {"wait_minutes": min(t.minutes, DAY), "go": False, "lat": 0.0, "lng": 0.0,
                     "reason": t.reason}
@@ -80,9 +94,10 @@ class PreferenceAgent:
                     raise InvalidOutputError(f"place ({lat}, {lng}) outside Guangdong")
                 go = (lat, lng)
             t = view.todo_action
+            ours = t is not None and t.reason == out.get("reason")
             return PreferenceAdvice(wait, go, str(out.get("reason", "")),
-                                    at_stake=t.at_stake if t is not None
-                                    and t.reason == out.get("reason") else float("inf"))
+                                    at_stake=t.at_stake if ours else float("inf"),
+                                    cost=t.cost if ours else 0.0)
 
         return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
 

@@ -42,7 +42,8 @@ class Todo:
     minutes: int = 0
     lat: float = 0.0
     lng: float = 0.0
-    at_stake: float = float("inf")  # the rule's fine this action avoids (its penalty amount)
+    at_stake: float = float("inf")  # the fines this action avoids (a planner prices them)
+    cost: float = 0.0  # what following it forgoes: the time's earnings, km and other fines
 
 
 Progress = tuple[Status, str, Todo | None]

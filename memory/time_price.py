@@ -1,0 +1,98 @@
+"""What the driver's time is worth, hour by hour: the price every decision weighs.
+
+A take that holds the truck for nine hours, a rest that keeps tonight's quiet window, a drive
+to a rule's point: each forgoes the orders the driver could have hauled meanwhile. That price
+is the driver's earning rate (driver memory: net earned per minute so far, a prior blended in)
+times how the market pays at each clock hour against its average (market memory: the best
+order rate its searches found per hour of day). A rest placed in the hours the market pays
+least then costs little, and one placed at the morning peak costs a lot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sim.clock import DAY
+from sim.order_rules import Option
+
+HOUR = 60
+FLAT = (1.0,) * 24
+
+
+@dataclass(frozen=True)
+class TimePrice:
+    """Yuan a minute of the driver's time is worth: `rate` times the clock hour's `factors`."""
+
+    rate: float = 0.0
+    factors: tuple[float, ...] = FLAT
+
+    def __bool__(self) -> bool:
+        return self.rate > 0.0
+
+    def cost(self, start: float, minutes: float) -> float:
+        """What the minutes from `start` forgo (hour by hour; 0 when time is not priced)."""
+        if self.rate <= 0.0 or minutes <= 0:
+            return 0.0
+        total, t, end = 0.0, float(start), float(start) + float(minutes)
+        while t < end:
+            h = int(t % DAY // HOUR)
+            nxt = min(end, (t // HOUR + 1) * HOUR)
+            total += (nxt - t) * self.factors[h]
+            t = nxt
+        return self.rate * total
+
+    def value(self, o: Option, now: float) -> float:
+        """A take's net (after any fine already taken off) less what its hours forgo."""
+        return o.net - self.cost(now, max(0.0, o.finish - now))
+
+    def lines(self) -> list[str]:
+        """The price as a view prints it: the rate, and the hours that pay least and most."""
+        if not self:
+            return []
+        out = [f"time is worth {self.rate:.2f}/min on average"]
+        if self.factors != FLAT:
+            lo = sorted(range(24), key=lambda h: (self.factors[h], h))[:6]
+            hi = sorted(range(24), key=lambda h: (-self.factors[h], h))[:3]
+            out.append("cheapest hours " + ", ".join(
+                f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(lo)))
+            out.append("dearest hours " + ", ".join(
+                f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(hi)))
+        return out
+
+
+class HourRates:
+    """The best order rate (net per minute of the take) searches found, by clock hour.
+
+    Each hour's figure is a running mean; an hour never seen counts as average. Factors are
+    each hour's mean over the mean of the seen hours, bounded so one odd search cannot make an
+    hour free or priceless."""
+
+    LO, HI = 0.2, 2.5
+
+    def __init__(self) -> None:
+        self.sum = [0.0] * 24
+        self.n = [0] * 24
+
+    def add(self, t: float, rate: float) -> None:
+        h = int(t % DAY // HOUR)
+        self.sum[h] += max(0.0, rate)
+        self.n[h] += 1
+
+    def factors(self) -> tuple[float, ...]:
+        seen = [self.sum[h] / self.n[h] for h in range(24) if self.n[h]]
+        if len(seen) < 2:
+            return FLAT
+        mean = sum(seen) / len(seen)
+        if mean <= 0:
+            return FLAT
+        return tuple(min(self.HI, max(self.LO, self.sum[h] / self.n[h] / mean)) if self.n[h]
+                     else 1.0 for h in range(24))
+
+    def get_state(self) -> dict:
+        return {"sum": list(self.sum), "n": list(self.n)}
+
+    def set_state(self, s: dict) -> None:
+        self.sum, self.n = list(s["sum"]), list(s["n"])
+
+
+UNPRICED = TimePrice()  # modes without the market layer: takes ranked by plain net

@@ -1,0 +1,110 @@
+"""Pricing rules into decisions: what a rest avoids over every rule at once, what a drive
+adds, what one more break costs under a cap, and what the driver's time is worth by hour.
+
+Each figure is checked against the scorer's own arithmetic on hand-built logs, so a rest that
+only starts a night's window, or covers part of an off day, is seen to secure nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.rule_progress import RuleProgress, rules_from_entries
+from memory.time_price import FLAT, HourRates, TimePrice
+from sim.scoring.steps import Pos
+from tests.competition_logs import LogBuilder
+from tests.test_rule_progress import CARGO, pref
+from tests.test_scoring_run import HOME, NORTH
+
+DAYS = 3
+AT = Pos(*HOME)
+
+
+def progress(entries: list[dict], builder: LogBuilder, version: str = "S4") -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
+                      n_days=DAYS, version=version, initial=AT)
+    for c in CARGO:
+        rp.add_cargo(c)
+    for rec in builder.records:
+        rp.on_step(rec)
+    return rp
+
+
+NIGHT = pref("rest_window_full_coverage", {"start": "22:00", "end": "06:00",
+                                           "weekend_start": None}, amount=180)
+QUIET = pref("quiet_window", {"start": "23:00", "end": "03:00", "count": "per_day"},
+             amount=160)
+REST = pref("daily_continuous_rest", {"min_minutes": 300, "days": "all"}, amount=100)
+
+
+def test_a_rest_is_priced_whole_a_wait_that_only_starts_the_window_saves_nothing():
+    b = LogBuilder("d1", *HOME, CARGO).wait(21 * 60)  # 21:00 on day 0
+    rp = progress([NIGHT], b)
+    assert rp.wait_saving(b.t, AT, 9 * 60) == pytest.approx(180)  # to 06:00: kept
+    assert rp.wait_saving(b.t, AT, 60) == 0  # to 22:00, then working: broken anyway
+    assert rp.wait_saving(b.t, AT, 8 * 60) == 0  # to 05:00: one hour short
+
+
+def test_one_night_rest_keeps_several_rules_at_once():
+    b = LogBuilder("d1", *HOME, CARGO).wait(21 * 60 + 59).take("c1")  # busy past midnight
+    rp = progress([NIGHT, QUIET, REST], b)
+    assert b.t < 22 * 60 + 1440  # free before the next night's window
+    wait = (22 * 60 + 1440) - b.t + 8 * 60  # through the next night's window
+    saved = rp.wait_saving(b.t, Pos(b.lat, b.lng), wait)
+    # tomorrow night's window (180) and quiet hours (160), and the daily rest of both days
+    # the rest touches (day 1 from the drop on, day 2 from midnight): the worked future
+    # rests on neither
+    assert saved == pytest.approx(180 + 160 + 100 + 100)
+
+
+def test_an_off_day_is_worth_its_share_and_only_when_rested_whole():
+    off = pref("min_full_off_days", {"min_days": 2}, amount=1000)
+    b = LogBuilder("d1", *HOME, CARGO).take("c1")  # day 0 worked: both other days must be off
+    rp = progress([off], b)
+    left = 1440 - b.t % 1440
+    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), 60) == 0
+    # resting the rest of day 0 keeps nothing (day 0 is worked already) ...
+    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), left) == 0
+    b.wait(left)  # ... but a whole day 1 off is half of what keeps the fine away
+    rp = progress([off], b)
+    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), 1440) == pytest.approx(500)
+
+
+def test_a_drive_out_of_a_box_costs_the_drive_and_the_step_after_it():
+    box = pref("stay_inside_bbox", {"lat_min": 22.5, "lat_max": 22.6, "lng_min": 114.0,
+                                    "lng_max": 114.1}, amount=50)
+    b = LogBuilder("d1", *HOME, CARGO).wait(10)
+    rp = progress([box], b)
+    assert rp.reposition_extra(b.t, AT, *NORTH) == pytest.approx(100)
+    assert rp.reposition_extra(b.t, AT, 22.55, 114.06) == 0
+
+
+def test_a_capped_rule_whose_cap_is_paid_costs_nothing_more():
+    box = pref("stay_inside_bbox", {"lat_min": 22.5, "lat_max": 22.6, "lng_min": 114.0,
+                                    "lng_max": 114.1}, amount=300, cap=600)
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH).wait(5)
+    (s,) = progress([box], b, "S2").states(b.t)
+    assert s.penalty == 600  # two steps outside: the cap
+    assert progress([box], b, "S2").marginal_fine(s) == 0
+    (s,) = progress([box], b, "S4").states(b.t)  # S4 applies no cap
+    assert progress([box], b, "S4").marginal_fine(s) == 300
+
+
+def test_time_price_hour_by_hour():
+    night = tuple(0.2 if h < 6 else 1.0 for h in range(24))
+    tp = TimePrice(1.5, night)
+    assert tp.cost(5 * 60 + 30, 60) == pytest.approx(1.5 * (30 * 0.2 + 30 * 1.0))
+    assert tp.cost(1440 + 60, 120) == pytest.approx(1.5 * 120 * 0.2)  # the next night too
+    assert TimePrice().cost(0, 600) == 0 and not TimePrice()
+    assert "cheapest hours 00h x0.2" in " ".join(tp.lines())
+
+
+def test_hour_rates_learn_the_shape_and_stay_bounded():
+    h = HourRates()
+    assert h.factors() == FLAT
+    for day in range(3):
+        h.add(day * 1440 + 3 * 60, 0.1)  # night searches find little
+        h.add(day * 1440 + 10 * 60, 2.0)
+    f = h.factors()
+    assert f[3] == pytest.approx(max(HourRates.LO, 0.1 / 1.05))
+    assert f[10] == pytest.approx(2.0 / 1.05)
+    assert f[12] == 1.0  # never seen: average
