@@ -94,7 +94,8 @@ def test_time_price_hour_by_hour():
     tp = TimePrice(1.5, night)
     assert tp.cost(5 * 60 + 30, 60) == pytest.approx(1.5 * (30 * 0.2 + 30 * 1.0))
     assert tp.cost(1440 + 60, 120) == pytest.approx(1.5 * 120 * 0.2)  # the next night too
-    assert TimePrice().cost(0, 600) == 0 and not TimePrice()
+    assert TimePrice().cost(0, 600) == 0
+    assert not TimePrice()
     assert "cheapest hours 00h x0.2" in " ".join(tp.lines())
 
 

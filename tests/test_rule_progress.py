@@ -7,7 +7,14 @@ import copy
 
 import pytest
 
-from memory.rule_progress import DAY_KINDS, STEP_KINDS, HypoTake, RuleProgress, Status, rules_from_entries
+from memory.rule_progress import (
+    DAY_KINDS,
+    STEP_KINDS,
+    HypoTake,
+    RuleProgress,
+    Status,
+    rules_from_entries,
+)
 from sim.scoring.cargo import index_cargo
 from sim.scoring.scorer import read_preferences, score_preferences
 from sim.scoring.steps import Pos, StepLog
