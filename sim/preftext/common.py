@@ -207,3 +207,14 @@ TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|in
           r"加起来|加一起|一共|共计|总共|"
           r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
+
+
+# The named keyword groups a reading reports as fired (sim/preftext/reading.py): the evidence a
+# user reads to judge a parse, not a score.
+GROUPS: dict[str, str] = {
+    "daily": DAILY, "month": MONTH, "rest": REST, "required": REST_REQUIRED, "sleep": SLEEP,
+    "continuous": CONTINUOUS, "no_work": NO_WORK, "refuse": REFUSE, "limit": LIMIT,
+    "at_least": AT_LEAST, "weekdays": WEEKDAYS, "full_off": OFF_FULL, "no_orders": NO_ORDERS,
+    "enter": ENTER, "haul": HAUL, "pickup": PICKUP, "empty": EMPTY, "radius": RADIUS,
+    "total": TOTAL,
+}

@@ -14,7 +14,7 @@ import logging
 
 from sim.preftext.common import Candidate
 from sim.preftext.extract import facts
-from sim.preftext.types import InvalidPreferenceError, ParsedPreference, validate
+from sim.preftext.types import ParsedPreference
 from sim.scoring.kinds import REGISTRY
 
 log = logging.getLogger(__name__)
@@ -38,21 +38,9 @@ def candidates(text: str) -> list[Candidate]:
 
 
 def parse_preference(text: str) -> ParsedPreference | None:
-    """The structured form of a free-text preference (Chinese or English), or None."""
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHARS:
-        return None
-    try:
-        f = facts(text)
-        cands = candidates(text)
-    except Exception:  # never crash on a driver's text; report it unparsed instead
-        log.debug("extraction failed on %r", text, exc_info=True)
-        return None
-    for c in cands:
-        if c.score < MIN_SCORE:
-            break
-        try:
-            p = validate({"kind": c.kind, "params": c.params})
-        except InvalidPreferenceError:
-            continue
-        return ParsedPreference(p.kind, p.params, f.amount, f.cap)
-    return None
+    """The structured form of a free-text preference (Chinese or English), or None. The best
+    reading even when another kind competes: `sim.preftext.reading.read_preference` says how
+    sure it is, and the callers that score or run report the ambiguous ones."""
+    from sim.preftext.reading import read_preference
+
+    return read_preference(text).best
