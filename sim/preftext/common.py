@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.preftext import rx
@@ -21,6 +21,9 @@ class Candidate:
     kind: str
     score: float
     params: dict[str, Any]
+    # where a param came from when it is not written in the text itself, e.g. {"lat,lng,
+    # radius_km": "county table: 番禺区"}: reported with the reading, never guessed silently
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每日|每晚|天天|每一天|日日|当天|一天|"

@@ -534,7 +534,8 @@ _AMOUNT = [
     r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
-                   r"/\s*min(?:ute)?\b)", re.I)
+                   r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
+                   re.I)
 
 
 def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int]]]:
@@ -584,6 +585,8 @@ def rate_per_minute(t: str) -> float | None:
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)\s*(?:for|of)?\s*(?:each|every|per|a)"
+                      r"\s+minute", t, re.I)
          or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
                       t, re.I))
     return float(m.group(1)) if m else None
@@ -739,6 +742,32 @@ def places(t: str) -> list[PlaceRef]:
     return sorted(out, key=lambda p: p.start)
 
 
+@dataclass(frozen=True)
+class Point:
+    """A place a rule names: written coordinates, or a district/county resolved to the county
+    table's centre and radius (`radius_km` then set, `source` naming the county)."""
+
+    lat: float
+    lng: float
+    radius_km: float | None
+    start: int
+    end: int
+    source: str  # "coordinates" or "county table: <name>"
+
+
+def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
+    """Coordinates and district/county names in text order. A prefecture (广州, 东莞) is a
+    cargo-city name, not a point, so it is left out."""
+    out = [Point(c.lat, c.lng, None, c.start, c.end, "coordinates") for c in cs]
+    for p in ps:
+        if p.prefecture or p.lat is None or p.lng is None:
+            continue
+        if any(c.start <= p.start < c.end for c in cs):
+            continue
+        out.append(Point(p.lat, p.lng, p.radius_km, p.start, p.end, f"county table: {p.name_zh}"))
+    return sorted(out, key=lambda x: x.start)
+
+
 def cargo_ids(t: str) -> list[str]:
     """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
     out = []
@@ -776,6 +805,7 @@ class Facts:
     categories: list[tuple[str, int]] = field(default_factory=list)
     places: list[PlaceRef] = field(default_factory=list)
     durations: list[tuple[int, int]] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
 
     def has(self, pattern: str) -> bool:
         return rx.search(pattern, self.kw, re.I) is not None
@@ -797,4 +827,5 @@ def facts(raw: str) -> Facts:
     f.categories = categories(num)
     f.places = places(num)
     f.durations = durations_min(num)
+    f.points = points(f.coords, f.places)
     return f

@@ -88,8 +88,9 @@ class HomeByCurfew(Kind):
         home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
         if not hit(f, home) or not f.clocks:
             return None
-        if hit(f, r"每分钟|per minute|a minute|each minute"):
-            return None
+        if hit(f, r"每分钟|/\s*分钟|按分钟|每(?:迟到|晚到|晚|离开|不在家)\s*\S{0,2}分钟|"
+                  r"per minute|a minute|each minute|every minute"):
+            return None  # per-minute fines: the family event (K24), never a nightly curfew
         pt = f.coords[0] if f.coords else None
         lat = pt.lat if pt else (f.places[0].lat if f.places else None)
         lng = pt.lng if pt else (f.places[0].lng if f.places else None)
