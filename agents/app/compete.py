@@ -237,6 +237,8 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
         "cargo": str(cargo_path.resolve()), "drivers": str(drivers_path.resolve()),
         "reposition_speed_km_per_hour": rules.speed_kmh,
         "simulation_duration_days": rules.days, "scoring_version": rules.scoring,
+        # `score` applies the same pins as the run (docs/preferences.md)
+        **({"pins": scenario.preferences.pins} if scenario.preferences.pins else {}),
     }, indent=2))
     summary = env.run(agent, archive=False)
     try:
