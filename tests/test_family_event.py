@@ -42,7 +42,8 @@ TEXTS = [
 def test_family_event_reads_as_home_stay_event(text: str, changes: dict) -> None:
     r = read_preference(text)
     assert r.status is Status.PARSED, r.reason
-    assert r.best is not None and r.best.kind == "home_stay_event"
+    assert r.best is not None
+    assert r.best.kind == "home_stay_event"
     assert r.best.params == {**FULL, **changes}
     assert r.best.penalty_amount == 10000.0  # the one-off fine, not the per-minute rate
     assert all(a.kind != "home_by_curfew" for a in r.alternatives)
