@@ -32,24 +32,50 @@ def cn_to_int(s: str) -> int | None:
         return None
     if all(ch in CN_DIGITS for ch in s) and len(s) > 1:  # digit by digit: 二〇二六
         return int("".join(str(CN_DIGITS[ch]) for ch in s))
-    total, section, digit = 0, 0, None
+    total, section, digit, last = 0, 0, None, 1
     for ch in s:
         if ch in CN_DIGITS:
             digit = CN_DIGITS[ch]
+            if ch in "零〇":
+                last = 10  # 一百零五: the digit after 零 is a unit digit
         else:
             unit = CN_UNITS[ch]
             if unit == 10000:
                 total += (section + (digit or 0)) * unit
-                section, digit = 0, None
+                section, digit, last = 0, None, unit
             else:
                 section += (1 if digit is None else digit) * unit
-                digit = None
+                digit, last = None, unit
+    if digit is not None and last >= 100 and s[-1] not in "零〇":
+        # spoken shorthand: 一百五 = 150, 两千三 = 2300, 一万二 = 12000
+        return total + section + digit * (last // 10)
     return total + section + (digit or 0)
+
+
+# Dialect words drivers write (Cantonese, northern colloquial) -> the Mandarin the kinds'
+# keyword groups know. Only unambiguous words, longest first; a unit word (蚊 yuan, 钟 hour)
+# only right after a number.
+_DIALECT: tuple[tuple[str, str], ...] = (
+    (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
+    (r"唔该", "谢谢"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"), (r"喺", "在"), (r"咗", "了"),
+    (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
+    (r"揸车", "开车"),
+    (r"瞓觉|瞓", "睡觉"), (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
+    (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
+    (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
+    (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
+    (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
+    (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
+    (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
+)
 
 
 def normalise(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
+    for pat, rep in _DIALECT:
+        t = rx.sub(pat, rep, t)
     return rx.sub(r"\s+", " ", t).strip()
 
 

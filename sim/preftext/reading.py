@@ -11,7 +11,7 @@ claimed it with its score, and which required parameters each claim found or mis
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -43,6 +43,7 @@ class Alternative:
     params: dict[str, Any]
     missing: tuple[str, ...] = ()  # required params not found (or not valid)
     error: str | None = None  # the validation message when the params do not fit
+    sources: dict[str, str] = field(default_factory=dict)  # params not written in the text
 
     @property
     def valid(self) -> bool:
@@ -54,11 +55,13 @@ class Alternative:
 
     def describe(self) -> str:
         tail = f", missing {', '.join(self.missing)}" if self.missing else ""
+        tail += "".join(f", {k} from {v}" for k, v in self.sources.items())
         return f"{self.kind} (score {self.score:.1f}{tail})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "score": round(self.score, 2), "params": self.params,
-                "found": list(self.found), "missing": list(self.missing), "error": self.error}
+                "found": list(self.found), "missing": list(self.missing), "error": self.error,
+                "sources": self.sources}
 
 
 @dataclass(frozen=True)
@@ -88,13 +91,14 @@ def _required(kind: str) -> list[str]:
     return [k for k, tag in SCHEMA[kind].items() if not tag.endswith("?")]
 
 
-def _alternative(kind: str, score: float, params: dict[str, Any]) -> Alternative:
+def _alternative(kind: str, score: float, params: dict[str, Any],
+                 sources: dict[str, str]) -> Alternative:
     missing = tuple(k for k in _required(kind) if params.get(k) is None)
     try:
         validate({"kind": kind, "params": params})
     except InvalidPreferenceError as exc:
-        return Alternative(kind, score, params, missing, str(exc))
-    return Alternative(kind, score, params, missing)
+        return Alternative(kind, score, params, missing, str(exc), sources)
+    return Alternative(kind, score, params, missing, sources=sources)
 
 
 def read_preference(text: str) -> Reading:
@@ -110,7 +114,7 @@ def read_preference(text: str) -> Reading:
         log.debug("extraction failed on %r", text, exc_info=True)
         return Reading(text, Status.UNPARSED, None, reason="the text could not be read")
     cues = tuple(name for name, pattern in common.GROUPS.items() if common.hit(f, pattern))
-    alts = tuple(_alternative(c.kind, c.score, c.params) for c in cands)
+    alts = tuple(_alternative(c.kind, c.score, c.params, c.sources) for c in cands)
     claims = [a for a in alts if a.score >= MIN_SCORE]
     valid = [a for a in claims if a.valid]
     if not valid:
@@ -133,4 +137,12 @@ def read_preference(text: str) -> Reading:
                        f"{top.kind} and {rival.kind} both read it "
                        f"(scores {top.score:.1f} and {rival.score:.1f})")
     return Reading(text, Status.PARSED, best, alts, cues)
+
+
+def sources_of(reading: Reading) -> dict[str, str]:
+    """Where the best reading's params not written in the text came from (the county table)."""
+    if reading.best is None:
+        return {}
+    return next((a.sources for a in reading.alternatives if a.kind == reading.best.kind
+                 and a.valid), {})
 

@@ -96,6 +96,9 @@ class HomeByCurfew(Kind):
         lng = pt.lng if pt else (f.places[0].lng if f.places else None)
         if lat is None or lng is None:
             return None
+        # a home given as a district/county: its centre and radius from the county table
+        county = None if pt else next((p for p in f.points if p.radius_km), None)
+        sources = {"lat,lng,radius_km": county.source} if county and not f.radius else {}
         score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|"
                                                                             r"next|"
                                                                             r"morning|until|直到")
@@ -107,5 +110,6 @@ class HomeByCurfew(Kind):
         rest = [c for c in f.clocks if c.start > cur.start]
         quiet = rest[0] if rest else cur
         return Candidate("home_by_curfew", score,
-                         {"lat": lat, "lng": lng, "radius_km": f.radius if f.radius else 1.0,
-                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm})
+                         {"lat": lat, "lng": lng,
+                          "radius_km": f.radius or (county.radius_km if county else 1.0),
+                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm}, sources)
