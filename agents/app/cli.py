@@ -112,6 +112,7 @@ def cmd_compete(args: argparse.Namespace) -> int:
     from agents.app.compete import print_summary, run_competition
 
     sc = _load(args.scenario, None, args.memory)
+    _report_preferences(sc)  # unparsed and ambiguous texts, as `run` lists them
     if args.llm_replay:
         sc = sc.with_overrides(llm={"replay": True})
     if args.concurrency is not None:

@@ -267,6 +267,12 @@ def write_score(comp: Path, report) -> None:
                      json.dumps(r.counters, ensure_ascii=False, default=str), r.text]
             lines.append("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells))
     write_atomic(comp / "score_preferences.tsv", "\n".join(lines) + "\n")
+    # what the parser could not read with confidence, beside the scores it shaped
+    write_atomic(comp / "preference_readings.json", json.dumps({
+        "ambiguous": report.ambiguous, "pinned": report.pins,
+        "unscored": [{"driver_id": d.driver_id, "index": r.index, "text": r.text,
+                      "reason": r.unscored} for d in report.drivers for r in d.rules
+                     if r.unscored is not None]}, ensure_ascii=False, indent=2))
 
 
 def print_summary(summary: dict, comp: Path) -> None:
