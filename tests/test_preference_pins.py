@@ -135,3 +135,27 @@ def test_validate_stops_on_ambiguous_until_it_is_pinned(tmp_path: Path) -> None:
     s.write_text(SCENARIO.format(pins='pins = "pins.jsonl"'), encoding="utf-8")
     proc = cli("validate", str(s))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_run_summary_carries_ambiguous_and_pins_apply(tmp_path: Path) -> None:
+    drivers = [{"driver_id": "F1", "current_lat": 23.1, "current_lng": 113.3, "cost_per_km": 1.5,
+                "preferences": [{"content": AMBIGUOUS, "penalty_amount": 50,
+                                 "start_time": "2026-03-01 00:00:00"},
+                                {"content": GARBLED, "penalty_amount": 80,
+                                 "start_time": "2026-03-01 00:00:00"}]}]
+    (tmp_path / "drivers.json").write_text(json.dumps(drivers, ensure_ascii=False),
+                                           encoding="utf-8")
+    _pins(tmp_path, {"driver_id": "F1", "index": 2, "kind": "max_orders_per_day",
+                     "params": {"max_orders": 3}})
+    s = tmp_path / "s.toml"
+    s.write_text(SCENARIO.replace('unparsed = "error"', 'pins = "pins.jsonl"').format(pins=""),
+                 encoding="utf-8")
+    out = tmp_path / "out"
+    run = cli("run", str(s), "--out", str(out), "--no-progress")
+    assert run.returncode == 0, run.stderr
+    assert "preference 1: ambiguous" in run.stderr
+    rules = json.loads((out / "summary.json").read_text(encoding="utf-8"))["preferences"]
+    assert [(a["driver_id"], a["index"]) for a in rules["ambiguous"]] == [("F1", 1)]
+    assert rules["pinned"] == 1
+    assert rules["unscored"] == []  # the garbled text is read through its pin
+    assert rules["scored"] == 2
