@@ -19,6 +19,7 @@ from sim.preftext import common
 from sim.preftext.extract import facts
 from sim.preftext.parser import MAX_CHARS, MIN_SCORE, candidates
 from sim.preftext.types import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
+from sim.scoring.kinds import REGISTRY
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,11 @@ def read_preference(text: str) -> Reading:
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,
                        f"{claims[0].kind} scores higher but misses {claims[0].error}; "
                        f"read as {top.kind}")
+    signals = REGISTRY[top.kind].signals
+    if signals and not common.hit(f, signals):  # structure alone (numbers, a point) claimed it
+        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+                       f"read as {top.kind} from its numbers alone: none of the kind's wording "
+                       f"is in the text")
     rival = next((a for a in valid[1:] if a.kind != top.kind), None)
     if rival is not None and top.score - rival.score < MARGIN:
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,

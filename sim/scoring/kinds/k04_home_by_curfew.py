@@ -28,6 +28,8 @@ class HomeByCurfew(Kind):
     name = "home_by_curfew"
     number = 4
     family = "homing"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"家|home|house")
     model = PenaltyModel.COUNT
     Params = HomeByCurfewParams
     scope = Scope.DAY

@@ -26,6 +26,9 @@ class ForbiddenCargoPlace(Kind):
     name = "forbidden_cargo_place"
     number = 6
     family = "named place"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"装|卸|货|单|活|load|unload|cargo|orders?|jobs?|pick|deliver|haul|drop|"
+               r"origin|destination|from|to")
     model = PenaltyModel.COUNT
     Params = ForbiddenPlaceParams
     scope = Scope.STEP

@@ -31,6 +31,8 @@ class DateRegionAvoid(Kind):
     name = "date_region_avoid"
     number = 12
     family = "named place + dates"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"不|别|avoid|no |not|never|don't|stay out|keep out|away|禁止")
     model = PenaltyModel.COUNT
     Params = DateRegionParams
     scope = Scope.STEP

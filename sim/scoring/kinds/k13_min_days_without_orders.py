@@ -22,6 +22,8 @@ class MinDaysWithoutOrders(Kind):
     name = "min_days_without_orders"
     number = 13
     family = "off days"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"不接|没单|无单|一单|单|放空|休|歇|假|orders?|jobs?|loads?|off|rest|free")
     model = PenaltyModel.ONCE
     Params = MinDaysWithoutOrdersParams
     scope = Scope.MONTH

@@ -25,6 +25,9 @@ class MinVisitDays(Kind):
     name = "min_visit_days"
     number = 17
     family = "visit quota"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"到|去|来|回|访|看|转|露|visit|be at|go|stop|drop|show|call|check|back|come|"
+               r"swing|pop|near|within|抵达|arrive|reach")
     model = PenaltyModel.ONCE
     Params = MinVisitDaysParams
     scope = Scope.MONTH

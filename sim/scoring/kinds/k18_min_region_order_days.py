@@ -23,6 +23,8 @@ class MinRegionOrderDays(Kind):
     name = "min_region_order_days"
     number = 18
     family = "visit quota"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"装|卸|单|活|货|load|unload|orders?|jobs?|cargo|pick|deliver|haul")
     model = PenaltyModel.ONCE
     Params = MinRegionOrderDaysParams
     scope = Scope.MONTH

@@ -39,6 +39,8 @@ class DwellAtPointOnDay(Kind):
     name = "dwell_at_point_on_day"
     number = 22
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"停|待|留|呆|办|逗留|dwell|stay|stop|park|wait|remain|spend|be at|visit")
     model = PenaltyModel.ONCE
     Params = DwellAtPointParams
     scope = Scope.MONTH

@@ -69,6 +69,8 @@ class RouteStopsOnDay(Kind):
     name = "route_stops_on_day"
     number = 23
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"先|再|然后|接着|路过|经过|途经|first|then|via|through|on to|after|before|停|待|到")
     model = PenaltyModel.ONCE
     Params = RouteStopsParams
     scope = Scope.MONTH

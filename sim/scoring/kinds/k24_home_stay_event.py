@@ -77,6 +77,8 @@ class HomeStayEvent(Kind):
     name = "home_stay_event"
     number = 24
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"家|home|house")
     model = PenaltyModel.EVENT
     Params = HomeStayEventParams
     scope = Scope.MONTH
