@@ -64,7 +64,8 @@ REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|excl
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
-          r"rather not|prefer not|stay away|keep away|nothing|exclude")
+          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
+          r"not for me|count me out|pass on|no thanks|不要派|别派给")
 LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"

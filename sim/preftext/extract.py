@@ -57,7 +57,8 @@ def cn_to_int(s: str) -> int | None:
 # only right after a number.
 _DIALECT: tuple[tuple[str, str], ...] = (
     (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
-    (r"唔该", "谢谢"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"), (r"喺", "在"), (r"咗", "了"),
+    (r"唔该", "谢谢"), (r"唔好", "不要"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"),
+    (r"喺", "在"), (r"咗", "了"),
     (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
     (r"揸车", "开车"),
     (r"瞓觉|瞓", "睡觉"), (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
@@ -477,6 +478,16 @@ def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, flo
     return min(a, b), max(a, b), m.start()
 
 
+def _degree_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    """'22.3 and 23.6 degrees north', '112.9 to 114.2 east'."""
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*(?:至|到|~|-|to|and)\s*(\d{2,3}(?:\.\d+)?)\s*"
+                  r"(?:°|degrees?|度)?\s*(?:" + words + r")\b", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
+
+
 def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
     m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
                   r"(\d{2,3}(?:\.\d+)?)", t, re.I)
@@ -489,10 +500,12 @@ def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float,
 def bbox(t: str) -> dict[str, float] | None:
     """An explicit box: latitude and longitude ranges, or two corner coordinates."""
     la = (_range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
-          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30))
+          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30)
+          or _degree_range(t, r"north|N|北", 15, 30))
     ln = (_range(t, r"东经|经度|longitudes?|lng|lon", 100, 125)
           or _suffix_range(t, "E", 100, 125)
-          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125))
+          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125)
+          or _degree_range(t, r"east|E|东", 100, 125))
     if la and ln:
         return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
     cs = coords(t)
@@ -634,7 +647,7 @@ _CAT_ALIASES: list[tuple[str, str]] = [
     (r"建材|建筑材料", "建材"),
     (r"\bvegetables?\b|\bveg\b|\bgreens\b", "蔬菜"),
     (r"\bfruits?\b", "水果"),
-    (r"\bbuilding materials?|\bconstruction materials?|\bbuilding supplies\b", "建材"),
+    (r"\bbuilding[\s-]materials?|\bconstruction[\s-]materials?|\bbuilding supplies\b", "建材"),
     (r"\bchemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
     (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|"
      r"\bores?\b", "煤炭矿产"),

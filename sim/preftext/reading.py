@@ -19,7 +19,7 @@ from sim.preftext import common
 from sim.preftext.extract import facts
 from sim.preftext.parser import MAX_CHARS, MIN_SCORE, candidates
 from sim.preftext.types import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
-from sim.scoring.kinds import REGISTRY
+from sim.scoring.kinds import REGISTRY, ParamsError, build_rule
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +97,8 @@ def _alternative(kind: str, score: float, params: dict[str, Any],
     missing = tuple(k for k in _required(kind) if params.get(k) is None)
     try:
         validate({"kind": kind, "params": params})
-    except InvalidPreferenceError as exc:
+        build_rule(kind, params)  # the kind's own cross-field checks (w1 before w0, ...)
+    except (InvalidPreferenceError, ParamsError) as exc:
         return Alternative(kind, score, params, missing, str(exc), sources)
     return Alternative(kind, score, params, missing, sources=sources)
 

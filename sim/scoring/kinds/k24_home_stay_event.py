@@ -6,6 +6,7 @@ independent parameters. Penalty = rate * absence minutes + A if the sequence fai
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -48,6 +49,10 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
             day = prev[0]
         if k.next_day:
             day += timedelta(days=1)
+        if k.bare and prev and day == prev[0] and k.minutes + 720 >= prev[1].minutes > k.minutes:
+            # 晚上七点 … 七点到十点: a bare clock earlier than the one before it on the same
+            # day is in the same half of the day (19:00, 22:00), not the morning
+            k = dataclasses.replace(k, minutes=k.minutes + 720)
         out.append((f"{day.isoformat()} {k.hhmm}:00", k))
         prev = (day, k)
     return out
