@@ -68,6 +68,7 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
     (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
 )
 
@@ -354,7 +355,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
                          r"h\b))", t):
         if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
-    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
+    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
+                         r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
                          r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                          r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
@@ -526,7 +528,8 @@ def km_values(t: str) -> list[tuple[float, int]]:
 def radius(t: str) -> float | None:
     m = (rx.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or rx.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
-         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:为|的|作为)?\s*(?:radius|半径)",
+                      t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
                                                     r"附近)", t, re.I)
          or rx.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
