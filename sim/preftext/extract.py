@@ -221,6 +221,17 @@ def clocks(t: str) -> list[Clock]:
             h = 0
         out.append(Clock(h * 60 + mi, m.start(), m.end(), _en_next(t, m.end()),
                          _is_before(t, m.end(), m.start())))
+    for m in rx.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:to|-|until|till|through)\s*(?=\d{1,2}"
+                         r"(?::\d{2})?\s*([ap])\.?m\b)", t, re.I):
+        # "12 to 1 pm", "9 to 11 am": the start takes the end's half of the day, unless that
+        # would put it after the end (11 to 1 pm is 11 am)
+        h = int(m.group(1))
+        end = next((c for c in out if c.start >= m.end() - 1), None)
+        if h > 12 or end is None or any(c.start <= m.start() < c.end for c in out):
+            continue
+        pm = (h % 12) * 60 + 720
+        mins = pm if m.group(2).lower() == "p" and pm <= end.minutes else (h % 12) * 60
+        out.append(Clock(mins, m.start(1), m.end(1), False, False))
     for m in rx.finditer(r"(?<![\d.:])([01]?\d|2[0-4]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m|\d|:\d))", t):
         if any(c.start <= m.start() < c.end for c in out):
             continue
@@ -536,6 +547,8 @@ def radius(t: str) -> float | None:
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
          or rx.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
+                      t, re.I)
          or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 
