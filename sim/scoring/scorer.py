@@ -175,7 +175,10 @@ def _num(v: object) -> float | None:
 
 def _as_dict(parsed: object) -> dict | None:
     """A parser may return a dict or an object with `to_dict()` (sim.preftext's
-    ParsedPreference) or any dataclass; anything else reads as 'not understood'."""
+    ParsedPreference) or any dataclass; a Reading (sim.preftext.read_preference) gives its best
+    form; anything else reads as 'not understood'."""
+    if hasattr(parsed, "status") and hasattr(parsed, "best"):
+        parsed = parsed.best
     if parsed is None or isinstance(parsed, dict):
         return parsed
     to_dict = getattr(parsed, "to_dict", None)
