@@ -78,6 +78,7 @@ def test_score_lists_ambiguous_and_applies_pins(tmp_path: Path) -> None:
     assert [a["index"] for a in plain.ambiguous] == [1]
     assert any("preference 1 ambiguous" in w for w in plain.warnings)
     assert any("preference 2 unscored" in w for w in plain.warnings)
+    assert plain.driver("d1").rules[0].reading == "ambiguous"
     pins = _pins(tmp_path, {"driver_id": "d1", "index": 1, "kind": "quiet_window",
                             "params": QUIET},
                  {"driver_id": "d1", "index": 2, "kind": "max_orders_per_day",
@@ -86,6 +87,7 @@ def test_score_lists_ambiguous_and_applies_pins(tmp_path: Path) -> None:
     assert pinned.ambiguous == []
     assert pinned.pins == 2
     assert [r.kind for r in pinned.driver("d1").rules] == ["quiet_window", "max_orders_per_day"]
+    assert [r.reading for r in pinned.driver("d1").rules] == ["pinned", "pinned"]
     with pytest.raises(ScoringInputError, match="driver_id"):
         score_run(run, pins=_pins(tmp_path, {"driver_id": "zz", "index": 1,
                                              "kind": "quiet_window", "params": QUIET}))

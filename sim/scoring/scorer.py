@@ -62,6 +62,7 @@ class RuleReport:
     counters: dict[str, Any]
     penalty: float  # rounded to 2 dp on its own
     unscored: str | None = None  # why the preference was not scored
+    reading: str = "parsed"  # how its kind was decided: parsed (or structured), ambiguous, pinned
 
     def to_official(self) -> dict:
         return {"rule": self.label, "counters": self.counters, "penalty": self.penalty,
@@ -292,6 +293,12 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
     return out
 
 
+def _how(p: Preference) -> str:
+    if p.pinned is not None:
+        return "pinned"
+    return "ambiguous" if p.ambiguous is not None else "parsed"
+
+
 def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSettings,
                       n_days: int, initial: Pos | None) -> tuple[list[RuleReport], float]:
     """-> (one report per preference, unrounded driver total)."""
@@ -302,7 +309,7 @@ def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSe
             continue
         if not log.steps and settings.empty_log_scores_zero:
             rules.append(RuleReport(p.index, p.rule.label, p.text, p.rule.name,
-                                    {"empty_log": True}, 0.0))
+                                    {"empty_log": True}, 0.0, reading=_how(p)))
             continue
         ctx = RuleContext(settings, n_days, p.rule.name, p.window, initial)
         counters = p.rule.violations(log, ctx)
@@ -310,7 +317,7 @@ def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSe
                              zero_cap_uncapped=p.zero_cap_uncapped)
         total += pen
         rules.append(RuleReport(p.index, p.rule.label, p.text, p.rule.name, counters,
-                                round(pen, 2)))
+                                round(pen, 2), reading=_how(p)))
     return rules, total
 
 
@@ -553,6 +560,8 @@ def format_report(report: ScoreReport) -> str:
         for r in d.rules:
             text = re.sub(r"\s+", " ", r.text)[:60]
             tag = r.label if r.unscored is None else f"unscored ({r.unscored})"
+            if r.reading in ("ambiguous", "pinned"):
+                tag += f" [{r.reading}]"
             lines.append(f"    #{r.index} {tag}: {r.penalty:,.2f}  {text}")
     total = report.to_official_json()["summary"]
     lines.append("-" * len(head))
