@@ -26,7 +26,8 @@ class QuietWindow(Kind):
     number = 3
     family = "night/lunch window"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"不接|不空|不跑|不动|不开|不出车|不派|别派|别接|no (?:orders?|"
+    signals = (r"不能|不得|不许|不准|不要|不接|不空|不跑|不动|不开|不出车|不派|别派|别接|"
+               r"no (?:orders?|"
                r"loads?|jobs?|work|driving|empty|moving)|"
                r"not (?:take|drive|move|run|work)|don't|do not|"
                r"won't|never|quiet|stay (?:put|still)|"

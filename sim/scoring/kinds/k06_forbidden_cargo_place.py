@@ -58,4 +58,6 @@ class ForbiddenCargoPlace(Kind):
             score -= 1.0
         if f.coords or f.radius is not None:
             score -= 1.0
+        if hit(f, r"家|home") and not hit(f, r"装|卸|货|cargo|loads?|orders?|freight"):
+            score -= 1.0  # where I live, not where cargo goes
         return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})

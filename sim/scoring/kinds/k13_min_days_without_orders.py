@@ -56,4 +56,6 @@ class MinDaysWithoutOrders(Kind):
             score -= 1.0
         if span(f) is not None:
             score -= 1.0
+        if f.durations:  # "8 hours of rest a day ... 一个月最多罚…": hours are K1/K2's, not days
+            score -= 1.0
         return Candidate("min_days_without_orders", score, {"min_days": n})

@@ -52,7 +52,7 @@ class MonthlyCategoryQuota(Kind):
     family = "KPI"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
     signals = (r"考核|指标|kpi|target|quota|至少|起码|不少于|满|够|at least|"
-               r"minimum|goal|不低于|≥|>=|接单量")
+               r"minimum|goal|不低于|≥|>=|接单量|最少|最低|起码")
     model = PenaltyModel.SHORT
     Params = MonthlyCategoryQuotaParams
     scope = Scope.MONTH
