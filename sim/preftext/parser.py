@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from sim.preftext.common import Candidate
-from sim.preftext.extract import facts
+from sim.preftext.extract import Facts, facts
 from sim.preftext.types import ParsedPreference
 from sim.scoring.kinds import REGISTRY
 
@@ -22,9 +22,10 @@ MIN_SCORE = 1.5
 MAX_CHARS = 2000
 
 
-def candidates(text: str) -> list[Candidate]:
-    """Every kind's reading of the text, best first (for debugging and the eval)."""
-    f = facts(text)
+def candidates(text: str, f: Facts | None = None) -> list[Candidate]:
+    """Every kind's reading of the text, best first (for debugging and the eval); `f` the
+    text's facts when the caller has them already."""
+    f = f if f is not None else facts(text)
     out = []
     for kind in REGISTRY.values():
         try:

@@ -111,7 +111,7 @@ def read_preference(text: str) -> Reading:
         return Reading(text, Status.UNPARSED, None, reason=f"longer than {MAX_CHARS} characters")
     try:
         f = facts(text)
-        cands = candidates(text)
+        cands = candidates(text, f)
     except Exception:  # never crash on a driver's text; report it unparsed instead
         log.debug("extraction failed on %r", text, exc_info=True)
         return Reading(text, Status.UNPARSED, None, reason="the text could not be read")
