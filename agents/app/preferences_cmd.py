@@ -170,7 +170,8 @@ def add_preferences_parser(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_parse)
     e = psub.add_parser("eval", help="rules-parser accuracy per kind on the evaluation set")
     e.add_argument("--split", default="all",
-                   help="train, heldout, dev, ... or all (each split in the file; default)")
+                   help="train, heldout, dev, ..., a prefix with * (heldout*: those splits "
+                        "together) or all (each split in the file; default)")
     e.add_argument("--file", help="an evaluation JSON Lines file (default: the shipped one)")
     e.add_argument("--misses", action="store_true",
                    help="also print every row not read exactly (not for a held-out split "

@@ -77,10 +77,12 @@ def _rules_reader(text: str) -> Reading:
 def score(rows: Iterable[dict], split: str,
           parser: Callable[[str], ParsedPreference | None] | None = None) -> SplitScore:
     """Score `parser` (default: the rules parser, with its confidence) on the rows of `split`
-    ("all": every row)."""
+    ("all": every row; "heldout*": every split starting with "heldout")."""
     out = SplitScore(split)
     for r in rows:
-        if split != "all" and r.get("split") != split:
+        name = str(r.get("split"))
+        if split != "all" and name != split and not (
+                split.endswith("*") and name.startswith(split[:-1])):
             continue
         reading = _rules_reader(r["text"]) if parser is None else None
         got = reading.best if reading is not None else parser(r["text"])  # type: ignore[misc]
