@@ -25,12 +25,13 @@ kind's own class in sim/scoring/kinds/; this module only builds the `ProgressCon
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.kinds import REGISTRY, Kind, RuleContext
 from sim.scoring.penalties import PenaltyModel
+from sim.scoring.pins import Pin
 from sim.scoring.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
 from sim.scoring.steps import ActionKind, Pos, Step, StepLog
@@ -73,12 +74,15 @@ class RuleSpec:
 
 
 def rules_from_entries(entries: Sequence, *, n_days: int = 31, version: str | None = None,
-                       parser: Parser | str | None = "default") -> tuple[RuleSpec, ...]:
+                       parser: Parser | str | None = "default",
+                       pins: Mapping[int, Pin] | None = None) -> tuple[RuleSpec, ...]:
     """A drivers-file preference list -> rules, read exactly as the scorer reads them
-    (`structured` extension field, else the text parser, else unscored)."""
+    (a pin by index, else the `structured` extension field, else the text parser, else
+    unscored)."""
     settings = settings_for(version or DEFAULT_VERSION)
     use = default_parser() if parser == "default" else parser
-    prefs = read_preferences(list(entries), settings, use, n_days)  # type: ignore[arg-type]
+    prefs = read_preferences(list(entries), settings, use, n_days,  # type: ignore[arg-type]
+                             pins)
     return tuple(RuleSpec.from_preference(p) for p in prefs)
 
 

@@ -227,6 +227,9 @@ class PreferencesConfig:
     # it as unscored with a warning in summary.json; "error" stops validate and run before the
     # simulation, listing every one (sim.world_rules.check_unparsed)
     unparsed: str = "warn"
+    # a pin file (JSON Lines: driver_id, index, kind, params) fixing the reading of chosen
+    # drivers-file texts before any parser (sim/scoring/pins.py); relative to the scenario
+    pins: str | None = None
 
 
 @dataclass(frozen=True)
@@ -759,6 +762,13 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
             if why is not None:
                 raise ctx.fail(table, "file", why, f)
             parts[table] = dataclasses.replace(parts[table], file=str(resolved))
+    if parts["preferences"].pins is not None:
+        f = parts["preferences"].pins
+        resolved = (base / f).resolve()
+        why = check_data_path(resolved, must_exist=True)
+        if why is not None:
+            raise ctx.fail("preferences", "pins", why, f)
+        parts["preferences"] = dataclasses.replace(parts["preferences"], pins=str(resolved))
     for table, key in (("llm", "cache"), ("memory", "lessons")):
         f = getattr(parts[table], key)
         if f is not None:

@@ -30,6 +30,7 @@ import pyarrow as pa
 from sim.geo import Point
 from sim.recorder import write_table
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
+from sim.scoring.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.scoring.steps import Pos
 from sim.scoring.timebase import DAY, EPOCH
@@ -99,6 +100,8 @@ class RuleScores:
     by_driver: dict[str, float] = field(default_factory=dict)  # rounded driver totals
     rows: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    ambiguous: list[dict[str, Any]] = field(default_factory=list)  # scored as the best reading
+    pinned: int = 0  # readings fixed by `[preferences] pins`
 
     def summary(self) -> dict[str, Any]:
         by_kind: dict[str, float] = defaultdict(float)
@@ -116,6 +119,8 @@ class RuleScores:
                 "unscored": [{"driver_id": r["driver_id"], "index": r["index"],
                               "text": r["text"], "reason": r["unscored_reason"]}
                              for r in self.rows if not r["scored"]],
+                "ambiguous": self.ambiguous,
+                "pinned": self.pinned,
                 "warnings": self.warnings,
             },
         }
@@ -133,11 +138,21 @@ def score_rules(scenario: Scenario, specs: Sequence[DriverSpec],
         return out
     parser = default_parser()
     cargo = recorder.cargo_index()
+    pins = scenario_pins(scenario)
     for spec in specs:
         if not spec.rules:
             continue
         entries = [r.to_official() for r in spec.rules]
-        prefs = read_preferences(entries, settings, parser, n_days)
+        prefs = read_preferences(entries, settings, parser, n_days,
+                                 pins_of(pins, spec.driver_id))
+        for p in prefs:
+            out.pinned += p.pinned is not None
+            if p.rule is not None and p.ambiguous is not None:
+                out.ambiguous.append({"driver_id": spec.driver_id, "index": p.index,
+                                      "text": p.text, "scored_as": p.rule.name,
+                                      "why": p.ambiguous})
+                out.warnings.append(f"driver {spec.driver_id} preference {p.index} ambiguous, "
+                                    f"scored as {p.rule.name} ({p.ambiguous}): {p.text}")
         if offset < 0:
             why = "the world starts before 2026-03-01, the scorer's first minute"
             prefs = [dataclasses.replace(p, rule=None, unscored=why) for p in prefs]
@@ -163,8 +178,10 @@ def score_rules(scenario: Scenario, specs: Sequence[DriverSpec],
 
 @dataclass(frozen=True)
 class Unparsed:
-    """A drivers-file preference the run would score as unscored: neither a structured form nor
-    a parser reads it. `line` is the driver's line in the file, `index` 1-based in its list."""
+    """A drivers-file preference the run cannot read with confidence: `unparsed` (neither a
+    structured form, a pin nor a parser reads it: scored as unscored) or `ambiguous` (the parser
+    hesitates between readings: scored as the best one, listed in `reason`). `line` is the
+    driver's line in the file, `index` 1-based in its list."""
 
     file: str
     line: int
@@ -172,10 +189,18 @@ class Unparsed:
     index: int
     text: str
     reason: str
+    status: str = "unparsed"
 
     def message(self) -> str:
+        tag = "ambiguous, " if self.status == "ambiguous" else ""
         return (f"{self.file}:{self.line}: driver {self.driver_id} preference {self.index}: "
-                f"{self.reason}: {self.text[:200]!r}")
+                f"{tag}{self.reason}: {self.text[:200]!r}")
+
+    def note(self) -> str:
+        """The line `validate` and `run` print for it."""
+        what = "unparsed (scored as unscored)" if self.status == "unparsed" else \
+            "ambiguous (scored as its best reading; pin it to fix one)"
+        return f"{what}: {self.message()}"
 
 
 class UnparsedPreferencesError(ScenarioError):
@@ -188,8 +213,9 @@ class UnparsedPreferencesError(ScenarioError):
         self.items = tuple(items)
 
     def __str__(self) -> str:
-        return (f"{len(self.items)} preference(s) neither parser can read "
-                '([preferences] unparsed = "error"):\n'
+        return (f"{len(self.items)} preference(s) neither parser can read with confidence "
+                '([preferences] unparsed = "error" covers unparsed and ambiguous ones; pin a '
+                'reading with [preferences] pins):\n'
                 + "\n".join(u.message() for u in self.items))
 
 
@@ -203,15 +229,18 @@ def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
     unparsed`)."""
     settings = settings_for(scenario.scenario.scoring)
     parser = default_parser()
+    pins = scenario_pins(scenario)
     out = []
     heads = _fixed_header_lines(scenario.path)
     for k, spec in enumerate(scenario.drivers.fixed):
         for i, rule in enumerate(spec.rules, 1):
-            for pref in read_preferences([rule.to_official()], settings, parser):
-                if pref.rule is None:
-                    out.append(Unparsed(scenario.path, heads[k] if k < len(heads) else 0,
-                                        spec.driver_id, i, pref.text,
-                                        pref.unscored or "not understood"))
+            pin = pins_of(pins, spec.driver_id).get(i)
+            for pref in read_preferences([rule.to_official()], settings, parser,
+                                         pins={1: pin} if pin else None):
+                u = _doubtful(pref, scenario.path, heads[k] if k < len(heads) else 0,
+                              spec.driver_id, i)
+                if u is not None:
+                    out.append(u)
     path = scenario.drivers.file
     if path is None:
         return out
@@ -228,11 +257,45 @@ def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
                 if e is None:
                     continue  # an empty one
                 entry = e.to_official()
-            for pref in read_preferences([entry], settings, parser):
-                if pref.rule is None:
-                    out.append(Unparsed(str(path), n, str(row.get("driver_id")), i, pref.text,
-                                        pref.unscored or "not understood"))
+            pin = pins_of(pins, str(row.get("driver_id"))).get(i)
+            for pref in read_preferences([entry], settings, parser,
+                                         pins={1: pin} if pin else None):
+                u = _doubtful(pref, str(path), n, str(row.get("driver_id")), i)
+                if u is not None:
+                    out.append(u)
     return out
+
+
+def _doubtful(pref: Any, file: str, line: int, driver_id: str, index: int) -> Unparsed | None:
+    if pref.rule is None:
+        return Unparsed(file, line, driver_id, index, pref.text,
+                        pref.unscored or "not understood")
+    if pref.ambiguous is not None:
+        return Unparsed(file, line, driver_id, index, pref.text,
+                        f"scored as {pref.rule.name}; {pref.ambiguous}", "ambiguous")
+    return None
+
+
+def scenario_pins(scenario: Scenario) -> Pins:
+    """The `[preferences] pins` file, checked against the scenario's drivers (a pin naming no
+    driver or preference is an error, not a silent no-op)."""
+    path = scenario.preferences.pins
+    if path is None:
+        return {}
+    try:
+        pins = load_pins(path)
+        counts = {s.driver_id: len(s.rules) for s in scenario.drivers.fixed}
+        if scenario.drivers.file is not None:
+            from sim.competition.records import _driver_rows
+
+            p = Path(scenario.drivers.file)
+            for _, row in _driver_rows(p, p.read_bytes()):
+                raw = row.get("preferences") or []
+                counts[str(row.get("driver_id"))] = len(raw) if isinstance(raw, list) else 0
+        check_pins(pins, counts)
+    except PinFileError as exc:
+        raise ScenarioError(exc.path, exc.field, exc.expected, exc.found, exc.line) from None
+    return pins
 
 
 def _fixed_header_lines(path: str) -> list[int]:

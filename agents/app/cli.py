@@ -80,8 +80,8 @@ def _report_preferences(sc: Scenario) -> None:
 
     if sc.preferences.unparsed == "error":
         return  # the run stops on them itself, listing every one
-    for u in unparsed_preferences(sc):
-        print(f"note: unparsed (scored as unscored): {u.message()}", file=sys.stderr)
+    for u in unparsed_preferences(sc):  # unparsed and ambiguous ones, with their readings
+        print(f"note: {u.note()}", file=sys.stderr)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -93,8 +93,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
         from agents.app.compete import validate_inputs
 
         notes = validate_inputs(sc)
-    # every drivers-file preference neither parser reads; with unparsed = "error" this raises
-    notes += [f"unparsed (scored as unscored): {u.message()}" for u in check_unparsed(sc)]
+    # every drivers-file preference no parser reads with confidence (unparsed or ambiguous);
+    # with unparsed = "error" this raises
+    notes += [u.note() for u in check_unparsed(sc)]
     for note in notes:
         print(note)
     if sc.scenario.rules == "competition":
@@ -111,6 +112,7 @@ def cmd_compete(args: argparse.Namespace) -> int:
     from agents.app.compete import print_summary, run_competition
 
     sc = _load(args.scenario, None, args.memory)
+    _report_preferences(sc)  # unparsed and ambiguous texts, as `run` lists them
     if args.llm_replay:
         sc = sc.with_overrides(llm={"replay": True})
     if args.concurrency is not None:
@@ -277,7 +279,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 
     try:
         report = score_run(Path(args.run_dir), version=args.version, cargo=args.cargo,
-                           drivers=args.drivers, days=args.days, speed=args.speed)
+                           drivers=args.drivers, days=args.days, speed=args.speed,
+                           pins=args.pin)
     except ScoringInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -299,6 +302,8 @@ def add_score_parser(sub) -> None:
     s.add_argument("--drivers", type=Path, help="drivers JSON array (overrides the inputs file)")
     s.add_argument("--days", type=int, help="simulation_duration_days (overrides the summary)")
     s.add_argument("--speed", type=float, help="reposition_speed_km_per_hour (default 60)")
+    s.add_argument("--pin", type=Path, help="pin file fixing the reading of chosen preference "
+                                            "texts (overrides the run's; docs/preferences.md)")
     s.set_defaults(func=cmd_score)
 
 

@@ -237,6 +237,8 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
         "cargo": str(cargo_path.resolve()), "drivers": str(drivers_path.resolve()),
         "reposition_speed_km_per_hour": rules.speed_kmh,
         "simulation_duration_days": rules.days, "scoring_version": rules.scoring,
+        # `score` applies the same pins as the run (docs/preferences.md)
+        **({"pins": scenario.preferences.pins} if scenario.preferences.pins else {}),
     }, indent=2))
     summary = env.run(agent, archive=False)
     try:
@@ -265,6 +267,12 @@ def write_score(comp: Path, report) -> None:
                      json.dumps(r.counters, ensure_ascii=False, default=str), r.text]
             lines.append("\t".join(c.replace("\t", " ").replace("\n", " ") for c in cells))
     write_atomic(comp / "score_preferences.tsv", "\n".join(lines) + "\n")
+    # what the parser could not read with confidence, beside the scores it shaped
+    write_atomic(comp / "preference_readings.json", json.dumps({
+        "ambiguous": report.ambiguous, "pinned": report.pins,
+        "unscored": [{"driver_id": d.driver_id, "index": r.index, "text": r.text,
+                      "reason": r.unscored} for d in report.drivers for r in d.rules
+                     if r.unscored is not None]}, ensure_ascii=False, indent=2))
 
 
 def print_summary(summary: dict, comp: Path) -> None:

@@ -46,7 +46,9 @@ from sim.events import (
 )
 from sim.geo import Geography, Point
 from sim.scenario import DriverSpec, Scenario
+from sim.scoring.pins import pins_of
 from sim.scoring.steps import Pos
+from sim.world_rules import scenario_pins
 
 NO_WINDOW_END = 1e9
 MAX_SEARCHES_PER_STEP = 3
@@ -162,7 +164,8 @@ class FreightsimAgent:
         """The driver's competition rules, read as the scorer reads them; None without any."""
         days = int(self.sc.scenario.days)
         specs = rules_from_entries(list(rec.preferences), n_days=days,
-                                   version=self.sc.scenario.scoring)
+                                   version=self.sc.scenario.scoring,
+                                   pins=pins_of(scenario_pins(self.sc), rec.driver_id))
         if not any(r.rule is not None for r in specs):
             return None
         return RuleProgress(specs, n_days=days, version=self.sc.scenario.scoring,

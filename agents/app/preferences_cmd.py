@@ -4,7 +4,8 @@ parse: reads a competition drivers file (a JSON array; preferences as strings or
 `content`/`text`) or our JSON Lines drivers (one driver object per line) and prints one JSON
 object per preference. Exit 0 when every preference parses, 1 when some do not, 2 for a file
 that cannot be read (reported as file:line message).
-eval: scores the rules parser on data/preference_eval.jsonl per split and kind.
+eval: scores the rules parser on data/preference_eval.jsonl (or --file) per split and kind:
+exact, kind and parameter accuracy, a confusion matrix, ambiguous and confidently wrong counts.
 """
 
 from __future__ import annotations
@@ -132,13 +133,28 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from sim.preftext.evaluate import format_score, load_rows, score
+    from sim.preftext.evaluate import (
+        format_confusion,
+        format_params,
+        format_score,
+        load_rows,
+        score,
+    )
 
     text = Path(args.file).read_text(encoding="utf-8") if args.file else None
     rows = load_rows(text)
-    splits = ["train", "heldout"] if args.split == "all" else [args.split]
-    for s in splits:
-        print(format_score(score(rows, s)))
+    present = list(dict.fromkeys(str(r.get("split")) for r in rows))
+    splits = present if args.split == "all" else [args.split]
+    for name in splits:
+        s = score(rows, name)
+        print(format_score(s))
+        print(format_confusion(s))
+        print(format_params(s))
+        if args.misses:
+            for r, got in s.misses:
+                read = "unparsed" if got is None else json.dumps(got.to_dict(),
+                                                                 ensure_ascii=False)
+                print(f"  miss {r.get('id', '?')}: {read}")
     return 0
 
 
@@ -153,6 +169,11 @@ def add_preferences_parser(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
     a.set_defaults(func=cmd_parse)
     e = psub.add_parser("eval", help="rules-parser accuracy per kind on the evaluation set")
-    e.add_argument("--split", choices=["train", "heldout", "all"], default="all")
+    e.add_argument("--split", default="all",
+                   help="train, heldout, dev, ..., a prefix with * (heldout*: those splits "
+                        "together) or all (each split in the file; default)")
     e.add_argument("--file", help="an evaluation JSON Lines file (default: the shipped one)")
+    e.add_argument("--misses", action="store_true",
+                   help="also print every row not read exactly (not for a held-out split "
+                        "while the parser is being changed)")
     e.set_defaults(func=cmd_eval)

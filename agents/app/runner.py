@@ -21,11 +21,12 @@ from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.actions import Policy
 from sim.events import Event, SearchDone
 from sim.scenario import DriverSpec, Scenario, ScenarioError
+from sim.scoring.pins import pins_of
 from sim.scoring.steps import Pos
 from sim.scoring.timebase import DAY
 from sim.step_log import cargo_record
 from sim.world import RunResult, World
-from sim.world_rules import check_unparsed
+from sim.world_rules import check_unparsed, scenario_pins
 
 
 def uses_agents(scenario: Scenario) -> bool:
@@ -120,12 +121,14 @@ def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]
     sc = services.scenario
     days = max(1, math.ceil((rec.offset + world.horizon) / DAY - 1e-9))
     progress: dict[str, RuleProgress] = {}
+    pins = scenario_pins(sc)  # [preferences] pins: the agents plan on the pinned readings
     for d in world.drivers:
         spec = d.spec
         if not spec.rules or spec.driver_id not in services.memories:
             continue
         specs = rules_from_entries([r.to_official() for r in spec.rules], n_days=days,
-                                   version=sc.scenario.scoring)
+                                   version=sc.scenario.scoring,
+                                   pins=pins_of(pins, spec.driver_id))  # as the scorer reads
         if not any(r.rule is not None for r in specs):
             continue
         rp = RuleProgress(specs, n_days=days, version=sc.scenario.scoring,

@@ -20,7 +20,8 @@ from typing import Any
 
 _EXPORTS = {"candidates": "parser", "parse_preference": "parser", "KINDS": "types",
             "SCHEMA": "types", "InvalidPreferenceError": "types", "ParsedPreference": "types",
-            "same": "types", "validate": "types"}
+            "same": "types", "validate": "types", "read_preference": "reading",
+            "Reading": "reading", "Status": "reading"}
 
 
 def __getattr__(name: str) -> Any:
@@ -29,5 +30,16 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
 
 
-__all__ = ["KINDS", "SCHEMA", "InvalidPreferenceError", "ParsedPreference", "candidates",
-           "parse_preference", "same", "validate"]
+__all__ = [
+    "KINDS",
+    "SCHEMA",
+    "InvalidPreferenceError",
+    "ParsedPreference",
+    "Reading",
+    "Status",
+    "candidates",
+    "parse_preference",
+    "read_preference",
+    "same",
+    "validate",
+]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.preftext import rx
@@ -21,6 +21,9 @@ class Candidate:
     kind: str
     score: float
     params: dict[str, Any]
+    # where a param came from when it is not written in the text itself, e.g. {"lat,lng,
+    # radius_km": "county table: 番禺区"}: reported with the reading, never guessed silently
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每日|每晚|天天|每一天|日日|当天|一天|"
@@ -61,7 +64,8 @@ REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|excl
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
-          r"rather not|prefer not|stay away|keep away|nothing|exclude")
+          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
+          r"not for me|count me out|pass on|no thanks|不要派|别派给")
 LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
@@ -207,3 +211,14 @@ TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|in
           r"加起来|加一起|一共|共计|总共|"
           r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
+
+
+# The named keyword groups a reading reports as fired (sim/preftext/reading.py): the evidence a
+# user reads to judge a parse, not a score.
+GROUPS: dict[str, str] = {
+    "daily": DAILY, "month": MONTH, "rest": REST, "required": REST_REQUIRED, "sleep": SLEEP,
+    "continuous": CONTINUOUS, "no_work": NO_WORK, "refuse": REFUSE, "limit": LIMIT,
+    "at_least": AT_LEAST, "weekdays": WEEKDAYS, "full_off": OFF_FULL, "no_orders": NO_ORDERS,
+    "enter": ENTER, "haul": HAUL, "pickup": PICKUP, "empty": EMPTY, "radius": RADIUS,
+    "total": TOTAL,
+}

@@ -32,24 +32,52 @@ def cn_to_int(s: str) -> int | None:
         return None
     if all(ch in CN_DIGITS for ch in s) and len(s) > 1:  # digit by digit: 二〇二六
         return int("".join(str(CN_DIGITS[ch]) for ch in s))
-    total, section, digit = 0, 0, None
+    total, section, digit, last = 0, 0, None, 1
     for ch in s:
         if ch in CN_DIGITS:
             digit = CN_DIGITS[ch]
+            if ch in "零〇":
+                last = 10  # 一百零五: the digit after 零 is a unit digit
         else:
             unit = CN_UNITS[ch]
             if unit == 10000:
                 total += (section + (digit or 0)) * unit
-                section, digit = 0, None
+                section, digit, last = 0, None, unit
             else:
                 section += (1 if digit is None else digit) * unit
-                digit = None
+                digit, last = None, unit
+    if digit is not None and last >= 100 and s[-1] not in "零〇":
+        # spoken shorthand: 一百五 = 150, 两千三 = 2300, 一万二 = 12000
+        return total + section + digit * (last // 10)
     return total + section + (digit or 0)
+
+
+# Dialect words drivers write (Cantonese, northern colloquial) -> the Mandarin the kinds'
+# keyword groups know. Only unambiguous words, longest first; a unit word (蚊 yuan, 钟 hour)
+# only right after a number.
+_DIALECT: tuple[tuple[str, str], ...] = (
+    (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
+    (r"唔该", "谢谢"), (r"唔好", "不要"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"),
+    (r"喺", "在"), (r"咗", "了"),
+    (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
+    (r"揸车", "开车"),
+    (r"瞓觉|瞓", "睡觉"), (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
+    (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
+    (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
+    (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
+    (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
+    (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
+    (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
+)
 
 
 def normalise(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
+    for pat, rep in _DIALECT:
+        t = rx.sub(pat, rep, t)
     return rx.sub(r"\s+", " ", t).strip()
 
 
@@ -193,6 +221,17 @@ def clocks(t: str) -> list[Clock]:
             h = 0
         out.append(Clock(h * 60 + mi, m.start(), m.end(), _en_next(t, m.end()),
                          _is_before(t, m.end(), m.start())))
+    for m in rx.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:to|-|until|till|through)\s*(?=\d{1,2}"
+                         r"(?::\d{2})?\s*([ap])\.?m\b)", t, re.I):
+        # "12 to 1 pm", "9 to 11 am": the start takes the end's half of the day, unless that
+        # would put it after the end (11 to 1 pm is 11 am)
+        h = int(m.group(1))
+        end = next((c for c in out if c.start >= m.end() - 1), None)
+        if h > 12 or end is None or any(c.start <= m.start() < c.end for c in out):
+            continue
+        pm = (h % 12) * 60 + 720
+        mins = pm if m.group(2).lower() == "p" and pm <= end.minutes else (h % 12) * 60
+        out.append(Clock(mins, m.start(1), m.end(1), False, False))
     for m in rx.finditer(r"(?<![\d.:])([01]?\d|2[0-4]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m|\d|:\d))", t):
         if any(c.start <= m.start() < c.end for c in out):
             continue
@@ -327,7 +366,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
                          r"h\b))", t):
         if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
-    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d)(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
+    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
+                         r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
                          r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
                          r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
@@ -451,6 +491,16 @@ def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, flo
     return min(a, b), max(a, b), m.start()
 
 
+def _degree_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    """'22.3 and 23.6 degrees north', '112.9 to 114.2 east'."""
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*(?:至|到|~|-|to|and)\s*(\d{2,3}(?:\.\d+)?)\s*"
+                  r"(?:°|degrees?|度)?\s*(?:" + words + r")\b", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
+
+
 def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
     m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
                   r"(\d{2,3}(?:\.\d+)?)", t, re.I)
@@ -463,10 +513,12 @@ def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float,
 def bbox(t: str) -> dict[str, float] | None:
     """An explicit box: latitude and longitude ranges, or two corner coordinates."""
     la = (_range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
-          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30))
+          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30)
+          or _degree_range(t, r"north|N|北", 15, 30))
     ln = (_range(t, r"东经|经度|longitudes?|lng|lon", 100, 125)
           or _suffix_range(t, "E", 100, 125)
-          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125))
+          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125)
+          or _degree_range(t, r"east|E|东", 100, 125))
     if la and ln:
         return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
     cs = coords(t)
@@ -487,13 +539,16 @@ def km_values(t: str) -> list[tuple[float, int]]:
 def radius(t: str) -> float | None:
     m = (rx.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or rx.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
-         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:radius|半径)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:为|的|作为)?\s*(?:radius|半径)",
+                      t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
                                                     r"附近)", t, re.I)
          or rx.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
          or rx.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
+                      t, re.I)
          or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
     return float(m.group(1)) if m else None
 
@@ -534,7 +589,8 @@ _AMOUNT = [
     r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
-                   r"/\s*min(?:ute)?\b)", re.I)
+                   r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
+                   re.I)
 
 
 def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int]]]:
@@ -584,6 +640,8 @@ def rate_per_minute(t: str) -> float | None:
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)\s*(?:for|of)?\s*(?:each|every|per|a)"
+                      r"\s+minute", t, re.I)
          or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
                       t, re.I))
     return float(m.group(1)) if m else None
@@ -605,7 +663,7 @@ _CAT_ALIASES: list[tuple[str, str]] = [
     (r"建材|建筑材料", "建材"),
     (r"\bvegetables?\b|\bveg\b|\bgreens\b", "蔬菜"),
     (r"\bfruits?\b", "水果"),
-    (r"\bbuilding materials?|\bconstruction materials?|\bbuilding supplies\b", "建材"),
+    (r"\bbuilding[\s-]materials?|\bconstruction[\s-]materials?|\bbuilding supplies\b", "建材"),
     (r"\bchemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
     (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|"
      r"\bores?\b", "煤炭矿产"),
@@ -739,6 +797,32 @@ def places(t: str) -> list[PlaceRef]:
     return sorted(out, key=lambda p: p.start)
 
 
+@dataclass(frozen=True)
+class Point:
+    """A place a rule names: written coordinates, or a district/county resolved to the county
+    table's centre and radius (`radius_km` then set, `source` naming the county)."""
+
+    lat: float
+    lng: float
+    radius_km: float | None
+    start: int
+    end: int
+    source: str  # "coordinates" or "county table: <name>"
+
+
+def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
+    """Coordinates and district/county names in text order. A prefecture (广州, 东莞) is a
+    cargo-city name, not a point, so it is left out."""
+    out = [Point(c.lat, c.lng, None, c.start, c.end, "coordinates") for c in cs]
+    for p in ps:
+        if p.prefecture or p.lat is None or p.lng is None:
+            continue
+        if any(c.start <= p.start < c.end for c in cs):
+            continue
+        out.append(Point(p.lat, p.lng, p.radius_km, p.start, p.end, f"county table: {p.name_zh}"))
+    return sorted(out, key=lambda x: x.start)
+
+
 def cargo_ids(t: str) -> list[str]:
     """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
     out = []
@@ -776,6 +860,7 @@ class Facts:
     categories: list[tuple[str, int]] = field(default_factory=list)
     places: list[PlaceRef] = field(default_factory=list)
     durations: list[tuple[int, int]] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
 
     def has(self, pattern: str) -> bool:
         return rx.search(pattern, self.kw, re.I) is not None
@@ -797,4 +882,5 @@ def facts(raw: str) -> Facts:
     f.categories = categories(num)
     f.places = places(num)
     f.durations = durations_min(num)
+    f.points = points(f.coords, f.places)
     return f

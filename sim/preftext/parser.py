@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 
 from sim.preftext.common import Candidate
-from sim.preftext.extract import facts
-from sim.preftext.types import InvalidPreferenceError, ParsedPreference, validate
+from sim.preftext.extract import Facts, facts
+from sim.preftext.types import ParsedPreference
 from sim.scoring.kinds import REGISTRY
 
 log = logging.getLogger(__name__)
@@ -22,9 +22,10 @@ MIN_SCORE = 1.5
 MAX_CHARS = 2000
 
 
-def candidates(text: str) -> list[Candidate]:
-    """Every kind's reading of the text, best first (for debugging and the eval)."""
-    f = facts(text)
+def candidates(text: str, f: Facts | None = None) -> list[Candidate]:
+    """Every kind's reading of the text, best first (for debugging and the eval); `f` the
+    text's facts when the caller has them already."""
+    f = f if f is not None else facts(text)
     out = []
     for kind in REGISTRY.values():
         try:
@@ -38,21 +39,9 @@ def candidates(text: str) -> list[Candidate]:
 
 
 def parse_preference(text: str) -> ParsedPreference | None:
-    """The structured form of a free-text preference (Chinese or English), or None."""
-    if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHARS:
-        return None
-    try:
-        f = facts(text)
-        cands = candidates(text)
-    except Exception:  # never crash on a driver's text; report it unparsed instead
-        log.debug("extraction failed on %r", text, exc_info=True)
-        return None
-    for c in cands:
-        if c.score < MIN_SCORE:
-            break
-        try:
-            p = validate({"kind": c.kind, "params": c.params})
-        except InvalidPreferenceError:
-            continue
-        return ParsedPreference(p.kind, p.params, f.amount, f.cap)
-    return None
+    """The structured form of a free-text preference (Chinese or English), or None. The best
+    reading even when another kind competes: `sim.preftext.reading.read_preference` says how
+    sure it is, and the callers that score or run report the ambiguous ones."""
+    from sim.preftext.reading import read_preference
+
+    return read_preference(text).best

@@ -4,10 +4,12 @@ Reads `<run_dir>/competition/freightsim_inputs.json` (or a directory holding the
 with overrides), validates each driver's action log, computes income and the penalty of every
 preference, and returns a `ScoreReport` whose `to_official_json()` is the §6 output shape.
 
-A preference's kind comes, in order, from a freightsim extension field `"structured": {"kind",
-"params"}` on the preference object, else from an injected text parser (default:
-`sim.preftext.parse_preference` when importable); a preference neither can read is reported as
-unscored with a warning and penalty 0.
+A preference's kind comes, in order, from a pin (sim/scoring/pins.py: a sidecar file fixing the
+reading of chosen texts), a freightsim extension field `"structured": {"kind", "params"}` on the
+preference object, else from an injected text parser (default: `sim.preftext.read_preference`
+when importable); a preference none can read is reported as unscored with a warning and penalty
+0, and one the parser reads with doubt (two kinds compete, a parameter is missing) is scored with
+its best reading and reported as ambiguous with every reading.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from sim.scoring.cargo import CargoFileError, CargoRecord, load_cargo
 from sim.scoring.income import Income, compute_income
 from sim.scoring.kinds import Kind, ParamsError, RuleContext, build_rule
+from sim.scoring.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.steps import Pos, StepLog
 from sim.scoring.timebase import DAY
 from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
@@ -59,6 +62,7 @@ class RuleReport:
     counters: dict[str, Any]
     penalty: float  # rounded to 2 dp on its own
     unscored: str | None = None  # why the preference was not scored
+    reading: str = "parsed"  # how its kind was decided: parsed (or structured), ambiguous, pinned
 
     def to_official(self) -> dict:
         return {"rule": self.label, "counters": self.counters, "penalty": self.penalty,
@@ -95,6 +99,8 @@ class ScoreReport:
     simulate_time_seconds: float | None
     warnings: list[str] = field(default_factory=list)
     month: str = MONTH
+    ambiguous: list[dict] = field(default_factory=list)  # read with doubt, scored as the best
+    pins: int = 0  # readings fixed by a pin file
 
     def driver(self, driver_id: str) -> DriverReport:
         return next(d for d in self.drivers if d.driver_id == driver_id)
@@ -134,14 +140,29 @@ class Preference:
     rule: Kind | None
     unscored: str | None
     zero_cap_uncapped: bool | None = None
+    ambiguous: str | None = None  # the parser's doubt: why, and every reading
+    pinned: Pin | None = None
 
 
 def default_parser() -> Parser | None:
+    """The rules parser with its confidence (a Reading: best form, status, readings)."""
     try:
-        from sim.preftext import parse_preference  # type: ignore[import-not-found]
+        from sim.preftext import read_preference  # type: ignore[import-not-found]
     except ImportError:
         return None
-    return parse_preference
+    return read_preference
+
+
+def _doubt(parsed: object) -> tuple[object, str | None]:
+    """A Reading-like result (`best`, `status`, `reason`, `readings`) -> (its best form, the
+    ambiguity message or None); any other parser result passes through."""
+    if not hasattr(parsed, "status") or not hasattr(parsed, "best"):
+        return parsed, None
+    status = str(getattr(parsed.status, "value", parsed.status))
+    if status != "ambiguous":
+        return parsed.best, None
+    readings = "; ".join(getattr(parsed, "readings", []) or [])
+    return parsed.best, f"{parsed.reason} [readings: {readings}]"
 
 
 def _num(v: object) -> float | None:
@@ -155,7 +176,10 @@ def _num(v: object) -> float | None:
 
 def _as_dict(parsed: object) -> dict | None:
     """A parser may return a dict or an object with `to_dict()` (sim.preftext's
-    ParsedPreference) or any dataclass; anything else reads as 'not understood'."""
+    ParsedPreference) or any dataclass; a Reading (sim.preftext.read_preference) gives its best
+    form; anything else reads as 'not understood'."""
+    if hasattr(parsed, "status") and hasattr(parsed, "best"):
+        parsed = parsed.best
     if parsed is None or isinstance(parsed, dict):
         return parsed
     to_dict = getattr(parsed, "to_dict", None)
@@ -167,37 +191,77 @@ def _as_dict(parsed: object) -> dict | None:
 
 
 def _resolve(text: str, structured: object, parser: Parser | None
-             ) -> tuple[Kind | None, dict | None, str | None]:
-    """-> (rule, parsed dict or None, reason unscored)."""
+             ) -> tuple[Kind | None, dict | None, str | None, str | None]:
+    """-> (rule, parsed dict or None, reason unscored, ambiguity message)."""
     parsed: dict | None = None
+    doubt = None
     if isinstance(structured, dict):
         parsed = structured
     elif parser is not None and text:
         try:
-            parsed = _as_dict(parser(text))
+            best, doubt = _doubt(parser(text))
+            parsed = _as_dict(best)
         except Exception as exc:  # a broken parser must not stop scoring
-            return None, None, f"parser raised {type(exc).__name__}: {exc}"
+            return None, None, f"parser raised {type(exc).__name__}: {exc}", None
     if not parsed:
         why = "no parser available" if parser is None else "text not understood by the parser"
-        return None, None, why
+        return None, None, why, doubt
     try:
-        return build_rule(str(parsed.get("kind")), parsed.get("params") or {}), parsed, None
+        return (build_rule(str(parsed.get("kind")), parsed.get("params") or {}), parsed, None,
+                doubt)
     except ParamsError as exc:
-        return None, parsed, f"bad structured form: {exc}"
+        return None, parsed, f"bad structured form: {exc}", doubt
+
+
+def _text_money(text: str, parser: Parser | None) -> tuple[float | None, float | None]:
+    """The fine and cap a text states, read by the parser (a pin without its own amounts)."""
+    if parser is None or not text:
+        return None, None
+    try:
+        best, _ = _doubt(parser(text))
+        d = _as_dict(best) or {}
+    except Exception:
+        return None, None
+    return _num(d.get("penalty_amount")), _num(d.get("penalty_cap"))
+
+
+def _pinned(pin: Pin, text: str, amount: float | None, cap: float | None, has_cap: bool,
+            parser: Parser | None) -> tuple[Kind, float, float | None]:
+    """A pinned preference's rule and money: the pin's amounts where it states them, else the
+    entry's own, else the text's."""
+    if amount is None and not pin.has_amount:
+        amount, text_cap = _text_money(text, parser)
+        cap = cap if has_cap else text_cap
+    if pin.has_amount:
+        amount = pin.penalty_amount
+    if pin.has_cap:
+        cap = pin.penalty_cap
+    return build_rule(pin.kind, pin.params), amount or 0.0, cap
 
 
 def read_preferences(entries: list, settings: VersionSettings, parser: Parser | None,
-                     n_days: int = 31) -> list[Preference]:
+                     n_days: int = 31, pins: Mapping[int, Pin] | None = None
+                     ) -> list[Preference]:
+    """The driver's preferences as the scorer reads them; `pins` (by 1-based index, see
+    sim/scoring/pins.py) fix chosen readings before any parser."""
     out: list[Preference] = []
+    pins = pins or {}
     for i, entry in enumerate(entries, 1):
+        pin = pins.get(i)
         if isinstance(entry, str):
             if not entry.strip() or settings.version is ScoringVersion.S2:
                 continue  # S2: a string entry has amount 0 and cap 0 and is dropped
-            rule, parsed, why = _resolve(entry.strip(), None, parser)
+            window = Window.from_bounds(None, None, n_days=n_days)
+            if pin is not None:
+                rule, amount, cap = _pinned(pin, entry.strip(), None, None, False, parser)
+                out.append(Preference(i, entry.strip(), amount, cap, window, rule, None,
+                                      pinned=pin))
+                continue
+            rule, parsed, why, doubt = _resolve(entry.strip(), None, parser)
             amount = _num((parsed or {}).get("penalty_amount")) or 0.0
             cap = _num((parsed or {}).get("penalty_cap"))
-            out.append(Preference(i, entry.strip(), amount, cap,
-                                  Window.from_bounds(None, None, n_days=n_days), rule, why))
+            out.append(Preference(i, entry.strip(), amount, cap, window, rule, why,
+                                  ambiguous=doubt))
             continue
         if not isinstance(entry, dict):
             continue
@@ -205,7 +269,17 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
         structured = entry.get("structured")
         if not text and structured is None:
             continue  # empty contents are ignored
-        rule, parsed, why = _resolve(text, structured, parser)
+        if pin is not None:
+            zc = structured.get("zero_cap_uncapped") if isinstance(structured, dict) else None
+            rule, amount, cap = _pinned(pin, text, _num(entry.get("penalty_amount")),
+                                        _num(entry.get("penalty_cap")), "penalty_cap" in entry,
+                                        parser)
+            out.append(Preference(i, text, amount, cap,
+                                  Window.from_bounds(entry.get("start_time"),
+                                                     entry.get("end_time"), n_days=n_days),
+                                  rule, None, zc if isinstance(zc, bool) else None, pinned=pin))
+            continue
+        rule, parsed, why, doubt = _resolve(text, structured, parser)
         amount = _num(entry.get("penalty_amount"))
         cap = _num(entry.get("penalty_cap"))
         if amount is None and parsed:  # an object without its own amount: the text's
@@ -215,8 +289,14 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
         out.append(Preference(i, text, amount or 0.0, cap,
                               Window.from_bounds(entry.get("start_time"), entry.get("end_time"),
                                                  n_days=n_days),
-                              rule, why, zc if isinstance(zc, bool) else None))
+                              rule, why, zc if isinstance(zc, bool) else None, doubt))
     return out
+
+
+def _how(p: Preference) -> str:
+    if p.pinned is not None:
+        return "pinned"
+    return "ambiguous" if p.ambiguous is not None else "parsed"
 
 
 def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSettings,
@@ -229,7 +309,7 @@ def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSe
             continue
         if not log.steps and settings.empty_log_scores_zero:
             rules.append(RuleReport(p.index, p.rule.label, p.text, p.rule.name,
-                                    {"empty_log": True}, 0.0))
+                                    {"empty_log": True}, 0.0, reading=_how(p)))
             continue
         ctx = RuleContext(settings, n_days, p.rule.name, p.window, initial)
         counters = p.rule.violations(log, ctx)
@@ -237,7 +317,7 @@ def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSe
                              zero_cap_uncapped=p.zero_cap_uncapped)
         total += pen
         rules.append(RuleReport(p.index, p.rule.label, p.text, p.rule.name, counters,
-                                round(pen, 2)))
+                                round(pen, 2), reading=_how(p)))
     return rules, total
 
 
@@ -253,6 +333,7 @@ class RunInputs:
     version: ScoringVersion
     summary: dict | None
     log_files: list[Path]
+    pins: Path | None = None  # the pin file the run was made with (freightsim_inputs.json)
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -307,9 +388,13 @@ def resolve_inputs(run_dir: Path, *, version: str | None = None, cargo: Path | N
     logs = sorted(folder.glob(LOG_GLOB))
     if not logs:
         raise ScoringInputError(f"no {LOG_GLOB} files in {folder}")
+    pins = None
+    if inputs.get("pins"):
+        pins = Path(inputs["pins"]) if Path(inputs["pins"]).is_absolute() \
+            else folder / inputs["pins"]
     return RunInputs(folder, path_of(cargo, "cargo", "--cargo"),
                      path_of(drivers, "drivers", "--drivers"), n, float(sp), v,
-                     summary if isinstance(summary, dict) else None, logs)
+                     summary if isinstance(summary, dict) else None, logs, pins)
 
 
 def load_drivers(path: Path) -> dict[str, dict]:
@@ -389,11 +474,13 @@ def _check_rule_count(n_rules: int, settings: VersionSettings, want: int | None)
 def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
               cargo: Path | None = None, drivers: Path | None = None, days: int | None = None,
               speed: float | None = None, parser: Parser | str | None = "default",
-              expected_rule_counts: Mapping[str, int] | None = None) -> ScoreReport:
+              expected_rule_counts: Mapping[str, int] | None = None,
+              pins: Path | None = None) -> ScoreReport:
     """Score a run directory as the official scorer would (see the module docstring).
 
     `expected_rule_counts` stands in for the official per-driver calculator tables: when given,
-    S2 aborts a driver with fewer preferences and S3/S4 with a different number.
+    S2 aborts a driver with fewer preferences and S3/S4 with a different number. `pins` (a pin
+    file, sim/scoring/pins.py) overrides the one the run was made with.
     """
     inputs = resolve_inputs(run_dir, version=None if version is None else str(version),
                             cargo=cargo, drivers=drivers, days=days, speed=speed)
@@ -405,6 +492,15 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
     driver_rows = load_drivers(inputs.drivers_path)
     use_parser = default_parser() if parser == "default" else parser
     warnings: list[str] = []
+    pin_file = pins if pins is not None else inputs.pins
+    pinned: Pins = {}
+    if pin_file is not None:
+        try:
+            pinned = load_pins(pin_file)
+            check_pins(pinned, {d: len(r.get("preferences") or []) for d, r in driver_rows.items()})
+        except PinFileError as exc:
+            raise ScoringInputError(str(exc)) from None
+    ambiguous: list[dict] = []
 
     by_driver: dict[str, list[Path]] = {}
     for f in inputs.log_files:
@@ -420,11 +516,16 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
                                         msg, files=[str(f) for f in files]))
             continue
         prefs = read_preferences(row.get("preferences") or [], settings, use_parser,
-                                 inputs.n_days)
+                                 inputs.n_days, pins_of(pinned, did))
         for p in prefs:
             if p.rule is None:
-                warnings.append(f"driver {did} preference {p.index} unscored ({p.unscored}): "
-                                f"{p.text}")
+                warnings.append(f"{inputs.drivers_path}: driver {did} preference {p.index} "
+                                f"unscored ({p.unscored}): {p.text}")
+            elif p.ambiguous is not None:
+                warnings.append(f"{inputs.drivers_path}: driver {did} preference {p.index} "
+                                f"ambiguous, scored as {p.rule.name} ({p.ambiguous}): {p.text}")
+                ambiguous.append({"driver_id": did, "index": p.index, "text": p.text,
+                                  "scored_as": p.rule.name, "why": p.ambiguous})
         errors, last = [], None
         for f in files:
             last, err = _score_file(f, row, prefs, inputs, settings, cargo_index,
@@ -440,7 +541,8 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
 
     sim_seconds = (inputs.summary or {}).get("simulate_time_seconds")
     return ScoreReport(inputs.version, inputs.n_days, reports, len(inputs.log_files),
-                       sim_seconds if isinstance(sim_seconds, int | float) else None, warnings)
+                       sim_seconds if isinstance(sim_seconds, int | float) else None, warnings,
+                       ambiguous=ambiguous, pins=len(pinned))
 
 
 def format_report(report: ScoreReport) -> str:
@@ -458,6 +560,8 @@ def format_report(report: ScoreReport) -> str:
         for r in d.rules:
             text = re.sub(r"\s+", " ", r.text)[:60]
             tag = r.label if r.unscored is None else f"unscored ({r.unscored})"
+            if r.reading in ("ambiguous", "pinned"):
+                tag += f" [{r.reading}]"
             lines.append(f"    #{r.index} {tag}: {r.penalty:,.2f}  {text}")
     total = report.to_official_json()["summary"]
     lines.append("-" * len(head))

@@ -141,10 +141,13 @@ def validate_log(lines: Iterable[str], ctx: LogContext) -> ValidatedLog:
         elif name == "reposition":
             out.distance_km += _check_reposition(params, result, exe, before, after, n, ctx)
         else:
-            gross, km = _check_take(params, result, exe, before, after, action_start, end, n,
-                                    ctx)
+            gross, dead, haul = _check_take(params, result, exe, before, after, action_start,
+                                            end, n, ctx)
             out.gross_yuan += gross
-            out.distance_km += km
+            # §6 step 7: one `+=` per logged number, deadhead then haul; adding their sum
+            # instead moves the last bit and, measured, 2 of 10 drivers' cost by 0.01
+            out.distance_km += dead
+            out.distance_km += haul
         out.records.append(rec)
         prev_end = end
     return out
@@ -182,7 +185,8 @@ def _check_reposition(params: dict, result: dict, exe: int, before, after, n: in
 
 
 def _check_take(params: dict, result: dict, exe: int, before, after, action_start: int,
-                end: int, n: int, ctx: LogContext) -> tuple[float, float]:
+                end: int, n: int, ctx: LogContext) -> tuple[float, float, float]:
+    """-> (gross yuan, deadhead km, haul km) of an accepted take, zeros for a failed one."""
     raw_id = params.get("cargo_id")
     cid = "" if raw_id is None else str(raw_id).strip()
     if not cid:
@@ -193,7 +197,7 @@ def _check_take(params: dict, result: dict, exe: int, before, after, action_star
     acc = result.get("accepted", False)
     accepted = bool(acc) if ctx.settings.accepted_truthy else acc is True
     if not accepted:
-        return 0.0, 0.0  # failed takes add nothing, not even the window-expired deadhead
+        return 0.0, 0.0, 0.0  # failed takes add nothing, not even the window-expired deadhead
     if not cargo.create_min <= action_start <= cargo.remove_min:
         raise _fail(ValueError, n, f"cargo {cid} not online at minute {action_start}")
     if not ctx.settings.lenient_checks and not _near(after, (cargo.end_lat, cargo.end_lng)):
@@ -216,4 +220,4 @@ def _check_take(params: dict, result: dict, exe: int, before, after, action_star
         haul = float(result.get("haul_distance_km") or 0.0)
     except (TypeError, ValueError):
         raise _fail(ValueError, n, "take distances must be numeric") from None
-    return gross, dead + (haul if haul > 0 else cargo.haul_km)
+    return gross, dead, (haul if haul > 0 else cargo.haul_km)

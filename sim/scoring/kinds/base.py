@@ -259,6 +259,9 @@ class Kind(ABC):
     family: ClassVar[str]
     model: ClassVar[PenaltyModel]
     Params: ClassVar[type[Params]]
+    # the kind's wording (COMPETITION.md §8, and English): a text read as this kind with none of
+    # it is reported ambiguous, not trusted (sim/preftext/reading.py); "" checks nothing
+    signals: ClassVar[str] = ""
     # where the progress re-runs the test each step (MONTH, the whole log, is always exact)
     scope: ClassVar[Scope] = Scope.MONTH
     # judged once at the end of the period: the penalty before then is a forecast, not a fine

@@ -34,6 +34,9 @@ class DailyContinuousRest(Kind):
     name = "daily_continuous_rest"
     number = 1
     family = "rest"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"休息|歇|睡|停车|熄火|躺|rest|break|sleep|off duty|downtime|stop|park|idle|觉|"
+               r"stretch")
     model = PenaltyModel.COUNT
     Params = DailyContinuousRestParams
     scope = Scope.DAY

@@ -49,6 +49,9 @@ class RestWindowFullCoverage(Kind):
     name = "rest_window_full_coverage"
     number = 2
     family = "night window"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"休息|歇|睡|停车|熄火|停着|躺|rest|sleep|asleep|bed|park|stop|engine off|off duty|"
+               r"idle")
     model = PenaltyModel.COUNT
     Params = RestWindowParams
     scope = Scope.DAY

@@ -25,6 +25,14 @@ class QuietWindow(Kind):
     name = "quiet_window"
     number = 3
     family = "night/lunch window"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"不能|不得|不许|不准|不要|不接|不空|不跑|不动|不开|不出车|不派|别派|别接|"
+               r"no (?:orders?|"
+               r"loads?|jobs?|work|driving|empty|moving)|"
+               r"not (?:take|drive|move|run|work)|don't|do not|"
+               r"won't|never|quiet|stay (?:put|still)|"
+               r"nothing moves|off the road|idle|park|禁止|暂停|"
+               r"no new|no reposition")
     model = PenaltyModel.COUNT
     Params = QuietWindowParams
     scope = Scope.DAY

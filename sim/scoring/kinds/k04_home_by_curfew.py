@@ -28,6 +28,8 @@ class HomeByCurfew(Kind):
     name = "home_by_curfew"
     number = 4
     family = "homing"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"家|home|house")
     model = PenaltyModel.COUNT
     Params = HomeByCurfewParams
     scope = Scope.DAY
@@ -88,13 +90,17 @@ class HomeByCurfew(Kind):
         home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
         if not hit(f, home) or not f.clocks:
             return None
-        if hit(f, r"每分钟|per minute|a minute|each minute"):
-            return None
+        if hit(f, r"每分钟|/\s*分钟|按分钟|每(?:迟到|晚到|晚|离开|不在家)\s*\S{0,2}分钟|"
+                  r"per minute|a minute|each minute|every minute"):
+            return None  # per-minute fines: the family event (K24), never a nightly curfew
         pt = f.coords[0] if f.coords else None
         lat = pt.lat if pt else (f.places[0].lat if f.places else None)
         lng = pt.lng if pt else (f.places[0].lng if f.places else None)
         if lat is None or lng is None:
             return None
+        # a home given as a district/county: its centre and radius from the county table
+        county = None if pt else next((p for p in f.points if p.radius_km), None)
+        sources = {"lat,lng,radius_km": county.source} if county and not f.radius else {}
         score = 2.0 + 0.5 * hit(f, r"前|before|by|no later") + 0.5 * hit(f, r"次日|第二天|翌日|"
                                                                             r"next|"
                                                                             r"morning|until|直到")
@@ -106,5 +112,6 @@ class HomeByCurfew(Kind):
         rest = [c for c in f.clocks if c.start > cur.start]
         quiet = rest[0] if rest else cur
         return Candidate("home_by_curfew", score,
-                         {"lat": lat, "lng": lng, "radius_km": f.radius if f.radius else 1.0,
-                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm})
+                         {"lat": lat, "lng": lng,
+                          "radius_km": f.radius or (county.radius_km if county else 1.0),
+                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm}, sources)

@@ -25,6 +25,9 @@ class ForbiddenCargoCategory(Kind):
     name = "forbidden_cargo_category"
     number = 5
     family = "cargo"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"品类|类|货|cargo|loads?|orders?|jobs?|haul|carry|不接|不拉|不运|不要|never|don't|"
+               r"do not|won't|refuse|avoid|ban|no |不想|不愿|不干|推掉|拒|活")
     model = PenaltyModel.COUNT
     Params = ForbiddenCategoryParams
     scope = Scope.STEP

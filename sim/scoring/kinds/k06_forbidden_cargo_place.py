@@ -26,6 +26,9 @@ class ForbiddenCargoPlace(Kind):
     name = "forbidden_cargo_place"
     number = 6
     family = "named place"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"装|卸|货|单|活|load|unload|cargo|orders?|jobs?|pick|deliver|haul|drop|"
+               r"origin|destination|from|to")
     model = PenaltyModel.COUNT
     Params = ForbiddenPlaceParams
     scope = Scope.STEP
@@ -55,4 +58,6 @@ class ForbiddenCargoPlace(Kind):
             score -= 1.0
         if f.coords or f.radius is not None:
             score -= 1.0
+        if hit(f, r"家|home") and not hit(f, r"装|卸|货|cargo|loads?|orders?|freight"):
+            score -= 1.0  # where I live, not where cargo goes
         return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})

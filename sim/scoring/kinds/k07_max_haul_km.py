@@ -21,6 +21,8 @@ class MaxHaulKm(Kind):
     name = "max_haul_km"
     number = 7
     family = "mileage"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"公里|千米|km|kilomet")
     model = PenaltyModel.COUNT
     Params = MaxHaulParams
     scope = Scope.STEP

@@ -35,6 +35,8 @@ class MaxPickupDeadheadKm(Kind):
     name = "max_pickup_deadhead_km"
     number = 8
     family = "mileage"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"公里|千米|km|kilomet")
     model = PenaltyModel.COUNT
     Params = MaxPickupParams
     scope = Scope.STEP

@@ -21,6 +21,8 @@ class MaxTotalDeadheadKm(Kind):
     name = "max_total_deadhead_km"
     number = 9
     family = "mileage"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"公里|千米|km|kilomet")
     model = PenaltyModel.KM
     Params = MaxTotalDeadheadParams
     scope = Scope.MONTH

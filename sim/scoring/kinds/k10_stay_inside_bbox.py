@@ -39,6 +39,8 @@ class StayInsideBBox(Kind):
     name = "stay_inside_bbox"
     number = 10
     family = "geofence inside"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"纬|经|lat|lng|lon|box|框|范围|区域|inside|within|area|bound|corner|角")
     model = PenaltyModel.COUNT
     Params = BBox
     scope = Scope.STEP

@@ -25,6 +25,8 @@ class ForbiddenCircle(Kind):
     name = "forbidden_circle"
     number = 11
     family = "geofence outside"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"半径|圆|周围|方圆|附近|公里|km|radius|circle|around|within|near|away")
     model = PenaltyModel.COUNT
     Params = ForbiddenCircleParams
     scope = Scope.STEP

@@ -31,6 +31,8 @@ class DateRegionAvoid(Kind):
     name = "date_region_avoid"
     number = 12
     family = "named place + dates"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"不|别|avoid|no |not|never|don't|stay out|keep out|away|禁止")
     model = PenaltyModel.COUNT
     Params = DateRegionParams
     scope = Scope.STEP
@@ -73,6 +75,8 @@ class DateRegionAvoid(Kind):
                                              r"别接"):
             return None
         score = 2.8
+        if f.durations and hit(f, r"停|待|留|呆|stay|spend|stop|wait|dwell"):
+            score -= 1.0  # hours to spend at the place: a dwell (K22), not an avoidance
         return Candidate("date_region_avoid", score,
                          {"dates": distinct_isos(f.dates), "bbox": f.bbox,
                           "place": f.places[0].name_zh if f.places else None})

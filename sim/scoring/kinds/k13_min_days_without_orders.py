@@ -22,6 +22,8 @@ class MinDaysWithoutOrders(Kind):
     name = "min_days_without_orders"
     number = 13
     family = "off days"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"不接|没单|无单|一单|单|放空|休|歇|假|orders?|jobs?|loads?|off|rest|free")
     model = PenaltyModel.ONCE
     Params = MinDaysWithoutOrdersParams
     scope = Scope.MONTH
@@ -53,5 +55,7 @@ class MinDaysWithoutOrders(Kind):
         if f.coords or f.places or f.categories or f.dates:
             score -= 1.0
         if span(f) is not None:
+            score -= 1.0
+        if f.durations:  # "8 hours of rest a day ... 一个月最多罚…": hours are K1/K2's, not days
             score -= 1.0
         return Candidate("min_days_without_orders", score, {"min_days": n})

@@ -22,6 +22,10 @@ class MinFullOffDays(Kind):
     name = "min_full_off_days"
     number = 14
     family = "off days"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"整天|全天|不动|停驶|静止|歇|休|保养|检修|出车|空|whole|full|"
+               r"entire|all day|off|not move|doesn't move|"
+               r"parked|idle|rest")
     model = PenaltyModel.ONCE
     Params = MinFullOffDaysParams
     scope = Scope.MONTH

@@ -23,6 +23,8 @@ class MaxOrdersPerDay(Kind):
     name = "max_orders_per_day"
     number = 15
     family = "order count"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"单|活|趟|orders?|jobs?|loads?|trips?|runs?")
     model = PenaltyModel.EXTRA
     Params = MaxOrdersPerDayParams
     scope = Scope.DAY

@@ -22,6 +22,8 @@ class FirstOrderDeadline(Kind):
     name = "first_order_deadline"
     number = 16
     family = "order timing"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"首单|头单|头一单|第一单|第一个|开工|开始|出车|first|start|begin|earliest|kick off")
     model = PenaltyModel.COUNT
     Params = FirstOrderDeadlineParams
     scope = Scope.DAY

@@ -25,6 +25,9 @@ class MinVisitDays(Kind):
     name = "min_visit_days"
     number = 17
     family = "visit quota"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"到|去|来|回|访|看|转|露|visit|be at|go|stop|drop|show|call|check|back|come|"
+               r"swing|pop|near|within|抵达|arrive|reach")
     model = PenaltyModel.ONCE
     Params = MinVisitDaysParams
     scope = Scope.MONTH
@@ -61,23 +64,33 @@ class MinVisitDays(Kind):
         ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92]
         if not ns:
             return None
+        county = None
         if f.coords:
             lat, lng = f.coords[0].lat, f.coords[0].lng
         elif f.places and f.places[0].lat is not None and not hit(f, r"装货|卸货|loading|unloading|"
-                                                                    r"pickup|drop|orders?|单"):
+                                                                    r"pickup|orders?|单"):
             lat, lng = f.places[0].lat, f.places[0].lng
+            county = next((p for p in f.points if p.radius_km), None)
+            if county is not None:  # a district/county: its centre and radius
+                lat, lng = county.lat, county.lng
         else:
             return None
         score = 2.0 + 0.8 * hit(f, r"到过|去|回|到|visit|be at|go to|stop by|call at|check in|back|"
-                                  r"home|看望|探望|within|be near|near") + 0.3 * hit(f, MONTH)
+                                  r"home|看望|探望|within|be near|near|drop by|drop in|show up|"
+                                  r"swing by|pop in|come by|转转|露面|走一趟|跑一趟") \
+            + 0.3 * hit(f, MONTH)
         if any(k.before for k in f.clocks) and not hit(f, MONTH):
             score -= 1.2
         if hit(f, ENTER):
             score -= 1.0
+            if f.radius is not None and hit(f, r"半径|圆心|周围|方圆|radius|circle|around"):
+                score -= 1.0  # a circle not to enter: K11, its "一次" a count of entries
         if f.dates:
             score -= 1.5
         if len(f.coords) >= 2:
             score -= 1.0
+        radius = f.radius or (county.radius_km if county else None) or 1.0
+        sources = {"lat,lng,radius_km": county.source} if county and not f.radius else {}
         return Candidate("min_visit_days", score,
-                         {"lat": lat, "lng": lng, "radius_km": f.radius if f.radius else 1.0,
-                          "min_days": ns[0]})
+                         {"lat": lat, "lng": lng, "radius_km": radius, "min_days": ns[0]},
+                         sources)

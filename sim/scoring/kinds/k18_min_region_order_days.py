@@ -23,6 +23,8 @@ class MinRegionOrderDays(Kind):
     name = "min_region_order_days"
     number = 18
     family = "visit quota"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"装|卸|单|活|货|load|unload|orders?|jobs?|cargo|pick|deliver|haul")
     model = PenaltyModel.ONCE
     Params = MinRegionOrderDaysParams
     scope = Scope.MONTH
@@ -54,7 +56,8 @@ class MinRegionOrderDays(Kind):
                 r">=)\s*(\d+)(?!\d|\.\d)", f.low)]
         if not ns or not f.places:
             return None
-        score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop|start or end|"
+        score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop(?!\s+(?:by|in))|"
+                                  r"start or end|"
                                   r"from or to|to or from|origin|destination|起点|终点|订单|单|"
                                   r"orders?|jobs?|loads?|cargo")
         if f.coords:

@@ -21,6 +21,8 @@ class MustTakeCargo(Kind):
     name = "must_take_cargo"
     number = 19
     family = "designated order"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"编号|号|货|单|id|cargo|order|load|shipment|#")
     model = PenaltyModel.MUST_TAKE
     Params = MustTakeCargoParams
     scope = Scope.MONTH

@@ -50,6 +50,9 @@ class MonthlyCategoryQuota(Kind):
     name = "monthly_category_quota"
     number = 20
     family = "KPI"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"考核|指标|kpi|target|quota|至少|起码|不少于|满|够|at least|"
+               r"minimum|goal|不低于|≥|>=|接单量|最少|最低|起码")
     model = PenaltyModel.SHORT
     Params = MonthlyCategoryQuotaParams
     scope = Scope.MONTH

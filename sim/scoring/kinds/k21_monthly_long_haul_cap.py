@@ -24,6 +24,8 @@ class MonthlyLongHaulCap(Kind):
     name = "monthly_long_haul_cap"
     number = 21
     family = "KPI"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"小时|钟头|hours?|hrs?|长途|远|long|\d+\s*h\b|over")
     model = PenaltyModel.EXTRA
     Params = MonthlyLongHaulCapParams
     scope = Scope.MONTH

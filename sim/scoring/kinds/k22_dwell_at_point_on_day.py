@@ -39,6 +39,8 @@ class DwellAtPointOnDay(Kind):
     name = "dwell_at_point_on_day"
     number = 22
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"停|待|留|呆|办|逗留|dwell|stay|stop|park|wait|remain|spend|be at|visit")
     model = PenaltyModel.ONCE
     Params = DwellAtPointParams
     scope = Scope.MONTH
@@ -90,15 +92,20 @@ class DwellAtPointOnDay(Kind):
 
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
-        if len(distinct_isos(f.dates)) != 1 or not f.coords or not f.durations:
+        # a written point, else a district/county (its centre and radius, from the county table)
+        pts = [p for p in f.points if p.source == "coordinates"] or \
+            [p for p in f.points if p.radius_km]
+        if len(distinct_isos(f.dates)) != 1 or not pts or not f.durations:
             return None
-        c = f.coords[0]
-        score = 2.5 + 0.5 * hit(f, r"停|待|留|呆|dwell|stay|park|wait|remain")
-        if len(f.coords) >= 2:
+        c = pts[0]
+        score = 2.5 + 0.5 * hit(f, r"停|待|留|呆|dwell|stay|park|wait|remain|stop|spend|办")
+        if len(pts) >= 2:
             score -= 1.5
         arrive = next((k for k in f.clocks if k.before), None)
         return Candidate("dwell_at_point_on_day", score,
                          {"date": f.dates[0].iso, "lat": c.lat, "lng": c.lng,
-                          "radius_km": f.radius if f.radius else 2.0,
+                          "radius_km": f.radius or c.radius_km or 2.0,
                           "min_dwell_minutes": int(f.durations[0][0]),
-                          "arrive_by": arrive.hhmm if arrive else None})
+                          "arrive_by": arrive.hhmm if arrive else None},
+                         {} if f.radius or c.radius_km is None
+                         else {"lat,lng,radius_km": c.source})

@@ -41,7 +41,7 @@ def _dwell_after(f: Facts, start: int, end: int) -> int | None:
 
 
 _STEP_SPLIT = re.compile(r"[;；。]|再|然后|接着|之后|随后|最后|\bthen\b|after that|afterwards|"
-                         r"\bnext\b|\bfinally\b", re.I)
+                         r"\bnext\b|\bfinally\b|\bon to\b|\bonward to\b|\bonto\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,8 @@ class RouteStopsOnDay(Kind):
     name = "route_stops_on_day"
     number = 23
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"先|再|然后|接着|路过|经过|途经|first|then|via|through|on to|after|before|停|待|到")
     model = PenaltyModel.ONCE
     Params = RouteStopsParams
     scope = Scope.MONTH
@@ -129,7 +131,11 @@ class RouteStopsOnDay(Kind):
     def recognise(f: Facts) -> Candidate | None:
         """Stops split at 再/然后/then: each piece's coordinate, its deadline clock, and its dwell
         (a stated duration, or the span from the deadline to a later 待到/until clock)."""
-        if not f.dates or len(f.coords) < 2:
+        # written points, or districts/counties by name (centre from the county table) when
+        # fewer than two points are written
+        pts = f.points if len(f.coords) < 2 else [p for p in f.points
+                                                   if p.source == "coordinates"]
+        if not f.dates or len(pts) < 2:
             return None
         if hit(f, r"每分钟|per minute|a minute|each minute|every minute"):
             return None
@@ -137,7 +143,7 @@ class RouteStopsOnDay(Kind):
         segs = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
         stops: list[dict] = []
         for a, b in segs:
-            cs = [c for c in f.coords if a <= c.start < b]
+            cs = [c for c in pts if a <= c.start < b]
             ks = [k for k in f.clocks if a <= k.start < b]
             if len(cs) > 1:
                 return None
@@ -147,8 +153,11 @@ class RouteStopsOnDay(Kind):
                     stops[-1]["min_dwell_minutes"] = (later.minutes - stops[-1]["_arr"]) % 1440
                     stops[-1]["_dwell_set"] = True
                 continue
-            if not ks:
-                return None
+            if not ks:  # no deadline of its own: the next stop's, else the previous one's
+                stops.append({"lat": cs[0].lat, "lng": cs[0].lng, "arrive_by": None,
+                              "min_dwell_minutes": _dwell_after(f, a, b) or 0, "_arr": None,
+                              "_dwell_set": True, "_src": cs[0].source})
+                continue
             arrive = next((k for k in ks if k.before), ks[0])
             dwell = _dwell_after(f, a, b)
             dset = dwell is not None
@@ -158,9 +167,18 @@ class RouteStopsOnDay(Kind):
                 dset = bool(later)
             stops.append({"lat": cs[0].lat, "lng": cs[0].lng, "arrive_by": arrive.hhmm,
                           "min_dwell_minutes": int(dwell), "_arr": arrive.minutes,
-                          "_dwell_set": dset})
+                          "_dwell_set": dset, "_src": cs[0].source})
         if len(stops) < 2:
             return None
+        for i, st in enumerate(stops):
+            if st["arrive_by"] is None:
+                later = [x["arrive_by"] for x in stops[i + 1:] if x["arrive_by"]]
+                earlier = [x["arrive_by"] for x in stops[:i] if x["arrive_by"]]
+                tail = [k for k in f.clocks if k.start > max(c.start for c in pts)]
+                st["arrive_by"] = (later[0] if later else earlier[-1] if earlier
+                                   else tail[0].hhmm if tail else None)
+                if st["arrive_by"] is None:
+                    return None
         each = rx.search(r"(?:每个点|每个地方|每一站|每站|每处|each (?:stop|point|place)|"
                          r"every (?:stop|point))[^;；。]{0,12}", f.num, re.I)
         if each:
@@ -171,6 +189,8 @@ class RouteStopsOnDay(Kind):
                         st["min_dwell_minutes"] = d
         score = 2.5 + 0.8 * hit(f, r"先|再|然后|接着|first|then|after that|next")
         clean = [{k: v for k, v in s.items() if not k.startswith("_")} for s in stops]
+        sources = {f"stops[{i}].lat,lng": st["_src"] for i, st in enumerate(stops)
+                   if st["_src"] != "coordinates"}
         return Candidate("route_stops_on_day", score,
                          {"date": f.dates[0].iso, "radius_km": f.radius if f.radius else 2.0,
-                          "stops": clean})
+                          "stops": clean}, sources)

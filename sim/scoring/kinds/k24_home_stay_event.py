@@ -6,6 +6,7 @@ independent parameters. Penalty = rate * absence minutes + A if the sequence fai
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -48,6 +49,10 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
             day = prev[0]
         if k.next_day:
             day += timedelta(days=1)
+        if k.bare and prev and day == prev[0] and k.minutes + 720 >= prev[1].minutes > k.minutes:
+            # 晚上七点 … 七点到十点: a bare clock earlier than the one before it on the same
+            # day is in the same half of the day (19:00, 22:00), not the morning
+            k = dataclasses.replace(k, minutes=k.minutes + 720)
         out.append((f"{day.isoformat()} {k.hhmm}:00", k))
         prev = (day, k)
     return out
@@ -77,6 +82,8 @@ class HomeStayEvent(Kind):
     name = "home_stay_event"
     number = 24
     family = "itinerary"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"家|home|house")
     model = PenaltyModel.EVENT
     Params = HomeStayEventParams
     scope = Scope.MONTH
@@ -151,39 +158,93 @@ class HomeStayEvent(Kind):
 
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
-        if len(f.coords) < 2 or not hit(f, r"家|home|house"):
+        if not hit(f, r"家|屋企|home|house"):
             return None
         rate = rate_per_minute(f.num)
         walls = _walls(f)
-        if rate is None or len(walls) < 2:
+        pts = f.points if len(f.coords) < 2 else [p for p in f.points if p.source == "coordinates"]
+        event = hit(f, EVENT)
+        if rate is None or len(walls) < 2 or len(pts) < 2:
+            if event and (rate is not None or hit(f, r"一次性|one-off|one-time|额外")):
+                # the family event, but a time, a point or the rate is missing: claim it with
+                # the gaps open, so the reading is reported ambiguous, never read as a curfew
+                pk = hm = None
+                if len(pts) >= 2:
+                    pk, hm = pts[0], pts[1]
+                elif pts and rx.search(r"家|屋企|home", f.low[max(0, pts[0].start - 12):
+                                                            pts[0].start]):
+                    hm = pts[0]
+                elif pts:
+                    pk = pts[0]
+                w0, w1, w_end = (_times(f, walls) if len(walls) >= 2
+                                 else (walls[0][0] if walls else None, None, None))
+                return Candidate("home_stay_event", 4.0, {
+                    "w0": w0, "w1": w1, "w_end": w_end,
+                    "pickup_lat": pk and pk.lat, "pickup_lng": pk and pk.lng,
+                    "home_lat": hm and hm.lat, "home_lng": hm and hm.lng,
+                    "radius_km": f.radius or 1.0, "min_pickup_dwell_minutes": 0,
+                    "rate_per_minute": rate})
             return None
-        pk, hm = f.coords[0], f.coords[1]
-        if rx.search(r"家|home", f.low[max(0, pk.start - 12):pk.start]) and not rx.search(
-                r"家|home", f.low[max(0, hm.start - 12):hm.start]):
+        pk, hm = pts[0], pts[1]
+        home = r"家|屋企|home"
+        if rx.search(home, f.low[max(0, pk.start - 12):pk.start]) and not rx.search(
+                home, f.low[max(0, hm.start - 12):hm.start]):
             pk, hm = hm, pk
-        w0 = walls[0][0]
-        w1 = w_end = None
-        absent = r"不在家|缺席|absen|away|not (?:at )?home|每分钟|per minute|every minute|迟到|late"
-        for w, k in walls[1:]:
-            stop = r"[;；。]|\.(?=\s|$)"
-            a = max([m.end() for m in rx.finditer(stop, f.num[:k.start])] or [0])
-            b = min([m.start() for m in rx.finditer(stop, f.num[k.end:])] or [len(f.num)],
-                    default=len(f.num))
-            clause = f.low[a:k.end + b]
-            pre = f.low[max(a, k.start - 16):k.start]
-            if rx.search(absent, clause, re.I):
-                if w1 is None or f.low.rfind(";", 0, k.start) < a:
-                    w1 = w
-            elif w_end is None and rx.search(r"待到|待至|留到|呆到|住到|until|till|方可|"
-                                             r"出车", pre + clause):
-                w_end = w
-        rest = [w for w, _ in walls[1:]]
-        w1 = w1 or (rest[0] if rest else w0)
-        w_end = w_end or rest[-1]
+        w0, w1, w_end = _times(f, walls)
         dw = [m for m, p in f.durations if pk.start - 40 <= p]
-        return Candidate("home_stay_event", 3.5,
+        sources = {f"{k}_lat,{k}_lng": p.source for k, p in (("pickup", pk), ("home", hm))
+                   if p.source != "coordinates"}
+        # one radius for both points: the home's county radius when the home is a county,
+        # else the default (a pickup county's radius would make "home" a whole district)
+        radius = f.radius or hm.radius_km or 1.0
+        if not f.radius and hm.radius_km:
+            sources["radius_km"] = hm.source
+        return Candidate("home_stay_event", 3.5 + 0.5 * event,
                          {"w0": w0, "w1": w1, "w_end": w_end, "pickup_lat": pk.lat,
                           "pickup_lng": pk.lng, "home_lat": hm.lat, "home_lng": hm.lng,
-                          "radius_km": f.radius if f.radius else 1.0,
+                          "radius_km": radius,
                           "min_pickup_dwell_minutes": int(dw[0]) if dw else 0,
-                          "rate_per_minute": rate})
+                          "rate_per_minute": rate}, sources)
+
+
+# §8: "a home point plus spouse or family-event wording with per-minute fines means K24"
+EVENT = (r"家事|急事|家里有事|屋企有事|临时约定|接上|接人|配偶|老婆|老公|妻子|丈夫|爱人|媳妇|"
+         r"家人|家属|spouse|wife|husband|family|relative|errand")
+_STOP = r"[;；。]|\.(?=\s|$)"
+_ABSENT = (r"不在家|唔喺屋企|缺席|absen|away|not (?:at )?home|每分钟|/\s*分钟|按分钟|per minute|"
+           r"every minute|each minute|a minute|迟到|晚到|晚了|\blate\b")
+_STAY = (r"(?:待到|待至|留到|留至|呆到|呆至|住到|停留至|停留到|一直到|直到|"
+         r"在家(?:里)?(?:待|呆|留)?(?:到|至)|"
+         r"stay(?:s|ing)?\b[^.;,]{0,24}?(?:until|till)|remain[^.;,]{0,24}?(?:until|till)|"
+         r"until|till)\s*$")
+_SPAN = r"^\s*(?:至|到|~|-|and|to|until|till)\s*$"
+
+
+def _clause(f: Facts, k: Clock) -> str:
+    a = max([m.end() for m in rx.finditer(_STOP, f.num[:k.start])] or [0])
+    b = rx.search(_STOP, f.num[k.end:])
+    return f.low[a:k.end + (b.start() if b else len(f.num))]
+
+
+def _times(f: Facts, walls: list[tuple[str, Clock]]) -> tuple[str, str, str]:
+    """(w0, w1, w_end): w0 the first wall time; w1 the end of the span (or the `until`) of a
+    clause about absence or per-minute fines; w_end the `stay/待到 … until` time. With no
+    absence window written, absence runs to the stay-home end (w1 = w_end); a home-by
+    deadline (20:00前到家) is no parameter of its own: lateness is absence from w0."""
+    w0 = walls[0][0]
+    w1 = w_end = None
+    prev: Clock | None = walls[0][1]
+    for w, k in walls[1:]:
+        head = max([d.start for d in f.dates if d.end <= k.start and k.start - d.end <= 6
+                    and not rx.search(r"\d", f.num[d.end:k.start])] or [k.start])
+        pre = f.low[max(0, head - 16):head]
+        span_end = prev is not None and rx.search(_SPAN, f.low[prev.end:head], re.I)
+        absent = rx.search(_ABSENT, _clause(f, k), re.I)
+        if absent and w1 is None and (span_end or rx.search(r"(?:until|till|到|至)\s*$", pre)):
+            w1 = w
+        elif w_end is None and (rx.search(_STAY, pre, re.I) or rx.match(
+                r"\s*(?:方可|才能|才可以|才可|才)?\s*(?:再)?出车", f.num[k.end:])):
+            w_end = w
+        prev = k
+    w_end = w_end or max(w for w, _ in walls)
+    return w0, w1 or w_end, w_end
