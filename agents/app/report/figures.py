@@ -43,7 +43,7 @@ def _r(x: float, nd: int = 2) -> float:
 
 # --------------------------------------------------------------------------- timeline
 
-def timeline(d: DriverTrace, horizon: float, title: str) -> dict[str, Any]:
+def timeline(d: DriverTrace, start: float, horizon: float, title: str) -> dict[str, Any]:
     """Lanes of bars over the month (one trace per phase, coloured), violations as crosses,
     and below them the income accumulating, before and after the fines."""
     traces: list[dict[str, Any]] = []
@@ -96,7 +96,8 @@ def timeline(d: DriverTrace, horizon: float, title: str) -> dict[str, Any]:
         "barmode": "overlay", "height": 460, "margin": {"l": 90, "r": 20, "t": 40, "b": 40},
         "hovermode": "closest",
         "legend": {"orientation": "h", "y": -0.12},
-        "xaxis": {"type": "date", "range": [ms(0), ms(horizon * 1.01 + 30)], "anchor": "y2"},
+        "xaxis": {"type": "date", "anchor": "y2",
+                  "range": [ms(start), ms(horizon + (horizon - start) * 0.01 + 30)]},
         "yaxis": {"domain": [0.42, 1], "type": "category", "categoryorder": "array",
                   "categoryarray": lanes, "range": [-0.5, len(lanes) - 0.5], "fixedrange": True},
         "yaxis2": {"domain": [0, 0.36], "title": {"text": "yuan"}, "zeroline": True},

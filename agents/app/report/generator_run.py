@@ -175,6 +175,7 @@ def read_generator_run(run_dir: Path) -> RunData:
     horizon = offset + float(sc.get("days", 1)) * DAY
     run = RunData(str(run_dir), "generator", f"{sc.get('name', run_dir.name)} (seed "
                   f"{sc.get('seed', '?')})", horizon, [], [])
+    run.start = float(max(offset, 0))
     run.facts = {"rules": "generator", "days": sc.get("days"), "drivers": len(drivers),
                  "memory": summary.get("memory_mode", "?"), "steps": summary.get("steps", "?")}
     if "preferences" in summary:

@@ -150,6 +150,7 @@ class RunData:
     llm: LlmData | None = None
     notes: list[str] = field(default_factory=list)  # sampling, fallbacks: said on the page
     facts: dict[str, Any] = field(default_factory=dict)  # header line: version, days, ...
+    start: float = 0.0  # minutes from the epoch where the run starts (a world may start later)
 
     def driver(self, driver_id: str) -> DriverTrace | None:
         return next((d for d in self.drivers if d.driver_id == driver_id), None)

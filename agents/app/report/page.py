@@ -197,8 +197,9 @@ def render(runs: list[RunData], plotly_js: str) -> str:
         runs_data.append({
             "name": r.title,
             "timelines": {d.driver_id: figures.timeline(
-                d, r.horizon, f"{tag}{d.driver_id}: net {d.net:,.0f}, penalty {d.penalty:,.0f}, "
-                f"score {d.score:,.0f}" + (f" ({d.note})" if d.note else "")) for d in r.drivers},
+                d, r.start, r.horizon, f"{tag}{d.driver_id}: net {d.net:,.0f}, penalty "
+                f"{d.penalty:,.0f}, score {d.score:,.0f}" + (f" ({d.note})" if d.note else ""))
+                for d in r.drivers},
             "maps": {d.driver_id: figures.route_map(
                 d, f"{tag}{d.driver_id}: {d.orders} orders, {d.km:,.0f} km") for d in r.drivers},
         })
