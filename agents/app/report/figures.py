@@ -190,8 +190,26 @@ def route_map(d: DriverTrace, title: str) -> dict[str, Any]:
                        "textfont": {"size": 10, "color": "#d62728"},
                        "marker": {"symbol": "diamond", "size": 9, "color": "#d62728"},
                        "hoverinfo": "text"})
-    return {"data": traces, "layout": {"title": {"text": title, "font": {"size": 14}},
-                                       "shapes": shapes}}
+    layout: dict[str, Any] = {"title": {"text": title, "font": {"size": 14}}, "shapes": shapes}
+    lats = [p[1] for p in d.route] + [s.lat for s in d.stops]
+    lngs = [p[2] for p in d.route] + [s.lng for s in d.stops]
+    for a in d.areas:
+        if a.shape == "box":
+            lats += [a.lat_min, a.lat_max]
+            lngs += [a.lng_min, a.lng_max]
+        else:
+            dx, dy = _deg(a.radius_km, a.lat)
+            lats += [a.lat - dy, a.lat + dy]
+            lngs += [a.lng - dx, a.lng + dx]
+    if d.start is not None:
+        lats.append(d.start[0])
+        lngs.append(d.start[1])
+    if lats:  # open on the driver's part of the province (double-click shows all of it)
+        half = max(max(lats) - min(lats), (max(lngs) - min(lngs)) * 0.75, 1.2) * 0.6
+        mid_lat, mid_lng = (max(lats) + min(lats)) / 2, (max(lngs) + min(lngs)) / 2
+        layout["xaxis"] = {"range": [_r(mid_lng - half * 1.3, 3), _r(mid_lng + half * 1.3, 3)]}
+        layout["yaxis"] = {"range": [_r(mid_lat - half, 3), _r(mid_lat + half, 3)]}
+    return {"data": traces, "layout": layout}
 
 
 # --------------------------------------------------------------------------- penalties

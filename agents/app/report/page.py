@@ -51,8 +51,10 @@ function showDriver(did) {
       t.textContent = 'driver ' + did + ' is not in ' + run.name; m.textContent = ''; return; }
     draw(t, tl);
     const b = R.map_base;
-    draw(m, {data: b.data.concat(mp.data), layout: Object.assign({}, b.layout, mp.layout,
-      {shapes: b.layout.shapes.concat(mp.layout.shapes)})});
+    draw(m, {data: b.data.concat(mp.data), layout: Object.assign({}, b.layout, mp.layout, {
+      shapes: b.layout.shapes.concat(mp.layout.shapes),
+      xaxis: Object.assign({}, b.layout.xaxis, mp.layout.xaxis || {}),
+      yaxis: Object.assign({}, b.layout.yaxis, mp.layout.yaxis || {})})});
   });
   document.querySelectorAll('#overview tbody tr').forEach(function (tr) {
     tr.classList.toggle('sel', tr.dataset.driver === did); });
@@ -78,7 +80,8 @@ document.querySelectorAll('#overview tbody tr').forEach(function (tr) {
 document.getElementById('driver').addEventListener('change', function (e) {
   showDriver(e.target.value); });
 R.static.forEach(function (f) { draw(f.id, f.fig); });
-showDriver(R.first);
+const asked = decodeURIComponent(location.hash.slice(1));  // report.html#D002 opens D002
+showDriver(R.runs.some(function (r) { return asked in r.timelines; }) ? asked : R.first);
 """
 
 
