@@ -201,3 +201,30 @@ def test_bad_input_is_one_line(tmp_path, capsys) -> None:
     assert "no such run directory" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 2
     assert "not a generator run directory" in capsys.readouterr().err
+
+
+def test_large_runs_are_thinned_and_say_so(monkeypatch) -> None:
+    from agents.app.report import reduce
+    from agents.app.report.model import DriverTrace, RunData, Segment
+
+    monkeypatch.setattr(reduce, "SEGMENT_BUDGET", 3_000)
+    monkeypatch.setattr(reduce, "ROUTE_POINTS", 100)
+    drivers = []
+    for i in range(3):
+        d = DriverTrace(f"D{i}", 0, 0, 0, 0, 0, 0, 0, 0)
+        t = 0.0
+        for k in range(2_000):  # 1-minute searches in pairs, then a long wait
+            phase, length = ((Phase.SEARCH, 1.0) if k % 3 else (Phase.WAIT, 30.0 + k % 7))
+            d.segments.append(Segment(phase, t, t + length, k + 1))
+            t += length
+        d.route = [(float(k), 23.0, 113.0) for k in range(1_000)]
+        drivers.append(d)
+    run = RunData("x", "generator", "x", 1e6, drivers, [])
+    reduce.reduce_run(run)
+    assert sum(len(d.segments) for d in run.drivers) <= 3_000
+    for d in run.drivers:
+        assert len(d.route) <= 101
+        # the longest bars are kept: every wait survives the cut
+        assert sum(s.phase is Phase.WAIT for s in d.segments) == 667
+    assert any("sampled" in n for n in run.notes)
+    assert any("route drawn through" in n for n in run.notes)

@@ -21,6 +21,8 @@ def read_run(run_dir: Path) -> RunData:
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise ValueError(f"{run_dir}: no such run directory")
+    # a run killed halfway still reports what it wrote; the run-completeness check, when it
+    # lands (check_run_complete(run_dir)), belongs here, its findings in run.notes
     if (run_dir / "competition").is_dir() or any(run_dir.glob("actions_*.jsonl")):
         run = read_competition_run(run_dir)
     else:

@@ -22,12 +22,14 @@ def merge_runs(segments: list[Segment]) -> list[Segment]:
 
 
 def _thin_segments(d: DriverTrace, cap: int) -> float | None:
-    """Drop the shortest segments until `cap` remain; -> the length under which they went."""
+    """Keep the `cap` longest segments; -> the length of the shortest one kept."""
     if len(d.segments) <= cap:
         return None
-    lengths = sorted(s.end - s.start for s in d.segments)
-    cut = lengths[len(lengths) - cap]
-    d.segments = [s for s in d.segments if s.end - s.start >= cut][-cap:]
+    order = sorted(range(len(d.segments)),
+                   key=lambda i: d.segments[i].end - d.segments[i].start, reverse=True)
+    keep = sorted(order[:cap])  # the longest, back in time order
+    cut = d.segments[order[cap - 1]].end - d.segments[order[cap - 1]].start
+    d.segments = [d.segments[i] for i in keep]
     return cut
 
 
@@ -41,7 +43,7 @@ def reduce_run(run: RunData) -> None:
             d.segments = merge_runs(d.segments)
         cut = _thin_segments(d, cap)
         if cut is not None:
-            thinned.append(f"{d.driver_id} (< {cut:.0f} min)")
+            thinned.append(f"{d.driver_id} (bars under {cut:.0f} min)")
         if len(d.route) > ROUTE_POINTS:
             k = -(-len(d.route) // ROUTE_POINTS)
             d.route = d.route[::k] + ([d.route[-1]] if (len(d.route) - 1) % k else [])
