@@ -166,6 +166,19 @@ def test_competition_money_and_fines_match_the_scorer(runs) -> None:
     assert any(a.shape == "circle" for a in run.driver("D002").areas)
 
 
+def test_logs_without_the_scorers_file_are_scored(runs, tmp_path) -> None:
+    """A folder of action logs with no income file (another orchestrator's, say) is scored
+    afresh, over the cargo the logs name only; it must read as the run's own scoring."""
+    folder = tmp_path / "logs"
+    shutil.copytree(runs["competition"] / "competition", folder)
+    (folder / "monthly_income_202603.json").unlink()
+    fresh, own = read_run(folder), read_run(runs["competition"])
+    assert [(d.driver_id, d.gross, d.km, d.penalty, d.score) for d in fresh.drivers] == [
+        (d.driver_id, d.gross, d.km, d.penalty, d.score) for d in own.drivers]
+    assert [(r.label, r.penalty, r.counters) for r in fresh.rules] == [
+        (r.label, r.penalty, r.counters) for r in own.rules]
+
+
 def test_generator_money_and_marks(runs) -> None:
     import pandas as pd
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from agents.app.report.model import (
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.scorer import (
+    RunInputs,
     ScoringInputError,
     driver_id_of,
     load_drivers,
@@ -54,33 +56,45 @@ def _read_log(path: Path) -> list[dict]:
     return out
 
 
-def taken_cargo(path: Path, ids: set[str]) -> dict[str, CargoRecord]:
-    """The cargo rows whose id is in `ids`, found by a cheap scan of each line's id."""
-    out: dict[str, CargoRecord] = {}
+def cargo_lines(path: Path, ids: set[str]) -> dict[str, str]:
+    """The cargo file's lines whose id is in `ids`, found by a cheap scan of each line's id."""
+    out: dict[str, str] = {}
     if not ids:
         return out
     with path.open(encoding="utf-8") as fh:
         for line in fh:
             m = _CARGO_ID.search(line)
-            if m is None or m.group(1).strip() not in ids:
-                continue
-            try:
-                rec = parse_cargo_row(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                continue
-            out[rec.cargo_id] = rec
+            if m is not None and m.group(1).strip() in ids:
+                out[m.group(1).strip()] = line
     return out
 
 
-def _official_score(folder: Path, logs: list[Path], run_dir: Path) -> dict:
-    income = folder / INCOME_FILE
-    newest = max(p.stat().st_mtime for p in logs)
+def _records(lines: dict[str, str]) -> dict[str, CargoRecord]:
+    out: dict[str, CargoRecord] = {}
+    for line in lines.values():
+        try:
+            rec = parse_cargo_row(json.loads(line))
+        except (ValueError, KeyError, TypeError):
+            continue
+        out[rec.cargo_id] = rec
+    return out
+
+
+def _official_score(inputs: RunInputs, run_dir: Path, lines: dict[str, str]) -> dict:
+    """The scorer's report of the run: the one it wrote after the last log, else a fresh
+    `score_run` over a cargo file cut to the cargo the logs name (the scorer reads no other:
+    validation and every kind look up the cargo of a take), so a month is not reloaded."""
+    income = inputs.folder / INCOME_FILE
+    newest = max(p.stat().st_mtime for p in inputs.log_files)
     if income.is_file() and income.stat().st_mtime >= newest:
         try:
             return json.loads(income.read_text(encoding="utf-8"))
         except json.JSONDecodeError:
             pass
-    return score_run(run_dir).to_official_json()
+    with tempfile.TemporaryDirectory() as tmp:
+        cut = Path(tmp) / "cargo.jsonl"
+        cut.write_text("".join(lines.values()), encoding="utf-8")
+        return score_run(run_dir, cargo=cut).to_official_json()
 
 
 def _steps(records: list[dict], cargo: dict[str, CargoRecord], cost_per_km: float,
@@ -179,18 +193,19 @@ def read_competition_run(run_dir: Path) -> RunData:
         raise ValueError(f"{run_dir}: not a readable competition run: {exc}") from None
     settings = settings_for(inputs.version)
     horizon = settings.horizon_days(inputs.n_days) * DAY
-    official = _official_score(inputs.folder, inputs.log_files, Path(run_dir))
     rows = load_drivers(inputs.drivers_path) if inputs.drivers_path.is_file() else {}
     by_driver: dict[str, list[Path]] = {}
     for f in inputs.log_files:
         by_driver.setdefault(driver_id_of(f), []).append(f)
     records = {d: [r for f in (fs if settings.all_files else fs[-1:]) for r in _read_log(f)]
                for d, fs in sorted(by_driver.items())}
-    ids = {str((r.get("action") or {}).get("params", {}).get("cargo_id", "")).strip()
-           for rs in records.values() for r in rs
+    ids = {str(r["action"]["params"].get("cargo_id", "")).strip()
+           for fs in by_driver.values() for f in fs for r in _read_log(f)
            if isinstance(r.get("action"), dict) and isinstance(r["action"].get("params"), dict)
-           and (r.get("result") or {}).get("accepted") is True}
-    cargo = taken_cargo(inputs.cargo_path, ids) if inputs.cargo_path.is_file() else {}
+           and str(r["action"].get("action", "")).strip().lower() == "take_order"}
+    lines = cargo_lines(inputs.cargo_path, ids) if inputs.cargo_path.is_file() else {}
+    cargo = _records(lines)
+    official = _official_score(inputs, Path(run_dir), lines)
     run = RunData(str(run_dir), "competition", f"{Path(run_dir).resolve().name}", horizon, [], [])
     run.facts = {"rules": "competition", "scoring version": str(inputs.version),
                  "days": inputs.n_days, "drivers": len(records),
