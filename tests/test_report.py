@@ -241,3 +241,24 @@ def test_large_runs_are_thinned_and_say_so(monkeypatch) -> None:
         assert sum(s.phase is Phase.WAIT for s in d.segments) == 667
     assert any("sampled" in n for n in run.notes)
     assert any("route drawn through" in n for n in run.notes)
+
+
+def test_every_rule_place_is_found_for_the_map() -> None:
+    """Each phrasing of the eval set whose reading names a place (a box, a circle, a point, a
+    county or city) gets that place drawn; the others draw nothing."""
+    from agents.app.report.rules import areas_of
+
+    geometric = {"stay_inside_bbox", "forbidden_circle", "date_region_avoid", "min_visit_days",
+                 "dwell_at_point_on_day", "route_stops_on_day", "home_stay_event",
+                 "home_by_curfew", "forbidden_cargo_place", "min_region_order_days"}
+    rows = [json.loads(x) for x in (ROOT / "data" / "preference_eval.jsonl").read_text(
+        encoding="utf-8").splitlines() if x.strip()]
+    for row in rows:
+        areas = areas_of(row["params"], row["kind"])
+        assert bool(areas) == (row["kind"] in geometric), row["id"]
+        if row["kind"] == "stay_inside_bbox":
+            (box,) = areas
+            assert (box.shape, box.lat_min, box.lng_max) == (
+                "box", row["params"]["lat_min"], row["params"]["lng_max"])
+        if row["kind"] == "route_stops_on_day":
+            assert len(areas) == len(row["params"]["stops"])

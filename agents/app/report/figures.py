@@ -180,7 +180,7 @@ def route_map(d: DriverTrace, title: str) -> dict[str, Any]:
                        "x": [d.start[1]], "y": [d.start[0]],
                        "marker": {"symbol": "star", "size": 13, "color": "#000"}})
     shapes = [s for s in (_area_shape(a) for a in d.areas) if s is not None]
-    labelled = [a for a in d.areas if a.shape != "box"]
+    labelled = [a for a in d.areas if a.shape != "box" and a.label]
     boxes = [a for a in d.areas if a.shape == "box"]
     if labelled or boxes:
         traces.append({"type": "scatter", "mode": "markers+text", "name": "rule areas",

@@ -11,6 +11,7 @@ equal shares when the amounts do not add up (a per-km or per-minute model).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from agents.app.report.model import Area, Mark, RuleRow
@@ -33,17 +34,39 @@ def parser_reading(text: str) -> dict[str, Any] | None:
     return {"kind": d.get("kind"), "params": d.get("params") or {}}
 
 
-def areas_of(params: Any, label: str) -> list[Area]:
+@cache
+def _county_places() -> list[tuple[str, float, float, float]]:
+    """(the county as a cargo's city reads, lat, lng, radius) for every county."""
+    from sim.geo import load_counties
+    from sim.preftext.extract import PREFECTURES
+
+    return [(f"广东省{PREFECTURES.get(c.city_en, '')}市{c.name_zh}", c.lat, c.lng, c.radius_km)
+            for c in load_counties()]
+
+
+def place_areas(place: str, label: str) -> list[Area]:
+    """The counties a place names, by the scorer's test (the place is a substring of the
+    cargo's city, "广东省揭阳市..."): each a circle of its area, the first one labelled."""
+    hits = [x for x in _county_places() if place and place in x[0]]
+    return [Area("circle", label if i == 0 else "", lat=lat, lng=lng, radius_km=r)
+            for i, (_, lat, lng, r) in enumerate(hits)]
+
+
+def areas_of(params: Any, label: str, radius_km: float | None = None) -> list[Area]:
     """Every box, circle and point in a kind's params, found by their field names (lat_min..
     for a box; lat/lng with a radius_km for a circle, without for a point; pickup_ and home_
-    points too), through nested params (a K12 bbox, K23's stops)."""
+    points too; a `place` as its counties), through nested params (a K12 bbox, K23's stops,
+    which take their parent's radius)."""
     out: list[Area] = []
     if isinstance(params, list):
         for i, p in enumerate(params, 1):
-            out += areas_of(p, f"{label} #{i}")
+            out += areas_of(p, f"{label} #{i}", radius_km)
         return out
     if not isinstance(params, Mapping):
         return out
+    r_here = params.get("radius_km", radius_km)
+    if isinstance(params.get("place"), str):
+        out += place_areas(params["place"], f"{label} {params['place']}")
     if all(k in params for k in ("lat_min", "lat_max", "lng_min", "lng_max")):
         out.append(Area("box", label, lat_min=float(params["lat_min"]),
                         lat_max=float(params["lat_max"]), lng_min=float(params["lng_min"]),
@@ -53,14 +76,15 @@ def areas_of(params: Any, label: str) -> list[Area]:
         if not isinstance(lat, int | float) or not isinstance(lng, int | float):
             continue
         name = f"{label} {pre.rstrip('_')}".strip()
-        r = params.get("radius_km") if pre != "pickup_" else None
+        r = r_here if pre != "pickup_" else None
         if isinstance(r, int | float) and r > 0:
             out.append(Area("circle", name, lat=float(lat), lng=float(lng), radius_km=float(r)))
         else:
             out.append(Area("point", name, lat=float(lat), lng=float(lng)))
     for k, v in params.items():
         if isinstance(v, Mapping | list):
-            out += areas_of(v, f"{label} {k}")
+            out += areas_of(v, f"{label} {k}", r_here if isinstance(r_here, int | float)
+                            else None)
     return out
 
 
