@@ -45,7 +45,8 @@ function draw(id, fig) {
 }
 function showDriver(did) {
   R.runs.forEach(function (run, i) {
-    const tl = run.timelines[did], mp = run.maps[did];
+    const own = Object.prototype.hasOwnProperty.call(run.timelines, did);
+    const tl = own ? run.timelines[did] : null, mp = own ? run.maps[did] : null;
     const t = document.getElementById('timeline-' + i), m = document.getElementById('map-' + i);
     if (!tl) { Plotly.purge(t); Plotly.purge(m);
       t.textContent = 'driver ' + did + ' is not in ' + run.name; m.textContent = ''; return; }
@@ -81,7 +82,8 @@ document.getElementById('driver').addEventListener('change', function (e) {
   showDriver(e.target.value); });
 R.static.forEach(function (f) { draw(f.id, f.fig); });
 const asked = decodeURIComponent(location.hash.slice(1));  // report.html#D002 opens D002
-showDriver(R.runs.some(function (r) { return asked in r.timelines; }) ? asked : R.first);
+showDriver(R.runs.some(function (r) {
+  return Object.prototype.hasOwnProperty.call(r.timelines, asked); }) ? asked : R.first);
 """
 
 
@@ -233,7 +235,7 @@ def render(runs: list[RunData], plotly_js: str) -> str:
     data = {"runs": runs_data, "map_base": figures.map_base(), "static": static,
             "first": ids[0] if ids else ""}
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    payload = payload.replace("</", "<\\/")
+    payload = payload.replace("<", "\\u003c")  # no "</script>" or "<!--" inside the script
     return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
             f"<meta name=viewport content='width=device-width, initial-scale=1'>"
             f"<title>freightsim report: {_e(title)}</title><style>{CSS}</style>"
