@@ -107,6 +107,7 @@ def _check_page(dom: str, log: str) -> None:
     console = [x for x in log.splitlines() if ":CONSOLE" in x]
     assert console == [], console
     assert _drawn(dom, "timeline-0") > 0
+    assert _drawn(dom, "hours-0") == 24  # the day x hour grid
     # the map: the counties (one shape each) under the driver's route
     assert _drawn(dom, "map-0") > 0
     map_at = dom.index('id="map-0"')

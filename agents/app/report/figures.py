@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from datetime import UTC
+from datetime import UTC, timedelta
 from itertools import accumulate
 from typing import Any
 
@@ -108,6 +108,58 @@ def timeline(d: DriverTrace, start: float, horizon: float, title: str) -> dict[s
     return {"data": traces, "layout": layout}
 
 
+# --------------------------------------------------------------------------- day x hour
+
+DAY_HOUR_PHASES = [Phase.WAIT, Phase.SEARCH, Phase.REPOSITION, Phase.PICKUP, Phase.WINDOW_WAIT,
+                   Phase.HAUL, Phase.FAILED_TAKE]
+
+
+def day_hour(d: DriverTrace, start: float, horizon: float, title: str) -> dict[str, Any]:
+    """What the driver did most in each hour of each day: a month's habits in one grid (a
+    wait of 23 hours a day, rest at the market's busiest hour)."""
+    day0, day1 = int(start // 1440), max(int(start // 1440) + 1, math.ceil(horizon / 1440))
+    n_days = day1 - day0
+    minutes = [[[0.0] * len(DAY_HOUR_PHASES) for _ in range(24)] for _ in range(n_days)]
+    code = {p: i for i, p in enumerate(DAY_HOUR_PHASES)}
+    for seg in d.segments:
+        t = seg.start
+        while t < seg.end:
+            cell_end = (t // 60 + 1) * 60
+            take = min(seg.end, cell_end) - t
+            day, hour = int(t // 1440) - day0, int(t % 1440 // 60)
+            if 0 <= day < n_days:
+                minutes[day][hour][code[seg.phase]] += take
+            t = min(seg.end, cell_end)
+    z: list[list[int | None]] = []
+    text: list[list[str]] = []
+    for row in minutes:
+        zr, tr = [], []
+        for cell in row:
+            best = max(range(len(cell)), key=cell.__getitem__)
+            zr.append(best if cell[best] > 0 else None)
+            tr.append(f"{DAY_HOUR_PHASES[best].value} {cell[best]:.0f} min" if cell[best] else "")
+        z.append(zr)
+        text.append(tr)
+    n = len(DAY_HOUR_PHASES)
+    scale = []
+    for i, p in enumerate(DAY_HOUR_PHASES):
+        scale += [[i / n, COLOURS[p]], [(i + 1) / n, COLOURS[p]]]
+    days = [day_label(day0 + i) for i in range(n_days)]
+    return {"data": [{"type": "heatmap", "z": z, "text": text, "x": list(range(24)), "y": days,
+                      "zmin": -0.5, "zmax": n - 0.5, "colorscale": scale, "showscale": False,
+                      "xgap": 1, "ygap": 1, "hoverongaps": False,
+                      "hovertemplate": "%{y} %{x}:00<br>%{text}<extra></extra>"}],
+            "layout": {"title": {"text": title, "font": {"size": 14}}, "height": 560,
+                       "margin": {"l": 70, "r": 10, "t": 40, "b": 40},
+                       "xaxis": {"title": {"text": "hour of day"}, "dtick": 2},
+                       "yaxis": {"autorange": "reversed", "type": "category"}}}
+
+
+def day_label(day: int) -> str:
+    """'Mar 04' for day 3 from the epoch."""
+    return (EPOCH + timedelta(days=day)).strftime("%b %d")
+
+
 # --------------------------------------------------------------------------- map
 
 def _deg(radius_km: float, lat: float) -> tuple[float, float]:
@@ -132,7 +184,7 @@ def map_base() -> dict[str, Any]:
              "marker": {"size": 4, "color": "#9a9a9a"}, "hoverinfo": "text"}
     layout = {
         "height": 560, "margin": {"l": 50, "r": 20, "t": 40, "b": 40}, "hovermode": "closest",
-        "legend": {"orientation": "h", "y": -0.08},
+        "legend": {"orientation": "h", "y": -0.16},
         "xaxis": {"range": [109.6, 117.4], "title": {"text": "longitude"}, "showgrid": False,
                   "constrain": "domain"},
         "yaxis": {"range": [20.1, 25.6], "title": {"text": "latitude"}, "showgrid": False,

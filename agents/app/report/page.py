@@ -31,7 +31,7 @@ th[data-dir=asc]:after{content:" \\25B2"}th[data-dir=desc]:after{content:" \\25B
 tr.pick{cursor:pointer}tr.pick:hover{background:#eef5ff}tr.sel{background:#dcebff}
 .neg{color:#b00}.pos{color:#070}.muted{color:#888}.scroll{max-height:520px;overflow:auto}
 code{font-size:12px;white-space:pre-wrap;word-break:break-word}
-.fig{min-height:120px}.pair{display:grid;grid-template-columns:1fr;gap:8px}
+.fig{min-height:120px}.pair{display:grid;grid-template-columns:3fr 2fr;gap:8px}
 """
 
 JS = """
@@ -48,9 +48,11 @@ function showDriver(did) {
     const own = Object.prototype.hasOwnProperty.call(run.timelines, did);
     const tl = own ? run.timelines[did] : null, mp = own ? run.maps[did] : null;
     const t = document.getElementById('timeline-' + i), m = document.getElementById('map-' + i);
-    if (!tl) { Plotly.purge(t); Plotly.purge(m);
-      t.textContent = 'driver ' + did + ' is not in ' + run.name; m.textContent = ''; return; }
+    const h = document.getElementById('hours-' + i);
+    if (!tl) { [t, m, h].forEach(function (el) { Plotly.purge(el); el.textContent = ''; });
+      t.textContent = 'driver ' + did + ' is not in ' + run.name; return; }
     draw(t, tl);
+    draw(h, run.hours[did]);
     const b = R.map_base;
     draw(m, {data: b.data.concat(mp.data), layout: Object.assign({}, b.layout, mp.layout, {
       shapes: b.layout.shapes.concat(mp.layout.shapes),
@@ -193,17 +195,22 @@ def render(runs: list[RunData], plotly_js: str) -> str:
                 "coloured by action; crosses mark each preference violation where the scorer "
                 "found it (hover for the fine); below, the income accumulating. Map: the "
                 "driver's route, pickups and drops over Guangdong's counties, and the areas "
-                "its rules name.</span>")
+                "its rules name. Grid: what the driver did most in each hour of each day."
+                "</span>")
     runs_data = []
     for i, (n, r) in enumerate(zip(names, runs, strict=True)):
         tag = f"run {n}: " if n else ""
-        body.append(f'<div class=pair><div id="timeline-{i}" class=fig></div>'
-                    f'<div id="map-{i}" class=fig></div></div>')
+        body.append(f'<div id="timeline-{i}" class=fig></div><div class=pair>'
+                    f'<div id="map-{i}" class=fig></div><div id="hours-{i}" class=fig></div>'
+                    "</div>")
         runs_data.append({
             "name": r.title,
             "timelines": {d.driver_id: figures.timeline(
                 d, r.start, r.horizon, f"{tag}{d.driver_id}: net {d.net:,.0f}, penalty "
                 f"{d.penalty:,.0f}, score {d.score:,.0f}" + (f" ({d.note})" if d.note else ""))
+                for d in r.drivers},
+            "hours": {d.driver_id: figures.day_hour(
+                d, r.start, r.horizon, f"{tag}{d.driver_id}: most of each hour")
                 for d in r.drivers},
             "maps": {d.driver_id: figures.route_map(
                 d, f"{tag}{d.driver_id}: {d.orders} orders, {d.km:,.0f} km") for d in r.drivers},
