@@ -23,10 +23,15 @@ def read_run(run_dir: Path) -> RunData:
         raise ValueError(f"{run_dir}: no such run directory")
     # a run killed halfway still reports what it wrote; the run-completeness check, when it
     # lands (check_run_complete(run_dir)), belongs here, its findings in run.notes
-    if (run_dir / "competition").is_dir() or any(run_dir.glob("actions_*.jsonl")):
-        run = read_competition_run(run_dir)
-    else:
-        run = read_generator_run(run_dir)
+    from sim.scoring.scorer import ScoringInputError
+
+    try:
+        if (run_dir / "competition").is_dir() or any(run_dir.glob("actions_*.jsonl")):
+            run = read_competition_run(run_dir)
+        else:
+            run = read_generator_run(run_dir)
+    except ScoringInputError as exc:  # a drivers or cargo file the scorer cannot read
+        raise ValueError(f"{run_dir}: {exc}") from None
     reduce_run(run)
     return run
 

@@ -91,10 +91,15 @@ def _official_score(inputs: RunInputs, run_dir: Path, lines: dict[str, str]) -> 
             return json.loads(income.read_text(encoding="utf-8"))
         except json.JSONDecodeError:
             pass
-    with tempfile.TemporaryDirectory() as tmp:
-        cut = Path(tmp) / "cargo.jsonl"
-        cut.write_text("".join(lines.values()), encoding="utf-8")
-        return score_run(run_dir, cargo=cut).to_official_json()
+    try:
+        if not inputs.cargo_path.is_file():
+            return score_run(run_dir).to_official_json()  # raises, naming the missing file
+        with tempfile.TemporaryDirectory() as tmp:
+            cut = Path(tmp) / "cargo.jsonl"
+            cut.write_text("".join(lines.values()), encoding="utf-8")
+            return score_run(run_dir, cargo=cut).to_official_json()
+    except ScoringInputError as exc:
+        raise ValueError(f"{run_dir}: cannot score the logs: {exc}") from None
 
 
 def _steps(records: list[dict], cargo: dict[str, CargoRecord], cost_per_km: float,
@@ -206,7 +211,11 @@ def read_competition_run(run_dir: Path) -> RunData:
     lines = cargo_lines(inputs.cargo_path, ids) if inputs.cargo_path.is_file() else {}
     cargo = _records(lines)
     official = _official_score(inputs, Path(run_dir), lines)
+    missing = [] if inputs.cargo_path.is_file() else [
+        f"cargo file {inputs.cargo_path} is missing: takes are drawn whole, without pickups, "
+        f"drops or their split into pickup, window wait and haul"]
     run = RunData(str(run_dir), "competition", f"{Path(run_dir).resolve().name}", horizon, [], [])
+    run.notes += missing
     run.facts = {"rules": "competition", "scoring version": str(inputs.version),
                  "days": inputs.n_days, "drivers": len(records),
                  "steps": sum(len(r) for r in records.values())}

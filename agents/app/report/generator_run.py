@@ -160,7 +160,8 @@ def read_generator_run(run_dir: Path) -> RunData:
     run_dir = Path(run_dir)
     for need in ("drivers.parquet", "events.parquet", "scenario.json"):
         if not (run_dir / need).exists():
-            raise ValueError(f"{run_dir}: not a generator run directory (no {need})")
+            raise ValueError(f"{run_dir}: no {need} (not a generator run directory, or a run "
+                             f"that did not finish)")
     scenario = json.loads((run_dir / "scenario.json").read_text(encoding="utf-8"))
     sc = scenario.get("scenario") or {}
     start = datetime.fromisoformat(sc.get("start", EPOCH.isoformat()))
