@@ -215,6 +215,8 @@ def test_bad_input_is_one_line(tmp_path, capsys) -> None:
     assert "no such run directory" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 2
     assert "not a generator run directory" in capsys.readouterr().err
+    assert main(["report", str(tmp_path), str(tmp_path), str(tmp_path)]) == 2
+    assert "one run directory, or two to compare" in capsys.readouterr().err
 
 
 def test_large_runs_are_thinned_and_say_so(monkeypatch) -> None:

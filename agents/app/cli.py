@@ -297,9 +297,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from agents.app.report import build_report
 
     if len(args.run_dirs) > 2:
-        print("error: report: one run directory, or two to compare; found "
-              f"{len(args.run_dirs)}", file=sys.stderr)
-        return 2
+        raise ScenarioError("<command line>", "RUN_DIR", "one run directory, or two to compare",
+                            f"{len(args.run_dirs)} of them")
     first = Path(args.run_dirs[0])
     out = Path(args.out) if args.out else first / (
         "report.html" if len(args.run_dirs) == 1 else "report-compare.html")
