@@ -37,6 +37,7 @@ run: $(VENV)/.installed
 	$(BIN)/freightsim run $(SCENARIO) --out runs/default
 
 test: $(VENV)/.llm-installed
+	bash scripts/install-browser.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

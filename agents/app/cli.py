@@ -293,6 +293,29 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """One self-contained HTML page of a run, or of two compared driver by driver."""
+    import time
+
+    from agents.app.report import build_report
+
+    if len(args.run_dirs) > 2:
+        raise ScenarioError("<command line>", "RUN_DIR", "one run directory, or two to compare",
+                            f"{len(args.run_dirs)} of them")
+    first = Path(args.run_dirs[0])
+    out = Path(args.out) if args.out else first / (
+        "report.html" if len(args.run_dirs) == 1 else "report-compare.html")
+    t0 = time.perf_counter()
+    try:
+        build_report([Path(p) for p in args.run_dirs], out)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"report: {out} ({out.stat().st_size / 1e6:.1f} MB, "
+          f"{time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
 def add_score_parser(sub) -> None:
     s = sub.add_parser("score", help="official competition scoring of a run's action logs")
     s.add_argument("run_dir", help="run directory (with competition/) or the folder of the logs")
@@ -401,6 +424,13 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--no-progress", action="store_true", help="no progress bar")
     x.set_defaults(func=cmd_export_cargo)
     add_score_parser(sub)
+    rp = sub.add_parser("report", help="one self-contained HTML page of a run (or two "
+                        "compared): drivers, timelines, map, penalties, model and memory")
+    rp.add_argument("run_dirs", nargs="+", metavar="RUN_DIR",
+                    help="a run directory of either ruleset; a second one is compared with it")
+    rp.add_argument("--out", help="HTML file (default RUN_DIR/report.html, or "
+                    "RUN_DIR/report-compare.html for two runs)")
+    rp.set_defaults(func=cmd_report)
     from agents.app.preferences_cmd import add_preferences_parser
     add_preferences_parser(sub)
     return p
