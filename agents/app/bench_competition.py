@@ -18,6 +18,7 @@ from typing import Any
 
 from agents.app.compete import official_drivers, run_competition
 from memory.modes import OFF, mode_names
+from sim.recorder import write_text_atomic
 from sim.scenario import Scenario
 
 STAMP = "20260301_000000"  # fixed log names: the bench's files are the same run to run
@@ -137,8 +138,8 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
     out.mkdir(parents=True, exist_ok=True)
     from agents.app.bench import summary_table
 
-    (out / "report.json").write_text(json.dumps(report, indent=2))
-    (out / "report.md").write_text("\n".join(summary_table({
+    write_text_atomic(out / "report.json", json.dumps(report, indent=2))
+    write_text_atomic(out / "report.md", "\n".join(summary_table({
         **report, "title": f"# bench: {sc.scenario.name} (competition rules "
                            f"{sc.scenario.scoring}, {days} days, {report.get('drivers', 0)} "
                            "drivers, backend " + sc.llm.backend + ")"})) + "\n")

@@ -175,6 +175,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
     from agents.app.bench import check, run_bench
+    from sim.recorder import write_text_atomic
 
     sc = _load(args.scenario, args.seed, None)
     if args.days:
@@ -205,7 +206,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         Path("benchmarks/baselines") / f"{sc.scenario.name}.json")
     if args.write_baseline:
         baseline.parent.mkdir(parents=True, exist_ok=True)
-        baseline.write_text(json.dumps(report, indent=2))
+        write_text_atomic(baseline, json.dumps(report, indent=2))
         print(f"baseline written: {baseline}")
     if args.check:
         if not baseline.is_file():
@@ -418,6 +419,13 @@ def _results_note(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from sim.redact import console_redacted
+
+    with console_redacted():  # every message, error and table printed is redacted
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
@@ -438,7 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so in one line; FREIGHTSIM_DEBUG=1 shows the trace
         if os.environ.get("FREIGHTSIM_DEBUG"):
             raise
-        print(f"internal error: {type(exc).__name__}: {str(exc)[:300]} (a bug; rerun with "
+        from sim.redact import redact
+
+        print(f"internal error: {type(exc).__name__}: {redact(str(exc))[:300]} (a bug; rerun with "
               f"FREIGHTSIM_DEBUG=1 for the traceback); {_results_note(args)}", file=sys.stderr)
         return 70
 
