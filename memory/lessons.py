@@ -116,6 +116,9 @@ def distil(markets: Iterable[MarketMemory], low_yield_net: float, bucket_hours: 
 
 
 class LessonStore:
+    """The SQLite store. Every text it stores goes through sim/redact.py: a store is a file
+    users share, like a run directory."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -200,3 +200,28 @@ def test_a_generator_world_run_without_its_summary(tmp_path: Path, smoke) -> Non
     whole = check_run_complete(out)
     assert whole.summary is SummaryState.MISSING
     assert not whole.complete
+
+
+def test_bench_refuses_a_mode_whose_run_is_not_whole(tmp_path: Path, monkeypatch,
+                                                     capsys) -> None:
+    """bench checks each mode's run directory as score does: a driver's log lost between the
+    run and the report makes the bench exit 3 naming it, not report a figure."""
+    import agents.app.bench_competition as bc
+
+    real = bc.run_competition
+
+    def losing_a_log(sc, out, *args, **kw):
+        summary = real(sc, out, *args, **kw)
+        next((Path(out) / "competition").glob("actions_*_D002_*.jsonl")).unlink()
+        return summary
+
+    monkeypatch.setattr(bc, "run_competition", losing_a_log)
+    sc = tmp_path / "bench.toml"
+    sc.write_text((SCENARIOS / "competition-smoke.toml").read_text(encoding="utf-8")
+                  .replace('file = "competition-smoke/', f'file = "{SCENARIOS}/competition-smoke/')
+                  .replace("days = 3", "days = 1"), encoding="utf-8")
+    assert main(["bench", str(sc), "--modes", "off", "--out", str(tmp_path / "b")]) == 3
+    err = capsys.readouterr().err
+    assert "incomplete: off: driver D002: no action log" in err
+    report = json.loads((tmp_path / "b" / "report.json").read_text(encoding="utf-8"))
+    assert report["modes"]["off"]["incomplete"]

@@ -203,6 +203,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
+    partial = {m: r["incomplete"] for m, r in report.get("modes", {}).items()
+               if "incomplete" in r}
+    for m, problems in partial.items():  # sim/competition/completeness.py
+        for p in problems:
+            print(f"incomplete: {m}: {p}", file=sys.stderr)
+    if partial:
+        print(f"error: the runs of {', '.join(partial)} are not whole", file=sys.stderr)
+        return 3
     baseline = Path(args.baseline) if args.baseline else (
         Path("benchmarks/baselines") / f"{sc.scenario.name}.json")
     if args.write_baseline:
