@@ -41,14 +41,14 @@ KEY_ENV_VARS = ("FREIGHTSIM_API_KEY", "OPENAI_API_KEY")
 
 _TOKEN = r"[A-Za-z0-9._~+/=-]"
 _PATTERN = re.compile(
-    rf"(?P<auth>\b(?:[Bb]earer|BEARER)\s+){_TOKEN}{{6,}}"
+    rf"(?P<auth>\b(?i:bearer)\s+){_TOKEN}{{6,}}"
     r"|(?P<sk>\bsk-[A-Za-z0-9][A-Za-z0-9_-]{15,})"
     r"|(?P<url>://[^/\s:@\"'<>]+:)[^/\s@\"'<>]+@"
-    rf"|(?P<pair>(?i:\b(?:api[_-]?key|access[_-]?token|x-api-key)\b)[\"']?\s*[:=]\s*[\"']?)"
+    rf"|(?P<pair>(?i:\b(?:x-)?(?:api[_-]?key|access[_-]?token)\b)[\"']?\s*[:=]\s*[\"']?)"
     rf"(?!\[REDACTED\]){_TOKEN}{{8,}}")
-# substrings without which _PATTERN cannot match: the cheap test before the regex
-_TRIGGERS = ("sk-", "earer", "EARER", "://", "pi_key", "pi-key", "PI_KEY",
-             "PI-KEY", "piKey", "ccess_token", "ccess-token", "CCESS_TOKEN", "pi_Key")
+# substrings of the lower-cased text without which _PATTERN cannot match: the cheap test
+_TRIGGERS = ("sk-", "bearer", "://", "api_key", "api-key", "apikey", "access_token",
+             "access-token", "accesstoken")
 
 _lock = threading.Lock()
 _secrets: tuple[str, ...] = ()  # every spelling of every registered secret, longest first
@@ -113,7 +113,8 @@ def redact(text: str) -> str:
     for s in _secrets:
         if s in text:
             text = text.replace(s, REDACTED)
-    if any(t in text for t in _TRIGGERS):
+    low = text.lower()
+    if any(t in low for t in _TRIGGERS):
         text = _PATTERN.sub(_sub, text)
     return text
 

@@ -125,7 +125,8 @@ class ChatGateway:
             method="POST")
         try:
             with self._opener.open(req, timeout=self.cfg.timeout_s) as resp:  # errors raise
-                reply = json.loads(resp.read().decode("utf-8"))
+                # redacted before parsing: a parse error carries the document along
+                reply = json.loads(redact(resp.read().decode("utf-8")))
         except urllib.error.HTTPError as exc:  # its reason phrase is the server's to choose
             raise urllib.error.HTTPError(self.url, exc.code, redact(str(exc.reason)),
                                          exc.headers, None) from None

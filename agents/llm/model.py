@@ -312,14 +312,20 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def request_key(model: str, messages: list[dict], **kw: object) -> str:
-    """sha256 of the canonical request: model, messages, schema and sampling parameters.
-
-    Hashed redacted: a secret is not part of a request's identity, so a cache whose rows
-    were written redacted still answers the run that recorded it (and one with another key)."""
+def _keyed(model: str, messages: list[dict], kw: dict) -> tuple[str, bool]:
+    """(request key, whether the request held a secret): the key is the sha256 of the
+    canonical request (model, messages, schema and sampling parameters), hashed redacted: a
+    secret is not part of a request's identity, so a cache whose rows were written redacted
+    still answers the run that recorded it (and one with another key)."""
     blob = json.dumps({"model": model, "messages": messages, **kw}, sort_keys=True,
                       ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(redact(blob).encode("utf-8")).hexdigest()
+    clean = redact(blob)
+    return hashlib.sha256(clean.encode("utf-8")).hexdigest(), clean != blob
+
+
+def request_key(model: str, messages: list[dict], **kw: object) -> str:
+    """sha256 of the canonical request, redacted (see `_keyed`)."""
+    return _keyed(model, messages, kw)[0]
 
 
 def replayed(row: dict) -> Completion:
@@ -393,7 +399,10 @@ class RecordReplayModel(LanguageModel):
             self.cache[row["key"]] = row["completion"]
 
     def complete(self, messages: list[dict], **kw) -> Completion:
-        key = request_key(self.name, messages, **kw)
+        return self._complete(*_keyed(self.name, messages, kw), messages, kw)
+
+    def _complete(self, key: str, secret: bool, messages: list[dict], kw: dict) -> Completion:
+        """`complete` once the request's key is known (it costs a redaction to compute)."""
         hit = self.cache.get(key)
         if hit is not None:
             return replayed(hit)
@@ -402,8 +411,9 @@ class RecordReplayModel(LanguageModel):
                 self.misses += 1
             raise LLMError("replay_miss", key[:12])
         c = self.inner.complete(messages, **kw)
-        row = {"key": key, "model": self.name,
-               "request": redact_obj({"messages": messages, **kw}),
+        request = {"messages": messages, **kw}
+        row = {"key": key, "model": redact(self.name),
+               "request": redact_obj(request) if secret else request,
                "completion": {k: v for k, v in asdict(c).items() if k != "source"}}
         # what the run goes on with is what the cache keeps, so a replay takes the same path
         c = dataclasses.replace(c, text=redact(c.text))
@@ -415,7 +425,8 @@ class RecordReplayModel(LanguageModel):
                 if self._needs_newline:  # never glue a new row onto a torn one
                     fh.write("\n")
                     self._needs_newline = False
-                fh.write(redact(json.dumps(row, ensure_ascii=False)) + "\n")
+                # every part is redacted above (the request whenever it held a secret)
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         return c
 
 
@@ -533,7 +544,7 @@ class SingleFlightRecordReplayModel(RecordReplayModel):
         self._flights: dict[str, threading.Event] = {}
 
     def complete(self, messages: list[dict], **kw) -> Completion:
-        key = request_key(self.name, messages, **kw)
+        key, secret = _keyed(self.name, messages, kw)
         while True:
             with self._lock:
                 hit = self.cache.get(key)
@@ -553,7 +564,7 @@ class SingleFlightRecordReplayModel(RecordReplayModel):
                     self._flights[key] = threading.Event()
                     break
         try:
-            return super().complete(messages, **kw)
+            return self._complete(key, secret, messages, kw)
         finally:
             with self._lock:
                 self._flights.pop(key).set()
