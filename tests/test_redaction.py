@@ -295,3 +295,54 @@ def test_record_replay_key_ignores_the_secret(tmp_path: Path, key_env: str) -> N
     assert KEY not in cache.read_text()
     again = RecordReplayModel(None, cache, replay=True, model_name=live.name).complete(msgs)
     assert again.text == got.text
+
+
+def test_a_key_in_the_scenario_file_is_not_copied_out(tmp_path: Path, capfd) -> None:
+    """A key pasted into a scenario (a URL's password, a preference's text) reaches no
+    output: scenario.json, the preference tables, the step log, the console."""
+    pasted, password = "sk-pasted0123456789abcdefXYZ", "hunter2secretpw"
+    sc = tmp_path / "s.toml"
+    sc.write_text(f'''[scenario]
+name = "pasted"
+days = 0.1
+[drivers]
+count = 0
+[[drivers.fixed]]
+driver_id = "A"
+lat = 23.1
+lng = 113.3
+preferences = [{{text = "一天最多接2单，每多一单扣钱100元。 {pasted}"}}]
+[memory]
+mode = "rules"
+[llm]
+base_url = "http://user:{password}@127.0.0.1:9/v1"
+''', encoding="utf-8")
+    assert main(["run", str(sc), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    out, err = capfd.readouterr()
+    written = [f for f in (tmp_path / "out").rglob("*") if f.is_file()]
+    assert any(f.name == "step_log.jsonl" for f in written)
+    for f in written:
+        blob = f.read_bytes()
+        if f.suffix == ".parquet":
+            blob += json.dumps(pq.read_table(f).to_pylist(), default=str,
+                               ensure_ascii=False).encode()
+        assert pasted[5:].encode() not in blob, f
+        assert password.encode() not in blob, f
+    assert pasted[5:] not in out + err
+    scenario = json.loads((tmp_path / "out" / "scenario.json").read_text(encoding="utf-8"))
+    assert REDACTED in json.dumps(scenario)
+
+
+def test_console_is_redacted_for_the_whole_command(key_env: str, capsys) -> None:
+    import sys
+
+    from sim.redact import console_redacted
+
+    add_secret(KEY)
+    with console_redacted():
+        print(f"error: the server said Bearer {KEY}")
+        print(f"internal error: {KEY}", file=sys.stderr)
+    out, err = capsys.readouterr()
+    assert KEY not in out + err
+    assert "Bearer [REDACTED]" in out
+    assert err.strip() == f"internal error: {REDACTED}"
