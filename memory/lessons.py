@@ -17,6 +17,7 @@ from pathlib import Path
 import h3
 
 from memory.market_memory import GridStats, MarketMemory
+from sim.redact import redact
 
 MAX_STRENGTH = 5.0
 MIN_QUERIES = 3
@@ -115,6 +116,9 @@ def distil(markets: Iterable[MarketMemory], low_yield_net: float, bucket_hours: 
 
 
 class LessonStore:
+    """The SQLite store. Every text it stores goes through sim/redact.py: a store is a file
+    users share, like a run directory."""
+
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -135,8 +139,9 @@ class LessonStore:
                     if o.holds:
                         self.db.execute(
                             "insert into lessons values (?,?,?,?,?,?,?,?,0)",
-                            (o.id, o.kind, o.key, o.text, 1.0,
-                             json.dumps({run_id: o.evidence}), run_id, run_id))
+                            (o.id, o.kind, redact(o.key), redact(o.text), 1.0,
+                             redact(json.dumps({run_id: o.evidence})), redact(run_id),
+                             redact(run_id)))
                         counts["added"] += 1
                     continue
                 strength, evidence, retired = row
@@ -151,8 +156,8 @@ class LessonStore:
                 self.db.execute(
                     "update lessons set strength=?, evidence=?, last_run=?, retired=?, "
                     "text=case when ? then text else ? end where id=?",
-                    (max(strength, 0.0), json.dumps(ev), run_id, int(gone), not o.holds,
-                     o.text, o.id))
+                    (max(strength, 0.0), redact(json.dumps(ev)), redact(run_id), int(gone),
+                     not o.holds, redact(o.text), o.id))
         return counts
 
     def active(self, limit: int = 8) -> list[tuple[str, float, str]]:

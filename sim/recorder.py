@@ -3,6 +3,7 @@
 Each batch is its own Parquet file inside the `events.parquet/` dataset directory, written to a
 temporary name and renamed, so a run killed at any moment leaves every finished batch readable
 (`pyarrow.parquet.read_table("events.parquet")`, `pandas.read_parquet`, DuckDB, Polars).
+Every table and text written here passes through sim/redact.py first.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from sim.events import ROW_SCHEMA, Event, EventBus
+from sim.redact import redact, redact_column, redact_columns
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +34,8 @@ class BatchedParquetWriter:
         self.flush_seconds = flush_seconds
         self.dir.mkdir(parents=True, exist_ok=True)
         self.cols: dict[str, list] = {f.name: [] for f in schema}
+        self.text_cols = tuple(f.name for f in schema if pa.types.is_string(f.type)
+                               or pa.types.is_large_string(f.type))
         self.n = 0
         self.parts = 0
         self.rows_written = 0
@@ -50,7 +54,7 @@ class BatchedParquetWriter:
         self.last_flush = time.monotonic()
         if self.n == 0:
             return
-        table = pa.table(self.cols, schema=self.schema)
+        table = pa.table(redact_columns(self.cols, self.text_cols), schema=self.schema)
         final = self.dir / f"part-{self.parts:05d}.parquet"
         tmp = self.dir / f".part-{self.parts:05d}.tmp"
         pq.write_table(table, tmp, compression="zstd")
@@ -83,16 +87,26 @@ class EventRecorder:
 def write_table(path: Path, rows: list[dict], schema: pa.Schema | None = None) -> None:
     """A small table written in one go (drivers, steps), via a temporary file and rename."""
     table = pa.Table.from_pylist(rows, schema=schema)
+    table = pa.table({name: _redacted(table.column(name)) for name in table.column_names},
+                     schema=table.schema)
     tmp = path.with_name(f".{path.name}.tmp")
     pq.write_table(table, tmp)
     os.replace(tmp, path)
+
+
+def _redacted(col: pa.ChunkedArray) -> pa.ChunkedArray | pa.Array:
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        return col
+    values = col.to_pylist()
+    out = redact_column(values)
+    return col if out is values else pa.array(out, type=col.type)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write via a temporary file and rename: a reader sees the old file or the new, whole."""
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w", encoding="utf-8") as fh:
-        fh.write(text)
+        fh.write(redact(text))
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)

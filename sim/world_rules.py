@@ -29,6 +29,7 @@ import pyarrow as pa
 
 from sim.geo import Point
 from sim.recorder import write_table
+from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
@@ -330,4 +331,4 @@ def write_outputs(out_dir: Path, scores: RuleScores, recorder: StepRecorder | No
     with (out_dir / "step_log.jsonl").open("w", encoding="utf-8") as fh:
         for ds in recorder.drivers.values():
             for rec in ds.records:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                fh.write(redact(json.dumps(rec, ensure_ascii=False)) + "\n")

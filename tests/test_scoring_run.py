@@ -306,10 +306,15 @@ def test_cli_bare_folder_with_overrides_and_exit_2(tmp_path):
     res = cli(str(comp), "--days", "2")
     assert res.returncode == 2
     assert "--cargo" in res.stderr
-    res = cli(str(comp), "--days", "2", "--cargo", str(tmp_path / "cargo.jsonl"), "--drivers",
-              str(tmp_path / "drivers.json"), "--version", "S2", "--json")
+    args = ("--days", "2", "--cargo", str(tmp_path / "cargo.jsonl"), "--drivers",
+            str(tmp_path / "drivers.json"), "--version", "S2", "--json")
+    res = cli(str(comp), *args)  # no run summary: nothing says the run finished (issue 23)
+    assert res.returncode == 3
+    assert "no run summary" in res.stderr
+    res = cli(str(comp), *args, "--allow-partial")
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["drivers"][0]["income"]["gross_income"] == 2300.0
+    assert json.loads(res.stdout)["run_complete"] is False
     res = cli(str(tmp_path / "missing"))
     assert res.returncode == 2
     assert res.stderr.startswith("error:")

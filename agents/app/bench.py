@@ -22,7 +22,7 @@ from agents.llm.providers import uses_model
 from agents.roles.registry import agent_names
 from memory.modes import mode_names
 from sim.metrics import quality
-from sim.recorder import read_events
+from sim.recorder import read_events, write_text_atomic
 from sim.scenario import Scenario
 
 
@@ -144,8 +144,8 @@ def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
             samples, model_eval["model"], model_eval.get("steps", 5),
             model_eval.get("max_questions", 0))
     out.mkdir(parents=True, exist_ok=True)
-    (out / "report.json").write_text(json.dumps(report, indent=2))
-    (out / "report.md").write_text(markdown(report))
+    write_text_atomic(out / "report.json", json.dumps(report, indent=2))
+    write_text_atomic(out / "report.md", markdown(report))
     return report
 
 

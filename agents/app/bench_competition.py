@@ -18,6 +18,8 @@ from typing import Any
 
 from agents.app.compete import official_drivers, run_competition
 from memory.modes import OFF, mode_names
+from sim.competition.completeness import check_run_complete
+from sim.recorder import write_text_atomic
 from sim.scenario import Scenario
 
 STAMP = "20260301_000000"  # fixed log names: the bench's files are the same run to run
@@ -97,6 +99,7 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
         summary = run_competition(sc.with_overrides(memory={"mode": mode}), run_dir,
                                   stamp=STAMP, on_agent=tally.attach)
         scored = score_run(run_dir / "competition")
+        whole = check_run_complete(run_dir)  # a figure of a partial run is no figure
         net = {d.driver_id: d.income.net_income for d in scored.drivers}
         realised[mode] = net
         n = max(len(net), 1)
@@ -114,6 +117,8 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
             },
             "wall_s": round(time.perf_counter() - t0, 2),
         }
+        if not whole.complete:
+            report["modes"][mode]["incomplete"] = whole.messages()
     opt, why = hindsight(sc)
     q: dict = {"hindsight_share": dict.fromkeys(report["modes"]), "hindsight_note": why}
     if opt is not None:
@@ -137,8 +142,8 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
     out.mkdir(parents=True, exist_ok=True)
     from agents.app.bench import summary_table
 
-    (out / "report.json").write_text(json.dumps(report, indent=2))
-    (out / "report.md").write_text("\n".join(summary_table({
+    write_text_atomic(out / "report.json", json.dumps(report, indent=2))
+    write_text_atomic(out / "report.md", "\n".join(summary_table({
         **report, "title": f"# bench: {sc.scenario.name} (competition rules "
                            f"{sc.scenario.scoring}, {days} days, {report.get('drivers', 0)} "
                            "drivers, backend " + sc.llm.backend + ")"})) + "\n")

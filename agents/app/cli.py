@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import signal
@@ -177,6 +178,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
     from agents.app.bench import check, run_bench
+    from sim.recorder import write_text_atomic
 
     sc = _load(args.scenario, args.seed, None)
     if args.days:
@@ -203,11 +205,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
         report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
+    partial = {m: r["incomplete"] for m, r in report.get("modes", {}).items()
+               if "incomplete" in r}
+    for m, problems in partial.items():  # sim/competition/completeness.py
+        for p in problems:
+            print(f"incomplete: {m}: {p}", file=sys.stderr)
+    if partial:
+        print(f"error: the runs of {', '.join(partial)} are not whole", file=sys.stderr)
+        return 3
     baseline = Path(args.baseline) if args.baseline else (
         Path("benchmarks/baselines") / f"{sc.scenario.name}.json")
     if args.write_baseline:
         baseline.parent.mkdir(parents=True, exist_ok=True)
-        baseline.write_text(json.dumps(report, indent=2))
+        write_text_atomic(baseline, json.dumps(report, indent=2))
         print(f"baseline written: {baseline}")
     if args.check:
         if not baseline.is_file():
@@ -272,24 +282,56 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score a competition run's logs as the official scorer (COMPETITION.md §6-§7)."""
+    """Score a competition run's logs as the official scorer (COMPETITION.md §6-§7), after
+    checking that the directory holds the whole run (sim/competition/completeness.py): a
+    partial run is refused (exit 3) unless --allow-partial, which scores what exists and
+    marks the incomplete drivers."""
     import json
 
-    from sim.scoring.scorer import ScoringInputError, format_report, score_run
+    from sim.competition.completeness import SummaryState, check_run_complete, mark_official
+    from sim.scoring.scorer import ScoringInputError, format_report, resolve_inputs, score_run
 
+    run_dir = Path(args.run_dir)
+    whole = check_run_complete(run_dir, args.drivers, args.days) if run_dir.is_dir() else None
+    try:  # what the scorer cannot read at all is an input error (exit 2), reported first
+        if whole is None or whole.summary is not SummaryState.TORN:
+            resolve_inputs(run_dir, version=args.version, cargo=args.cargo,
+                           drivers=args.drivers, days=args.days, speed=args.speed)
+    except ScoringInputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if whole is not None and not whole.complete:
+        for m in whole.messages():
+            print(f"incomplete: {m}", file=sys.stderr)
+        n, total = len(whole.incomplete), len(whole.drivers)
+        if not args.allow_partial:
+            print(f"error: {run_dir} does not hold a whole run ({n} of {total} drivers "
+                  "incomplete); --allow-partial scores what exists and marks it",
+                  file=sys.stderr)
+            return 3
     try:
-        report = score_run(Path(args.run_dir), version=args.version, cargo=args.cargo,
-                           drivers=args.drivers, days=args.days, speed=args.speed,
-                           pins=args.pin)
+        with _scorable(whole, args.allow_partial) as folder:
+            report = score_run(folder or run_dir, version=args.version, cargo=args.cargo,
+                               drivers=args.drivers, days=args.days, speed=args.speed,
+                               pins=args.pin)
     except ScoringInputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for w in report.warnings:
         print(f"warning: {w}", file=sys.stderr)
+    partial = whole is not None and not whole.complete
     if args.json:
-        print(json.dumps(report.to_official_json(), ensure_ascii=False, indent=2))
+        result = report.to_official_json()
+        if partial:
+            mark_official(result, whole)
+        print(json.dumps(result, ensure_ascii=False, indent=2))
     else:
         print(format_report(report))
+        if partial:
+            print(f"PARTIAL RUN: {len(whole.incomplete)} of {len(whole.drivers)} drivers "
+                  "incomplete; these figures are not a result")
+            for m in whole.messages():
+                print(f"  {m}")
     return 0
 
 
@@ -316,6 +358,33 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def _scorable(whole, allow_partial: bool):
+    """With --allow-partial and a torn run summary, a view of the run folder without it (the
+    scorer refuses a summary that is not JSON, and a partial run's figures need none); else
+    None: score the folder itself."""
+    from sim.competition.completeness import INPUTS_FILE, LOG_GLOB, SummaryState
+
+    if whole is None or not allow_partial or whole.summary is not SummaryState.TORN:
+        yield None
+        return
+    import json
+    import tempfile
+
+    folder = whole.folder
+    with tempfile.TemporaryDirectory(prefix="freightsim-partial-") as tmp:
+        view = Path(tmp)
+        for log in folder.glob(LOG_GLOB):
+            (view / log.name).symlink_to(log.resolve())
+        if (folder / INPUTS_FILE).is_file():
+            inputs = json.loads((folder / INPUTS_FILE).read_text(encoding="utf-8"))
+            for k in ("cargo", "drivers"):
+                if isinstance(inputs.get(k), str) and not Path(inputs[k]).is_absolute():
+                    inputs[k] = str((folder / inputs[k]).resolve())
+            (view / INPUTS_FILE).write_text(json.dumps(inputs), encoding="utf-8")
+        yield view
+
+
 def add_score_parser(sub) -> None:
     s = sub.add_parser("score", help="official competition scoring of a run's action logs")
     s.add_argument("run_dir", help="run directory (with competition/) or the folder of the logs")
@@ -327,6 +396,9 @@ def add_score_parser(sub) -> None:
     s.add_argument("--speed", type=float, help="reposition_speed_km_per_hour (default 60)")
     s.add_argument("--pin", type=Path, help="pin file fixing the reading of chosen preference "
                                             "texts (overrides the run's; docs/preferences.md)")
+    s.add_argument("--allow-partial", action="store_true",
+                   help="score a run that did not finish (drivers without a log, no or a torn "
+                        "run summary, a log cut short): the result marks those drivers")
     s.set_defaults(func=cmd_score)
 
 
@@ -453,6 +525,13 @@ def _results_note(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from sim.redact import console_redacted
+
+    with console_redacted():  # every message, error and table printed is redacted
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
@@ -473,7 +552,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so in one line; FREIGHTSIM_DEBUG=1 shows the trace
         if os.environ.get("FREIGHTSIM_DEBUG"):
             raise
-        print(f"internal error: {type(exc).__name__}: {str(exc)[:300]} (a bug; rerun with "
+        from sim.redact import redact
+
+        print(f"internal error: {type(exc).__name__}: {redact(str(exc))[:300]} (a bug; rerun with "
               f"FREIGHTSIM_DEBUG=1 for the traceback); {_results_note(args)}", file=sys.stderr)
         return 70
 

@@ -13,8 +13,10 @@ import importlib
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,9 +31,12 @@ from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run
 from sim.competition.log import write_atomic
 from sim.competition.records import load_cargo_table, load_driver_records
 from sim.geo import Geography
+from sim.redact import add_secret_from_env, redact, redact_obj
 from sim.scenario import Scenario, ScenarioError
 
 INPUTS_FILE = "freightsim_inputs.json"
+# our agents' per-call and per-step logs, beside competition/
+CALL_TABLES = ("llm_calls.parquet", "steps.parquet")
 INCOME_FILE = "monthly_income_202603.json"
 
 
@@ -69,14 +74,18 @@ def load_agent_class(spec: str) -> type:
 
 class ChatGateway:
     """§3.5's model call: a non-streaming POST of the payload, answered from the [llm] cache
-    when recorded (or only from it with replay), never through environment proxies."""
+    when recorded (or only from it with replay), never through environment proxies.
+
+    The reply is redacted (sim/redact.py) before the agent sees it: an agent that copies the
+    model's words into its decision cannot write a key a server echoed into the action log,
+    and a recorded reply replays to the very same decision."""
 
     def __init__(self, scenario: Scenario) -> None:
         cfg = scenario.llm
         self.cfg = cfg
         self.enabled = providers.get(cfg.backend).openai_compatible or cfg.replay
         self.url = cfg.base_url.rstrip("/") + "/chat/completions"
-        self.key = os.environ.get(cfg.api_key_env, "")
+        self.key = add_secret_from_env(cfg.api_key_env)
         self.cache_path: Path | None = None
         if cfg.cache:
             p = Path(cfg.cache)
@@ -93,8 +102,9 @@ class ChatGateway:
 
     @staticmethod
     def key_of(payload: dict) -> str:
+        """sha256 of the payload, redacted: a secret is not part of a request's identity."""
         blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        return hashlib.sha256(redact(blob).encode("utf-8")).hexdigest()
 
     def complete(self, payload: dict) -> dict:
         if not self.enabled:
@@ -106,24 +116,30 @@ class ChatGateway:
         key = self.key_of(body)
         hit = self.cache.get(key)
         if hit is not None:
-            return copy.deepcopy(hit)
+            return redact_obj(hit)  # a fresh copy, redacted even if recorded before redaction
         if self.cfg.replay:
             raise RuntimeError(f"replay miss for request {key[:12]}")
         req = urllib.request.Request(
             self.url, data=json.dumps(body, ensure_ascii=False).encode("utf-8"),
             headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.key}"},
             method="POST")
-        with self._opener.open(req, timeout=self.cfg.timeout_s) as resp:  # HTTP errors raise
-            reply = json.loads(resp.read().decode("utf-8"))
+        try:
+            with self._opener.open(req, timeout=self.cfg.timeout_s) as resp:  # errors raise
+                # redacted before parsing: a parse error carries the document along
+                reply = json.loads(redact(resp.read().decode("utf-8")))
+        except urllib.error.HTTPError as exc:  # its reason phrase is the server's to choose
+            raise urllib.error.HTTPError(self.url, exc.code, redact(str(exc.reason)),
+                                         exc.headers, None) from None
         if not isinstance(reply, dict):
             raise ValueError(f"model reply is not a JSON object: {type(reply).__name__}")
+        reply = redact_obj(reply)
         if self.cache_path is not None:
             with self._lock:
                 self.cache[key] = reply
                 self.cache_path.parent.mkdir(parents=True, exist_ok=True)
                 with self.cache_path.open("a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"key": key, "request": body, "response": reply},
-                                        ensure_ascii=False) + "\n")
+                    fh.write(redact(json.dumps({"key": key, "request": body, "response": reply},
+                                               ensure_ascii=False)) + "\n")
         return copy.deepcopy(reply)
 
 
@@ -203,6 +219,9 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
     # one writer per run directory, as for the generator world; the lock file sits beside
     # competition/, whose regular files a new run archives (§4.7)
     lock = RunDirLock(Path(out))
+    for name in CALL_TABLES:  # our agents' call log of an earlier run must not mix in
+        if (Path(out) / name).is_dir():
+            shutil.rmtree(Path(out) / name)
     try:
         return _run_locked(scenario, comp, agent_spec, stamp, on_agent, overrides)
     finally:
@@ -230,7 +249,7 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
     else:
         from agents.app.compete_adapter import FreightsimAgent
 
-        agent = FreightsimAgent(api, scenario, records)
+        agent = FreightsimAgent(api, scenario, records, out_dir=comp.parent)
     if on_agent is not None:
         on_agent(agent)
     write_atomic(comp / INPUTS_FILE, json.dumps({
@@ -240,7 +259,12 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
         # `score` applies the same pins as the run (docs/preferences.md)
         **({"pins": scenario.preferences.pins} if scenario.preferences.pins else {}),
     }, indent=2))
-    summary = env.run(agent, archive=False)
+    try:
+        summary = env.run(agent, archive=False)
+    finally:  # our agents' llm_calls.parquet and steps.parquet, whole
+        services = getattr(agent, "services", None)
+        if services is not None and agent_spec is None:
+            services.log.close()
     try:
         from sim.scoring.scorer import ScoringInputError, score_run
     except ImportError:

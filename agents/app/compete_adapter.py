@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -97,13 +98,16 @@ class _Driver:
 
 
 class FreightsimAgent:
-    def __init__(self, api: Any, scenario: Scenario, drivers: list[DriverRecord]) -> None:
+    def __init__(self, api: Any, scenario: Scenario, drivers: list[DriverRecord],
+                 out_dir: Path | None = None) -> None:
         self.api, self.sc = api, scenario
         self.records = {d.driver_id: d for d in drivers}
         self.horizon = int(scenario.scenario.days) * 1440
         self.geo = Geography.guangdong(detour_factor=1.0, speed_kmh=scenario.geo.speed_kmh,
                                        market_h3_res=scenario.geo.market_h3_res)
-        self.services = build_services(scenario, None) if uses_agents(scenario) else None
+        # with out_dir, every model call is a row of <out_dir>/llm_calls.parquet (its outcome
+        # and fallback cause) and every decision one of steps.parquet, as in the generator world
+        self.services = build_services(scenario, out_dir) if uses_agents(scenario) else None
         # our model calls count as the step's token_usage. A call may be answered on another
         # thread than the driver's (preference and search agents side by side), where the api
         # cannot tell which driver is active under [llm] concurrency > 1; so usage is kept per

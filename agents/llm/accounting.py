@@ -7,6 +7,7 @@ amortised into the steps and on their own).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import fields
 from functools import partial
 from pathlib import Path
@@ -55,7 +56,12 @@ _RECORD_FIELDS = tuple(f.name for f in fields(CallRecord))
 
 
 class CallLog:
-    """Receives every CallRecord; folds a driver's records into its step row at step end."""
+    """Receives every CallRecord; folds a driver's records into its step row at step end.
+
+    Under competition rules drivers run on threads and record straight away (no dispatcher
+    defers their records), so the buffers are guarded by a lock: a row is never torn between
+    two drivers. The order of rows across drivers then follows the threads; within a driver
+    it is the driver's own."""
 
     # agents a step runs side by side (their latencies overlap on the critical path)
     parallel_agents: frozenset[str] = frozenset()
@@ -77,6 +83,7 @@ class CallLog:
         self.compress_calls = 0
         self.n_calls = 0
         self.outcomes: dict[str, int] = {}
+        self._lock = threading.RLock()
 
     def sink(self, r: CallRecord) -> None:
         # deferred: a decision computed on a worker thread records in the dispatcher's order
@@ -87,6 +94,10 @@ class CallLog:
         defer(partial(self._end_step, driver_id, step, t, mode, action, fact_lines))
 
     def _sink(self, r: CallRecord) -> None:
+        with self._lock:
+            self._sink_locked(r)
+
+    def _sink_locked(self, r: CallRecord) -> None:
         self.n_calls += 1
         self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
         self.pending.setdefault(r.driver_id, []).append(r)
@@ -95,6 +106,11 @@ class CallLog:
 
     def _end_step(self, driver_id: str, step: int, t: float, mode: str, action: str,
                   fact_lines: int) -> None:
+        with self._lock:
+            self._end_step_locked(driver_id, step, t, mode, action, fact_lines)
+
+    def _end_step_locked(self, driver_id: str, step: int, t: float, mode: str, action: str,
+                         fact_lines: int) -> None:
         recs = self.pending.pop(driver_id, [])
         row: dict = {"driver_id": driver_id, "step": step, "t": t, "day": int(t // DAY),
                      "memory_mode": mode, "action": action, "view_fact_lines": fact_lines}
@@ -144,8 +160,9 @@ class CallLog:
 
     def flush(self) -> None:
         if self.calls is not None:
-            self.calls.flush()
-            self.steps.flush()
+            with self._lock:
+                self.calls.flush()
+                self.steps.flush()
 
     def close(self) -> dict:
         self.flush()

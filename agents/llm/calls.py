@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from agents.llm.model import LanguageModel, LLMError
 from agents.llm.prompts import Prompt, inputs_text
+from sim.redact import redact
 
 T = TypeVar("T")
 Counter = Callable[[str], int]  # a tokenizer's count of a text
@@ -145,7 +146,7 @@ class AgentCaller:
             try:
                 value = validate(checked_reply(reply, prompt.schema))
             except (InvalidOutputError, ValueError, KeyError, TypeError, OverflowError) as exc:
-                cause = f"invalid: {str(exc)[:160]}"
+                cause = f"invalid: {redact(str(exc))[:160]}"
                 repair = [*messages, {"role": "assistant", "content": reply[:MAX_ECHO_CHARS]},
                           {"role": "user", "content": f"That answer was not valid ({exc}). "
                            "Answer again with JSON that matches the schema."}]
@@ -155,7 +156,9 @@ class AgentCaller:
         except LLMError as exc:
             outcome, cause = "fallback", exc.cause
         except (InvalidOutputError, ValueError, KeyError, TypeError, OverflowError) as exc:
-            outcome, cause = "fallback", f"invalid after repair: {str(exc)[:160]}"
+            outcome, cause = "fallback", f"invalid after repair: {redact(str(exc))[:160]}"
+        if cause is not None:  # it may quote the reply or the server's error
+            cause = redact(cause)
         if outcome == "fallback":
             value = validate(rules())
             if self.on_fallback is not None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import openai
 
+from sim.redact import redact, redact_obj
 from sim.scenario import ScenarioError
 
 SCHEMA_FORMATS = ("json_schema", "json_object", "none")
@@ -28,9 +29,13 @@ SCHEMA_WORDS = ("json_schema", "json_object", "response_format")
 
 
 class LLMError(Exception):
-    """A call that produced no usable completion; `cause` is what the fallback event records."""
+    """A call that produced no usable completion; `cause` is what the fallback event records.
+
+    The detail often quotes the server (an error body, a header it sent back), so it is
+    redacted here, before anyone cuts it short or prints it (sim/redact.py)."""
 
     def __init__(self, cause: str, detail: str = "", retry_after: float | None = None) -> None:
+        detail = redact(detail)
         super().__init__(f"{cause}: {detail}" if detail else cause)
         self.cause = cause
         self.retry_after = retry_after  # seconds a 429/503 asked us to wait, if it said
@@ -49,7 +54,7 @@ def completion_parts(resp: object) -> tuple[str, int, int, int | None]:
     shape is one LLMError (cause `bad_response`) here, which the caller turns into a fallback.
     """
     if isinstance(resp, str | bytes):
-        raise LLMError("bad_response", f"a non-JSON body ({str(resp[:40])!r})")
+        raise LLMError("bad_response", f"a non-JSON body ({redact(str(resp[:400]))[:40]!r})")
     choices = getattr(resp, "choices", None)
     if not isinstance(choices, list):
         raise LLMError("bad_response", "no choices list")
@@ -66,6 +71,9 @@ def completion_parts(resp: object) -> tuple[str, int, int, int | None]:
     if len(text) > MAX_REPLY_CHARS:
         raise LLMError("bad_response", f"reply of {len(text)} characters "
                        f"(at most {MAX_REPLY_CHARS})")
+    # a server may echo what it was sent (the Authorization header among it): no secret gets
+    # past this point, so what the agents see, record and replay is the same redacted text
+    text = redact(text)
     usage = getattr(resp, "usage", None)
     if usage is None:
         return text, 0, 0, None
@@ -76,7 +84,7 @@ def completion_parts(resp: object) -> tuple[str, int, int, int | None]:
             return None
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) \
                 or not 0 <= v <= MAX_TOKEN_COUNT:
-            raise LLMError("bad_response", f"usage.{name} is {v!r}")
+            raise LLMError("bad_response", f"usage.{name} is {redact(repr(v))[:80]}")
         return int(v)
 
     if isinstance(usage, str | int | float | list):
@@ -212,13 +220,14 @@ class OpenAIModel(LanguageModel):
         except openai.APIConnectionError as exc:
             raise LLMError("connection", str(exc)) from None
         except openai.APIStatusError as exc:
-            raise LLMError(f"http_{exc.status_code}", str(exc.message)[:200],
+            raise LLMError(f"http_{exc.status_code}", redact(str(exc.message))[:200],
                            retry_after_s(exc)) from None
         except openai.OpenAIError as exc:
-            raise LLMError("bad_response", str(exc)[:200]) from None
+            raise LLMError("bad_response", redact(str(exc))[:200]) from None
         except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as exc:
             # a body the client could not decode: deep JSON, 1e400, a truncated document
-            raise LLMError("bad_response", f"{type(exc).__name__}: {str(exc)[:160]}") from None
+            raise LLMError("bad_response",
+                           f"{type(exc).__name__}: {redact(str(exc))[:160]}") from None
         latency = time.perf_counter() - t0
         text, prompt_tokens, completion_tokens, cached = completion_parts(resp)
         return Completion(text, prompt_tokens, completion_tokens, cached, latency)
@@ -303,11 +312,26 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def request_key(model: str, messages: list[dict], **kw: object) -> str:
-    """sha256 of the canonical request: model, messages, schema and sampling parameters."""
+def _keyed(model: str, messages: list[dict], kw: dict) -> tuple[str, bool]:
+    """(request key, whether the request held a secret): the key is the sha256 of the
+    canonical request (model, messages, schema and sampling parameters), hashed redacted: a
+    secret is not part of a request's identity, so a cache whose rows were written redacted
+    still answers the run that recorded it (and one with another key)."""
     blob = json.dumps({"model": model, "messages": messages, **kw}, sort_keys=True,
                       ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    clean = redact(blob)
+    return hashlib.sha256(clean.encode("utf-8")).hexdigest(), clean != blob
+
+
+def request_key(model: str, messages: list[dict], **kw: object) -> str:
+    """sha256 of the canonical request, redacted (see `_keyed`)."""
+    return _keyed(model, messages, kw)[0]
+
+
+def replayed(row: dict) -> Completion:
+    """A cached completion, as replay returns it (redacted: a cache written before redaction
+    was in place may still hold a secret)."""
+    return Completion(**{**row, "text": redact(row["text"]), "source": "replay"})
 
 
 class RecordReplayModel(LanguageModel):
@@ -368,24 +392,32 @@ class RecordReplayModel(LanguageModel):
                           "short)", file=sys.stderr)
                     continue
                 raise bad("one recorded call per line (JSON with key and completion)",
-                          f"{type(exc).__name__}: {str(exc)[:80]}", n) from None
+                          f"{type(exc).__name__}: {redact(str(exc))[:80]}", n) from None
             if not ok:
                 raise bad("one recorded call per line (JSON with key and completion)",
-                          raw[:80].decode("utf-8", "replace"), n)
+                          redact(raw[:400].decode("utf-8", "replace"))[:80], n)
             self.cache[row["key"]] = row["completion"]
 
     def complete(self, messages: list[dict], **kw) -> Completion:
-        key = request_key(self.name, messages, **kw)
+        return self._complete(*_keyed(self.name, messages, kw), messages, kw)
+
+    def _complete(self, key: str, secret: bool, messages: list[dict], kw: dict) -> Completion:
+        """`complete` once the request's key is known (it costs a redaction to compute)."""
         hit = self.cache.get(key)
         if hit is not None:
-            return Completion(**{**hit, "source": "replay"})
+            return replayed(hit)
         if self.replay or self.inner is None:
             with self._lock:
                 self.misses += 1
             raise LLMError("replay_miss", key[:12])
         c = self.inner.complete(messages, **kw)
-        row = {"key": key, "model": self.name, "request": {"messages": messages, **kw},
+        request = {"messages": messages, **kw}
+        row = {"key": key, "model": redact(self.name),
+               "request": redact_obj(request) if secret else request,
                "completion": {k: v for k, v in asdict(c).items() if k != "source"}}
+        # what the run goes on with is what the cache keeps, so a replay takes the same path
+        c = dataclasses.replace(c, text=redact(c.text))
+        row["completion"]["text"] = c.text
         with self._lock:
             self.cache[key] = row["completion"]
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -393,6 +425,7 @@ class RecordReplayModel(LanguageModel):
                 if self._needs_newline:  # never glue a new row onto a torn one
                     fh.write("\n")
                     self._needs_newline = False
+                # every part is redacted above (the request whenever it held a secret)
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         return c
 
@@ -511,7 +544,7 @@ class SingleFlightRecordReplayModel(RecordReplayModel):
         self._flights: dict[str, threading.Event] = {}
 
     def complete(self, messages: list[dict], **kw) -> Completion:
-        key = request_key(self.name, messages, **kw)
+        key, secret = _keyed(self.name, messages, kw)
         while True:
             with self._lock:
                 hit = self.cache.get(key)
@@ -520,7 +553,7 @@ class SingleFlightRecordReplayModel(RecordReplayModel):
                     self._flights[key] = threading.Event()
                     break
             if hit is not None:
-                return Completion(**{**hit, "source": "replay"})
+                return replayed(hit)
             flight.wait()
             with self._lock:
                 if key in self.cache:
@@ -531,7 +564,7 @@ class SingleFlightRecordReplayModel(RecordReplayModel):
                     self._flights[key] = threading.Event()
                     break
         try:
-            return super().complete(messages, **kw)
+            return self._complete(key, secret, messages, kw)
         finally:
             with self._lock:
                 self._flights.pop(key).set()

@@ -8,15 +8,15 @@ agents/llm/providers.py imports when a scenario names the provider.
 
 from __future__ import annotations
 
-import os
-
 import openai
 
 from agents.llm.model import DeadlineModel, LanguageModel, TimedOpenAIModel
+from sim.redact import add_secret_from_env
 
 
 def from_config(llm_cfg) -> LanguageModel:
-    key = os.environ.get(llm_cfg.api_key_env, "") or "sk-no-key"
+    # registered with the redactor before the first request: nothing written quotes it
+    key = add_secret_from_env(llm_cfg.api_key_env) or "sk-no-key"
     client = openai.OpenAI(base_url=llm_cfg.base_url, api_key=key, timeout=llm_cfg.timeout_s,
                            max_retries=0)
     timed = TimedOpenAIModel(client, llm_cfg.model, llm_cfg.response_format, llm_cfg.stream)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.competition.clock import MONTH_PREFIX
+from sim.redact import redact
 
 COORD_KEYS = frozenset({"lat", "lng", "latitude", "longitude", "current_lat", "current_lng"})
 
@@ -45,9 +46,10 @@ def summary_name() -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """Every file of a competition run is written here, redacted (sim/redact.py)."""
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
+        fh.write(redact(text))
     os.replace(tmp, path)
 
 
