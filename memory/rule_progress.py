@@ -47,7 +47,11 @@ END_KINDS = frozenset(n for n, k in REGISTRY.items() if k.judged_at_end)
 ADDITIVE = ("violations", "extra")  # counters a day- or step-scoped test adds up
 # the day lists of one-off rules met by several days of orders or visits (partial credit)
 PART_KEYS = ("visit_days", "order_days")
-OFF_KEYS = ("unworked_days", "off_days")  # ... and of those kept by several days off
+OFF_KEYS = ("unworked_days", "off_days")
+STEPS_AHEAD = 3  # the steps a per-step fine is counted over when a drive ends it
+# one-off fines: judged at the end, so what is at stake stays the whole fine until then
+ONE_OFF = frozenset({PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT,
+                     PenaltyModel.EVENT})  # ... and of those kept by several days off
 
 
 @dataclass(frozen=True)
@@ -422,9 +426,26 @@ class RuleProgress:
         reached (a capped rule whose cap is paid costs nothing more), 0 for a one-off rule
         already failed."""
         spec = state.spec
+        model = spec.rule.penalty_model if spec.rule is not None else None
+        if model in ONE_OFF:
+            # judged at the end: "failed" before then is a forecast, the fine still avoidable;
+            # a rule kept by several days of visits, orders or rest: one day is worth its share
+            fine = spec.amount if not spec.cap else min(spec.amount, spec.cap)
+            need = getattr(spec.rule.params, "min_days", 0) if spec.rule is not None else 0
+            key = next((k for k in (*PART_KEYS, *OFF_KEYS) if k in state.counters), None)
+            if key is not None and need > 0:
+                have = state.counters[key]
+                have = len(have) if isinstance(have, list) else 0
+                if key in PART_KEYS and need - have > self.n_days - int(self.end) // DAY:
+                    return 0.0  # too few days left to keep it: nothing left to save
+                return fine / need
+            return fine
         c = dict(state.counters)
         if "violations" in c:
-            c["violations"] = c["violations"] + 1
+            # a fine per step: standing outside a box is fined at every step until back,
+            # so what a drive back avoids is the next few steps' fines (the cap permitting)
+            c["violations"] = c["violations"] + (STEPS_AHEAD if spec.rule is not None and
+                                                 spec.rule.scope is Scope.STEP else 1)
         elif "over_km" in c:
             c["over_km"] = c["over_km"] + 1
         elif "failed" in c:
@@ -459,8 +480,10 @@ class RuleProgress:
         break with no cap (each break is then priced where it happens, exactly)."""
         spec = state.spec
         model = spec.rule.penalty_model if spec.rule is not None else None
-        if model in (PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT):
-            return 0.0 if state.counters.get("failed") and state.penalty else spec.amount
+        if model is PenaltyModel.EVENT:  # minutes away at a rate, plus A: bounded by a cap
+            return spec.cap if spec.cap else None
+        if model in ONE_OFF:  # a forecast "failed" is not a fine paid: all of it is at stake
+            return spec.amount
         if (spec.cap is not None and spec.cap > 0
                 and self.settings.cap_rule is not CapRule.NEVER):
             return max(0.0, spec.cap - state.penalty)

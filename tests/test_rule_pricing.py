@@ -85,8 +85,22 @@ def test_a_capped_rule_whose_cap_is_paid_costs_nothing_more():
     (s,) = progress([box], b, "S2").states(b.t)
     assert s.penalty == 600  # two steps outside: the cap
     assert progress([box], b, "S2").marginal_fine(s) == 0
-    (s,) = progress([box], b, "S4").states(b.t)  # S4 applies no cap
-    assert progress([box], b, "S4").marginal_fine(s) == 300
+    (s,) = progress([box], b, "S4").states(b.t)  # S4 applies no cap: outside, every step
+    assert progress([box], b, "S4").marginal_fine(s) == 3 * 300  # is fined until back
+
+
+def test_a_visit_day_is_worth_its_share_until_too_few_days_are_left():
+    visit = pref("min_visit_days", {"lat": NORTH[0], "lng": NORTH[1], "radius_km": 1.0,
+                                    "min_days": 2}, amount=1000)
+    b = LogBuilder("d1", *HOME, CARGO).wait(60)
+    rp = progress([visit], b)
+    (s,) = rp.states(b.t)
+    assert rp.marginal_fine(s) == 500  # one of the two days
+    far = pref("min_visit_days", {"lat": NORTH[0], "lng": NORTH[1], "radius_km": 1.0,
+                                  "min_days": 5}, amount=1000)
+    rp = progress([far], b)
+    (s,) = rp.states(b.t)
+    assert rp.marginal_fine(s) == 0  # five days in a three-day run: nothing to save
 
 
 def test_time_price_hour_by_hour():
