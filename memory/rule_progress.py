@@ -48,6 +48,10 @@ ADDITIVE = ("violations", "extra")  # counters a day- or step-scoped test adds u
 # the day lists of one-off rules met by several days of orders or visits (partial credit)
 PART_KEYS = ("visit_days", "order_days")
 OFF_KEYS = ("unworked_days", "off_days")
+# kinds a rest can keep or break: the day kinds (rests, windows, curfews, orders per day,
+# first-order deadlines), off days, and the dwells of errands and family events
+TIMED_KINDS = DAY_KINDS | {"min_days_without_orders", "min_full_off_days",
+                           "dwell_at_point_on_day", "route_stops_on_day", "home_stay_event"}
 STEPS_AHEAD = 3  # the steps a per-step fine is counted over when a drive ends it
 # one-off fines: judged at the end, so what is at stake stays the whole fine until then
 ONE_OFF = frozenset({PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT,
@@ -160,10 +164,15 @@ class RuleProgress:
         self._full_log: StepLog | None = None
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
+        # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
+        self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
 
     # -- feeding -----------------------------------------------------------------------
     def add_cargo(self, row: dict) -> None:
         """Register an official cargo object (a query item's `cargo`), for take facts."""
+        cid = row.get("cargo_id") if isinstance(row, dict) else None
+        if isinstance(cid, str) and cid.strip() in self.cargo:
+            return  # seen before: a query answers the same cargo again and again
         try:
             rec = parse_cargo_row(row)
         except (KeyError, TypeError, ValueError):
@@ -297,7 +306,8 @@ class RuleProgress:
                                     credit=credit)
 
     def extra_for_steps(self, hs: Sequence[Step], now: int, position: Pos | None, *,
-                        credit: bool = True) -> dict[int, float]:
+                        credit: bool = True, only: frozenset[int] | None = None
+                        ) -> dict[int, float]:
         """Penalty each rule would add if these hypothetical steps were logged next.
 
         Day kinds compare both futures as if the driver rested after them (to the end of the
@@ -315,6 +325,8 @@ class RuleProgress:
         for spec in self.rules:
             rule = spec.rule
             assert rule is not None
+            if only is not None and spec.index not in only:
+                continue
             base = self._base[spec.index]
             if rule.scope is Scope.STEP:
                 # the driver stays where the steps leave it for at least one more step: a take
@@ -374,6 +386,16 @@ class RuleProgress:
         off day, secures nothing, and one rest at night can keep a daily rest, a quiet window
         and a curfew together. A one-off fine kept by several days off counts a day's share."""
         minutes = max(1, int(minutes))
+        if not self.timed:
+            return 0.0
+        key = ("wait", len(self.steps), int(now), position, minutes)
+        got = self._extra.get(key)
+        if got is not None:  # a decide refreshes its memory around each search
+            return got
+        self._extra[key] = got = self._wait_saving(now, position, minutes)
+        return got
+
+    def _wait_saving(self, now: int, position: Pos, minutes: int) -> float:
         self.cargo[NEUTRAL_CARGO] = CargoRecord(
             NEUTRAL_CARGO, 0, 10**9, position.lat, position.lng, "", position.lat,
             position.lng, "", None, 0, 0.0, "")
@@ -398,8 +420,8 @@ class RuleProgress:
             rested = [_rest(start, mid, position, n)]
         else:
             worked, rested = [work(start, mid, n)], [_rest(start, mid, position, n)]
-        by_work = self.extra_for_steps(worked, now, position, credit=False)
-        by_rest = self.extra_for_steps(rested, now, position, credit=False)
+        by_work = self.extra_for_steps(worked, now, position, credit=False, only=self.timed)
+        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=self.timed)
         saved = 0.0
         for spec in self.rules:
             if spec.index in self.waived:

@@ -10,6 +10,7 @@ policy is asked again.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from dataclasses import dataclass, field
@@ -127,6 +128,7 @@ class FreightsimAgent:
 
             log.sink = counted
         self.drivers: dict[str, _Driver] = {}
+        self._views: dict[object, CargoView | None] = {}  # parsed query items, by cargo id
         # every driver's policy and rules, in file order, before the loop: the loop then
         # starts deciding at once (with [llm] concurrency > 1 these would otherwise be built
         # one driver at a time under the interpreter lock) and construction order never
@@ -234,7 +236,8 @@ class FreightsimAgent:
         if d.rules is not None:
             for it in got["items"]:
                 d.rules.add_cargo(it.get("cargo") or {})
-        views = tuple(v for it in got["items"] if (v := cargo_view(it, int(obs.now))) is not None)
+        views = tuple(v for it in got["items"]
+                      if (v := self._view(it, int(obs.now))) is not None)
         d.views.update((v.cargo_id, v) for v in views)
         best = max((v.route(self.geo, obs.position, d.spec.cost_per_km)[0] for v in views),
                    default=0.0)
@@ -243,6 +246,17 @@ class FreightsimAgent:
                                  best_net=best))
         d.last_search, d.last_search_time = views, obs.now
         d.last_outcome = Outcome(OutcomeKind.SEARCHED, amount=len(views))
+
+    def _view(self, item: dict, now: int) -> CargoView | None:
+        """`cargo_view`, parsed once per cargo id (queries answer the same cargo again and
+        again); a cargo with no loading window opens it at `now`."""
+        cid = item["cargo"].get("cargo_id")
+        got = self._views.get(cid, False)
+        if got is False:
+            got = self._views[cid] = cargo_view(item, now)
+        if got is not None and item["cargo"].get("load_time") is None:
+            got = dataclasses.replace(got, load_start=float(now))
+        return got
 
     def _publish(self, d: _Driver, t: float, dec: Decision) -> None:
         a = dec.action
