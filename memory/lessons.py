@@ -17,6 +17,7 @@ from pathlib import Path
 import h3
 
 from memory.market_memory import GridStats, MarketMemory
+from memory.time_price import TimePrice
 from sim.redact import redact
 
 MAX_STRENGTH = 5.0
@@ -62,9 +63,14 @@ def _merge(stats: Iterable[GridStats]) -> GridStats:
     return out
 
 
+RATE_KEY = "earning"  # the one lesson of kind "rate": what a working minute earned
+
+
 def distil(markets: Iterable[MarketMemory], low_yield_net: float, bucket_hours: int,
-           penalties: Iterable[tuple[str, float]]) -> list[Observed]:
-    """Lessons a run supports or contradicts: hot grids by hour, dead grids, preferences."""
+           penalties: Iterable[tuple[str, float]],
+           prices: Iterable[TimePrice] = ()) -> list[Observed]:
+    """Lessons a run supports or contradicts: hot grids by hour, dead grids, preferences, and
+    what the drivers' time earned by hour (the next run starts pricing time from it)."""
     by_bucket: dict[tuple[str, int], list[GridStats]] = {}
     by_cell: dict[str, list[GridStats]] = {}
     for m in markets:
@@ -101,6 +107,15 @@ def distil(markets: Iterable[MarketMemory], low_yield_net: float, bucket_hours: 
             "dead_grid", cell, f"grid {cell} ({lat:.3f},{lng:.3f}) never paid: "
             f"{g.queries} searches, best net {g.best_net:.0f}; search elsewhere",
             dead, {"queries": g.queries, "best_net": round(g.best_net)}))
+    priced = [p for p in prices if p]
+    if priced:
+        rate = sum(p.rate for p in priced) / len(priced)
+        factors = [round(sum(p.factors[h] for p in priced) / len(priced), 3) for h in range(24)]
+        low = sorted(range(24), key=lambda h: (factors[h], h))[:4]
+        out.append(Observed(
+            "rate", RATE_KEY, f"a working minute earned {rate:.2f} yuan; the market paid least "
+            f"at {', '.join(f'{h:02d}h' for h in sorted(low))}: rest there",
+            True, {"rate": round(rate, 4), "factors": factors}))
     kinds: dict[str, list[float]] = {}
     for kind, pen in penalties:
         kinds.setdefault(kind, []).append(pen)
@@ -185,3 +200,26 @@ def load_lessons(path: str | Path | None, limit: int = 5) -> tuple[str, ...]:
         return tuple(f"{_one_line(text)} (strength {s:g})" for text, s, _ in store.active(limit))
     finally:
         store.close()
+
+
+def load_time_prior(path: str | Path | None) -> TimePrice | None:
+    """What earlier runs taught about the price of time (their "rate" lesson's latest
+    evidence), or None: the next run's drivers start from it instead of the default guess."""
+    if path is None or not Path(path).exists():
+        return None
+    store = LessonStore(path)
+    try:
+        row = store.db.execute("select evidence, last_run from lessons where kind='rate' "
+                               "and key=? and retired=0", (RATE_KEY,)).fetchone()
+    finally:
+        store.close()
+    if row is None:
+        return None
+    last = json.loads(row[0]).get(row[1])
+    if not isinstance(last, dict) or "rate" not in last:
+        return None
+    factors = last.get("factors")
+    if not (isinstance(factors, list) and len(factors) == 24):
+        factors = None
+    return TimePrice(float(last["rate"]), tuple(float(f) for f in factors) if factors
+                     else TimePrice().factors)

@@ -26,7 +26,7 @@ from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.rule_progress import RuleProgress, RuleState, Todo, take_of
-from memory.time_price import UNPRICED, TimePrice
+from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
@@ -151,7 +151,8 @@ class MemoryAgent:
     def __init__(self, mode: str, geo: Geography, spec: DriverSpec, scenario: Scenario,
                  bus: EventBus, counter: TokenCounter | None,
                  market: MarketMemory | None = None, lessons: tuple[str, ...] = (),
-                 builders: Mapping[str, ViewBuilder] = BUILDERS) -> None:
+                 builders: Mapping[str, ViewBuilder] = BUILDERS,
+                 time_prior: TimePrice | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"memory mode must be one of {mode_names()}, not {mode!r}")
         self.mode, self.geo, self.spec, self.sc = mode, geo, spec, scenario
@@ -178,7 +179,12 @@ class MemoryAgent:
         self.digests: dict[str, Digest] = {}
         self.marks = {"cargo facts": 0, "market facts": 0, "driver facts": 0}
         self.stats = CompressionStats()
-        self.lessons = lessons
+        self.lessons = lessons if Layer.LESSONS in self.kind.layers else ()
+        if time_prior is not None and Layer.LESSONS in self.kind.layers:
+            # what earlier runs' time earned, by hour: the price of time from the first step
+            self.driver.prior_rate = time_prior.rate
+            if own_market and time_prior.factors != FLAT:
+                self.market.hours.seed(time_prior.factors)
         self.rules: RuleProgress | None = None
         self.rule_offset = 0  # the rules' clock (the scorer's minutes) minus the world's
         self.last: StepMemory | None = None  # this step's state and views (probes read it)

@@ -88,6 +88,13 @@ class HourRates:
         return tuple(min(self.HI, max(self.LO, self.sum[h] / self.n[h] / mean)) if self.n[h]
                      else 1.0 for h in range(24))
 
+    def seed(self, factors: tuple[float, ...], weight: int = 3) -> None:
+        """Start from an earlier run's shape (lessons), as if `weight` searches a clock hour
+        had found it; this run's own searches then outweigh it within days."""
+        for h in range(24):
+            self.sum[h] += factors[h] * weight
+            self.n[h] += weight
+
     def get_state(self) -> dict:
         return {"sum": list(self.sum), "n": list(self.n)}
 

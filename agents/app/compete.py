@@ -265,6 +265,10 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
         services = getattr(agent, "services", None)
         if services is not None and agent_spec is None:
             services.log.close()
+    if services is not None and agent_spec is None and scenario.memory.lessons is not None:
+        from agents.app.runner import learn_safely  # what this run teaches the next one
+
+        summary.update(learn_safely(None, services))
     try:
         from sim.scoring.scorer import ScoringInputError, score_run
     except ImportError:

@@ -14,7 +14,7 @@ from agents.llm.model import RecordReplayModel
 from agents.llm.providers import build_model, uses_model
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
-from memory.lessons import LessonStore, distil, load_lessons
+from memory.lessons import LessonStore, distil, load_lessons, load_time_prior
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from memory.rule_progress import RuleProgress, rules_from_entries
@@ -74,11 +74,11 @@ def build_services(scenario: Scenario, out: Path | None) -> AgentServices:
         model = build_model(scenario.llm, cache)
     path = lessons_path(scenario)
     try:
-        lessons = load_lessons(path)
+        lessons, prior = load_lessons(path), load_time_prior(path)
     except (sqlite3.Error, OSError) as exc:
         raise ScenarioError(scenario.path, "[memory] lessons", "a readable lesson store "
                             f"(SQLite) at {path}", str(exc)) from None
-    return AgentServices.create(scenario, out, model, lessons)
+    return AgentServices.create(scenario, out, model, lessons, prior)
 
 
 def build_run(scenario: Scenario, out_dir: str | Path | None = None
@@ -172,7 +172,7 @@ def run_scenario(scenario: Scenario, out_dir: str | Path | None = None,
             world.lock.release()  # type: ignore[attr-defined]
 
 
-def learn_safely(world: World, services: AgentServices) -> dict:
+def learn_safely(world: World | None, services: AgentServices) -> dict:
     """`learn`, but a lesson store that is locked, corrupt or unwritable must not cost the
     run's results: the failure goes into the summary (`lessons_error`), the results are still
     written, and the command line exits non-zero naming it."""
@@ -188,12 +188,15 @@ def _markets(services: AgentServices) -> list[MarketMemory]:
     return [m.market for m in services.memories.values()]
 
 
-def learn(world: World, services: AgentServices) -> dict:
-    """Distil this run's lessons into the scenario's lesson store."""
+def learn(world: World | None, services: AgentServices) -> dict:
+    """Distil this run's lessons into the scenario's lesson store (a competition run has no
+    world: its preferences are scored afterwards, so it teaches no preference lessons)."""
     sc = services.scenario
-    rows = world.rule_scores.rows if world.rule_scores is not None else []
+    rows = world.rule_scores.rows if world is not None and world.rule_scores is not None else []
     penalties = [(r["kind"], r["penalty"]) for r in rows if r["scored"]]
-    observed = distil(_markets(services), sc.memory.low_yield_net, BUCKET_HOURS, penalties)
+    prices = [m.last.state.time_price for m in services.memories.values() if m.last is not None]
+    observed = distil(_markets(services), sc.memory.low_yield_net, BUCKET_HOURS, penalties,
+                      prices)
     store = LessonStore(lessons_path(sc))
     try:
         counts = store.update(observed, f"{sc.scenario.name}-s{sc.scenario.seed}")

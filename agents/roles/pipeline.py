@@ -21,6 +21,7 @@ from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.registry import agent_names, agents, by_stage
 from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
+from memory.time_price import TimePrice
 from memory.tokens import TokenCounter
 from sim.actions import Decision, Observation
 from sim.effects import side_by_side
@@ -36,6 +37,7 @@ class AgentServices:
     model: LanguageModel | None
     log: CallLog
     lessons: tuple[str, ...] = ()
+    time_prior: TimePrice | None = None  # what earlier runs' time earned (the rate lesson)
     shared_market: MarketMemory | None = None
     memories: dict[str, MemoryAgent] = field(default_factory=dict)
     # observers of every agent call (benchmarks capture prompts here)
@@ -43,9 +45,11 @@ class AgentServices:
 
     @classmethod
     def create(cls, scenario: Scenario, out_dir: Path | None, model: LanguageModel | None,
-               lessons: tuple[str, ...] = ()) -> AgentServices:
+               lessons: tuple[str, ...] = (), time_prior: TimePrice | None = None
+               ) -> AgentServices:
         return cls(scenario, TokenCounter(scenario.llm.tokenizer), model,
-                   CallLog(out_dir, scenario.output.batch_rows, agent_names()), lessons)
+                   CallLog(out_dir, scenario.output.batch_rows, agent_names()), lessons,
+                   time_prior)
 
 
 class AgentPolicy:
@@ -87,7 +91,8 @@ class AgentPolicy:
         self.memory = MemoryAgent(self.mode, world.geo, spec, sc, bus, services.counter,
                                   services.shared_market if sc.memory.shared_market else None,
                                   services.lessons,
-                                  {name: a.views for name, a in registered.items()})
+                                  {name: a.views for name, a in registered.items()},
+                                  services.time_prior)
         services.memories[spec.driver_id] = self.memory
         specs = by_stage()
         self.agents = {a.name: a.make(caller, world.geo, sc) for a in specs}
