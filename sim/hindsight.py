@@ -66,6 +66,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
+import time
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -171,28 +174,51 @@ class CargoTable:
 
     @classmethod
     def from_records(cls, records: Iterable[Mapping[str, Any]]) -> CargoTable:
-        """Official cargo records (§2.2). A later duplicate id replaces the earlier one (scorer)."""
-        rows: dict[str, tuple] = {}
+        """Official cargo records (§2.2). A later duplicate id replaces the earlier one (scorer).
+
+        Columns are typed arrays and repeated strings are shared, so a month of 500,000 rows
+        costs tens of MB rather than a Python tuple per row (the bench reads a whole month).
+        """
+        nums = [array("q") for _ in range(5)] + [array("d") for _ in range(5)]
+        texts: list[list[str]] = [[], [], []]
+        ids: list[str] = []
+        row_of: dict[str, int] = {}
+        dropped: set[int] = set()
+        shared: dict[str, str] = {}
         for rec in records:
             cid = str(rec.get("cargo_id", "")).strip()
             if not cid:
                 continue
             row = _convert(rec)
+            at = row_of.get(cid)
             if row is None:
-                rows.pop(cid, None)
+                if at is not None:
+                    dropped.add(at)
+                    del row_of[cid]
                 continue
-            rows[cid] = (cid, *row)
-        cols = list(zip(*rows.values(), strict=True)) if rows else [()] * 15
-        names = ("ids", "create", "remove", "win_start", "win_end", "cost_time", "price", "slat",
-                 "slng", "elat", "elng", "category", "start_city", "end_city")
-        arrays = {k: np.array(v, dtype=object if k in ("ids", "category", "start_city",
-                                                         "end_city") else None)
-                  for k, v in zip(names, cols, strict=False)}
-        if not rows:
-            arrays = {k: np.array([], dtype=object if k in ("ids", "category", "start_city",
-                                                             "end_city") else float)
-                      for k in names}
-        return cls.from_arrays(**arrays)
+            if at is not None:  # replaced in place: the row keeps its first position
+                for col, v in zip(nums, row[:10], strict=True):
+                    col[at] = v
+                for tcol, v in zip(texts, row[10:], strict=True):
+                    tcol[at] = shared.setdefault(v, v)
+                continue
+            row_of[cid] = len(ids)
+            ids.append(cid)
+            for col, v in zip(nums, row[:10], strict=True):
+                col.append(v)
+            for tcol, v in zip(texts, row[10:], strict=True):
+                tcol.append(shared.setdefault(v, v))
+        keep = np.ones(len(ids), dtype=bool)
+        keep[list(dropped)] = False
+        names = ("create", "remove", "win_start", "win_end", "cost_time", "price", "slat",
+                 "slng", "elat", "elng")
+        cols: dict[str, np.ndarray] = {k: np.frombuffer(v, dtype=np.int64 if i < 5 else float)
+                                       [keep] if len(v) else np.array([], dtype=float)
+                                       for i, (k, v) in enumerate(zip(names, nums, strict=True))}
+        for k, v in zip(("category", "start_city", "end_city"), texts, strict=True):
+            cols[k] = np.array(v, dtype=object)[keep] if v else np.array([], dtype=object)
+        cols["ids"] = np.array(ids, dtype=object)[keep] if ids else np.array([], dtype=object)
+        return cls.from_arrays(**cols)
 
 
 def _convert(rec: Mapping[str, Any]) -> tuple | None:
@@ -329,6 +355,15 @@ class PlannedTake:
     reach: Reach
 
 
+class Bound(StrEnum):
+    """What a hindsight figure is, for a reader of the bench: the optimum itself, a feasible
+    plan's income (at most the optimum), or a relaxation's value (at least the optimum)."""
+
+    EXACT = "exact optimum"
+    CAPPED = "capped lower bound"
+    RELAXED_UPPER = "relaxed upper bound"
+
+
 @dataclass(frozen=True, slots=True)
 class HindsightResult:
     net: float
@@ -337,14 +372,62 @@ class HindsightResult:
     penalty: float
     orders: tuple[PlannedTake, ...]
     relaxed_kinds: tuple[str, ...]
-    exact: bool  # no heuristic cap was set
+    exact: bool  # no heuristic cap was set and the search ran to its end
     approach_commit: bool  # option C was allowed (the bound then covers partial repositions)
     labels_settled: int
+    stopped: str | None = None  # why the search stopped early ("time", "memory"), else None
+    stopped_at_minute: int | None = None  # the settle minute reached when it stopped
+    caps: tuple[tuple[str, float], ...] = ()  # the heuristic caps that were set
+    solve_s: float = 0.0
+
+    @property
+    def bound(self) -> Bound:
+        """EXACT only for a complete uncapped search; any other chain is a feasible plan."""
+        return Bound.EXACT if self.exact else Bound.CAPPED
 
 
 def hindsight_share(realised_net: float, result: HindsightResult) -> float:
     """realised / optimum; NaN when the optimum is not positive (nothing to share)."""
     return realised_net / result.net if result.net > 1e-9 else math.nan
+
+
+# ---------------------------------------------------------------------------------------------
+# budget
+
+
+def current_rss_bytes() -> int | None:
+    """This process's resident set now (Linux /proc), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """When a search must stop: a wall-clock deadline (time.monotonic) and a ceiling on the
+    process's resident memory. Why: the exact search has no size bound of its own; at
+    16,000 cargo a day one label can spawn 10^5 successors and a month exhausts any memory."""
+
+    deadline: float | None = None
+    max_rss_bytes: int | None = None
+    max_labels: int | None = None  # where RSS cannot be read, or as an extra guard
+
+    def exceeded(self, labels: int) -> str | None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            return "time"
+        if self.max_labels is not None and labels > self.max_labels:
+            return "memory"
+        if self.max_rss_bytes is not None:
+            rss = current_rss_bytes()
+            if rss is not None and rss > self.max_rss_bytes:
+                return "memory"
+        return None
+
+
+BUDGET_CHECK_POPS = 256  # settle steps between two budget checks
+BUDGET_CHECK_LABELS = 50_000  # and at least every this many new labels
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,17 +474,43 @@ def _penalties(rules: Sequence[TakeRule], j: np.ndarray, commit: np.ndarray, fin
     return pen
 
 
+ONLINE_BUCKET = 60  # minutes per bucket of the online index
+
+
+def _online_index(c: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per bucket of ONLINE_BUCKET minutes, the cargo (ascending) listed by its end and not
+    removed before its start. Why: the cargo online at minute t are a few thousand of a month's
+    half million; scanning [t - longest online period, t] costs ten times more."""
+    if not len(c):
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    b0, b1 = c // ONLINE_BUCKET, r // ONLINE_BUCKET
+    counts = b1 - b0 + 1
+    j = np.repeat(np.arange(len(c), dtype=np.int64), counts)
+    first = np.cumsum(counts) - counts
+    bucket = np.repeat(b0, counts) + (np.arange(len(j)) - np.repeat(first, counts))
+    order = np.lexsort((j, bucket))
+    j, bucket = j[order], bucket[order]
+    ptr = np.searchsorted(bucket, np.arange(int(b1.max()) + 2), "left")
+    return ptr, j
+
+
 def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, speed: float,
           cost_per_km: float, version: Version | str = Version.S3,
           preferences: Sequence[Mapping[str, Any]] = (),
           max_idle_minutes: int | None = None, max_pickup_km: float | None = None,
-          max_successors: int | None = None, approach_commit: bool = False) -> HindsightResult:
-    """The best chain of takes for one driver starting at minute 0 (see the module docstring)."""
+          max_successors: int | None = None, approach_commit: bool = False,
+          budget: SearchBudget | None = None) -> HindsightResult:
+    """The best chain of takes for one driver starting at minute 0 (see the module docstring).
+
+    With a `budget`, the search stops when it runs out and returns the best chain settled so
+    far (labels settle in minute order, so it is a feasible plan over the minutes reached):
+    `stopped` says why, and the result is then no longer exact.
+    """
+    t_start = time.monotonic()
     rules, relaxed = take_rules(preferences, table, version)
     h_pay, h_sim = pay_horizon(days, version), days * DAY
-    n = len(table)
     c, r, ws, we, ct = table.create, table.remove, table.win_start, table.win_end, table.cost_time
-    dmax = int((r - c).max()) if n else 0
+    ptr, online = _online_index(c, r)
     # positions: drop points of equal coordinates share a node; node 0 is the start
     pos = {(start_lat, start_lng): 0}
     ends = zip(table.elat.tolist(), table.elng.tolist(), strict=True)
@@ -428,7 +537,18 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
                 return True
         return False
 
+    stopped: str | None = None
+    stopped_at: int | None = None
+    pops, next_check = 0, BUDGET_CHECK_LABELS
     while heap:
+        if budget is not None:
+            pops += 1
+            if pops % BUDGET_CHECK_POPS == 1 or len(labels.t) >= next_check:
+                next_check = len(labels.t) + BUDGET_CHECK_LABELS
+                stopped = budget.exceeded(len(labels.t))
+                if stopped is not None:
+                    stopped_at = heap[0][0]
+                    break
         t, _, lid = heapq.heappop(heap)
         if dominated(lid):
             continue
@@ -445,13 +565,14 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             best = lid
         if t >= h_sim:
             continue
-        lo = int(np.searchsorted(c, t - dmax, "left"))
+        # candidates: listed by t and still online at t (the index), then listed in (t, top]
         top = h_pay if max_idle_minutes is None else min(h_pay, t + max_idle_minutes)
+        mid = int(np.searchsorted(c, t, "right"))
         hi = int(np.searchsorted(c, top, "right"))
-        if hi <= lo:
-            continue
-        j = np.arange(lo, hi)
-        j = j[r[j] >= t]
+        b = t // ONLINE_BUCKET
+        now = online[ptr[b]:ptr[b + 1]] if b + 1 < len(ptr) else online[:0]
+        now = now[(c[now] <= t) & (r[now] >= t)]
+        j = np.concatenate([now, np.arange(mid, max(mid, hi), dtype=np.int64)])
         if rec:
             j = j[~np.isin(j, rec)]
         if not len(j):
@@ -512,6 +633,12 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         new_net = net + cand_net
         nodes = end_node[cand_j]
         for k in range(len(cand_j)):
+            if budget is not None and len(labels.t) >= next_check:
+                next_check = len(labels.t) + BUDGET_CHECK_LABELS
+                stopped = budget.exceeded(len(labels.t))
+                if stopped is not None:
+                    stopped_at = t
+                    break
             nd, nn = int(nodes[k]), float(new_net[k])
             jj, ff = int(cand_j[k]), int(cand_fin[k])
             nrec = tuple(x for x in rec if remove_l[x] >= ff)
@@ -521,10 +648,18 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             if best_at.get(nd, -math.inf) >= nn and dominated(nid):
                 continue  # settled labels are no later, so the pop-time test holds already
             heapq.heappush(heap, (ff, -nn, nid))
-    exact = max_idle_minutes is None and max_pickup_km is None and max_successors is None
+        if stopped is not None:
+            break
+    caps = tuple((k, float(v)) for k, v in (("max_idle_minutes", max_idle_minutes),
+                                             ("max_pickup_km", max_pickup_km),
+                                             ("max_successors", max_successors))
+                 if v is not None)
+    exact = not caps and stopped is None
     res = _replay(table, labels, best, start_lat, start_lng, speed, cost_per_km, rules, relaxed,
                   exact, n_settled)
-    return replace(res, approach_commit=approach_commit)
+    return replace(res, approach_commit=approach_commit, stopped=stopped,
+                   stopped_at_minute=stopped_at, caps=caps,
+                   solve_s=round(time.monotonic() - t_start, 2))
 
 
 def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: float,
@@ -569,7 +704,29 @@ def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: floa
                            tuple(relaxed), exact, False, n_settled)
 
 
-def hindsight_for_run(cargo_records: Iterable[Mapping[str, Any]],
+def driver_preferences(drv: Mapping[str, Any],
+                       parse_preference: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
+                       | None) -> list[Mapping[str, Any]]:
+    """A §2.3 driver's preferences in structured form: an entry with a `kind` key as is, else
+    through `parse_preference` (text -> structured or None), an unparsed one as "unparsed"."""
+    prefs: list[Mapping[str, Any]] = []
+    for p in drv.get("preferences") or []:
+        parsed = p if isinstance(p, Mapping) and "kind" in p else (
+            parse_preference(p) if parse_preference is not None else None)
+        if parsed is None:
+            parsed = {"kind": "unparsed"}
+        elif isinstance(p, Mapping) and "kind" not in p:
+            parsed = {**parsed, "start_time": p.get("start_time"),
+                      "end_time": p.get("end_time")}
+        prefs.append(parsed)
+    return prefs
+
+
+def _table(cargo: CargoTable | Iterable[Mapping[str, Any]]) -> CargoTable:
+    return cargo if isinstance(cargo, CargoTable) else CargoTable.from_records(cargo)
+
+
+def hindsight_for_run(cargo_records: CargoTable | Iterable[Mapping[str, Any]],
                       drivers: Sequence[Mapping[str, Any]], days: int, version: Version | str,
                       speed: float, *,
                       parse_preference: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
@@ -578,23 +735,162 @@ def hindsight_for_run(cargo_records: Iterable[Mapping[str, Any]],
 
     A preference entry already in structured form (a `kind` key) is used as is; otherwise
     `parse_preference` (text -> structured form or None) is tried, and an unparsed entry is
-    reported as the relaxed kind "unparsed".
+    reported as the relaxed kind "unparsed". No budget: see `bounded_hindsight_for_run`.
     """
-    table = CargoTable.from_records(cargo_records)
-    out: dict[str, HindsightResult] = {}
-    for drv in drivers:
-        prefs: list[Mapping[str, Any]] = []
-        for p in drv.get("preferences") or []:
-            parsed = p if isinstance(p, Mapping) and "kind" in p else (
-                parse_preference(p) if parse_preference is not None else None)
-            if parsed is None:
-                parsed = {"kind": "unparsed"}
-            elif isinstance(p, Mapping) and "kind" not in p:
-                parsed = {**parsed, "start_time": p.get("start_time"),
-                          "end_time": p.get("end_time")}
-            prefs.append(parsed)
-        out[str(drv["driver_id"])] = solve(
-            table, start_lat=float(drv["current_lat"]), start_lng=float(drv["current_lng"]),
-            days=days, speed=speed, cost_per_km=float(drv.get("cost_per_km", 0.0)),
-            version=version, preferences=prefs, **caps)
+    table = _table(cargo_records)
+    return {str(drv["driver_id"]): solve(
+        table, start_lat=float(drv["current_lat"]), start_lng=float(drv["current_lng"]),
+        days=days, speed=speed, cost_per_km=float(drv.get("cost_per_km", 0.0)),
+        version=version, preferences=driver_preferences(drv, parse_preference), **caps)
+        for drv in drivers}
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded: what the bench runs
+
+
+def relaxed_upper_bound(table: CargoTable, *, days: int, version: Version | str,
+                        cost_per_km: float) -> float:
+    """An upper bound of every policy's net (and of the optimum under every preference kind).
+
+    Relaxation: a take holds the truck from its commit to its finish, at least its cost time,
+    and takes do not overlap inside the paid horizon H; its net is at most price minus the
+    haul's km cost (pickup km and fines are >= 0). The best fractional choice under "total
+    cost time <= H" (a knapsack, solved greedily by net per minute) bounds every chain. It
+    ignores the drives between takes, so it is loose (see docs/benchmarks-hindsight.md).
+    """
+    h_pay, h_sim = pay_horizon(days, version), days * DAY
+    c, ws, we, ct = table.create, table.win_start, table.win_end, table.cost_time
+    val = table.price - cost_per_km * table.haul_r
+    ok = (c < h_sim) & (np.maximum(c, ws) + ct <= h_pay) & (c <= we) & (val > 0)
+    v, w = val[ok], ct[ok]
+    total = float(v[w <= 0].sum())
+    v, w = v[w > 0], w[w > 0]
+    order = np.argsort(-(v / w), kind="stable")
+    v, w = v[order], w[order]
+    used = np.cumsum(w)
+    k = int(np.searchsorted(used, h_pay, "right"))
+    total += float(v[:k].sum())
+    if k < len(v):
+        room = h_pay - (float(used[k - 1]) if k else 0.0)
+        total += float(v[k]) * room / float(w[k])
+    return total
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The heuristic caps of a capped search (see the module docstring); None = no cap."""
+
+    max_idle_minutes: int | None = 180
+    max_pickup_km: float | None = 120.0
+    max_successors: int | None = 16
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"max_idle_minutes": self.max_idle_minutes, "max_pickup_km": self.max_pickup_km,
+                "max_successors": self.max_successors}
+
+
+# Looser and looser caps: each rung costs about 2-4x the one before and finds at least as good
+# a plan in practice (docs/benchmarks-hindsight.md); the first one always fits a month.
+CAP_LADDER = (Caps(180, 120.0, 4), Caps(180, 120.0, 8), Caps(180, 120.0, 16))
+RUNG_GROWTH = 4.0  # a rung is skipped when the last one's time times this exceeds the share
+
+
+@dataclass(frozen=True)
+class HindsightLimits:
+    """The envelope of the bench's optimum for a whole run (all drivers together).
+
+    `time_s` is shared out evenly over the drivers (and rungs) left; of a driver's share,
+    `exact_share` goes to the exact search. `max_rss_bytes` caps the process's resident
+    memory during every search.
+    """
+
+    time_s: float = 600.0
+    max_rss_bytes: int | None = 3 * 2**30
+    ladder: tuple[Caps, ...] = CAP_LADDER
+    exact_share: float = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class DriverBound:
+    """One driver's hindsight figures: the plan (`result`: the exact optimum or a capped lower
+    bound), the relaxed upper bound, and why the exact search was not used (None if it was)."""
+
+    result: HindsightResult
+    upper: float
+    exact_stop: str | None
+
+    @property
+    def bound(self) -> Bound:
+        return self.result.bound
+
+
+def bounded_hindsight_for_run(cargo: CargoTable | Iterable[Mapping[str, Any]],
+                              drivers: Sequence[Mapping[str, Any]], days: int,
+                              version: Version | str, speed: float, *,
+                              parse_preference: Callable[[Mapping[str, Any]],
+                                                         Mapping[str, Any] | None]
+                              | None = None, limits: HindsightLimits = HindsightLimits(),
+                              approach_commit: bool = True) -> dict[str, DriverBound]:
+    """Each driver's optimum within `limits`: exact where it fits, else the best capped plan.
+
+    First pass, per driver: the exact search under a share of the time and the memory ceiling;
+    where it stops, the first rung of the cap ladder (a feasible plan: a lower bound of the
+    optimum). Once one driver's exact search has not fitted, the others skip it: they share
+    the cargo stream whose density decides the search's size. Later passes climb the ladder
+    for the capped drivers while the time lasts, keeping each driver's best plan.
+    """
+    table = _table(cargo)
+    deadline = time.monotonic() + limits.time_s
+    kws: list[dict[str, Any]] = [{
+        "start_lat": float(drv["current_lat"]), "start_lng": float(drv["current_lng"]),
+        "days": days, "speed": speed, "cost_per_km": float(drv.get("cost_per_km", 0.0)),
+        "version": version, "preferences": driver_preferences(drv, parse_preference),
+        "approach_commit": approach_commit} for drv in drivers]
+    plans: list[HindsightResult | None] = [None] * len(drivers)
+    stops: list[str | None] = [None] * len(drivers)
+    ladder = limits.ladder
+
+    def left_per(k: int) -> float:
+        return max(0.0, deadline - time.monotonic()) / max(k, 1)
+
+    def budget(share: float) -> SearchBudget:
+        return SearchBudget(time.monotonic() + share, limits.max_rss_bytes)
+
+    exact_fits = True
+    for i, kw in enumerate(kws):
+        # the first rung is owed to every driver still to come: keep ladder-length shares
+        share = left_per((len(kws) - i) * max(len(ladder), 1))
+        if exact_fits:
+            plans[i] = solve(table, **kw, budget=budget(share * len(ladder)
+                                                        * limits.exact_share))
+            stops[i] = plans[i].stopped
+            exact_fits = stops[i] is None
+        else:
+            stops[i] = "skipped: an earlier driver's exact search did not fit"
+        if not exact_fits and ladder:
+            res = solve(table, **kw, **ladder[0].kwargs(), budget=budget(left_per(len(kws) - i)))
+            if plans[i] is None or res.net >= plans[i].net:
+                plans[i] = res
+    climbing = {i for i, p in enumerate(plans) if p is not None and not p.exact
+                and p.stopped is None}
+    for rung in ladder[1:]:
+        todo = sorted(climbing)
+        for n, i in enumerate(todo):
+            share, last = left_per(len(todo) - n), plans[i]
+            assert last is not None
+            if last.solve_s * RUNG_GROWTH > share:
+                climbing.discard(i)  # it would not finish: keep the plan it has
+                continue
+            res = solve(table, **kws[i], **rung.kwargs(), budget=budget(share))
+            if res.stopped is not None:
+                climbing.discard(i)
+            elif res.net >= last.net:
+                plans[i] = res
+    out: dict[str, DriverBound] = {}
+    for drv, kw, plan, stop in zip(drivers, kws, plans, stops, strict=True):
+        upper = relaxed_upper_bound(table, days=days, version=version,
+                                    cost_per_km=kw["cost_per_km"])
+        assert plan is not None
+        out[str(drv["driver_id"])] = DriverBound(plan, upper, stop)
     return out
