@@ -402,8 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "or a .py path, as for `compete --agent`) into the same table; "
                         "repeatable")
     b.add_argument("--hindsight-time-limit", type=_nonneg_float, default=300.0, metavar="S",
-                   help="competition rules: seconds for all drivers' hindsight bounds (exact "
-                        "where it fits, else capped lower bounds); 0 skips them")
+                   help="competition rules: CPU seconds for all drivers' hindsight bounds "
+                        "(exact where it fits, else capped lower bounds); 0 skips them")
     b.add_argument("--hindsight-memory-gb", type=_positive_float, default=3.0, metavar="GB",
                    help="competition rules: resident-memory ceiling of the hindsight search")
     b.set_defaults(func=cmd_bench)
