@@ -43,15 +43,23 @@ repeat-free. The same test, for settled labels without blocking members, filters
 is excluded iff j is in the chain and remove_j >= the label's minute (older chain members cannot
 be committed again anyway).
 
-Candidate successors of a label at minute t are cargo with remove >= t (exact) and create within
-[t - Dmax, t + max_idle_minutes] where Dmax is the longest online period (the lower bound is exact;
-the upper bound is exact when max_idle_minutes is None, i.e. up to H). Heuristic caps, all None
-(exact) by default: `max_idle_minutes` (a successor listed that much after t is not considered),
-`max_pickup_km` (pickup distance), `max_successors` (keep the K successors with the best net per
-elapsed minute). With caps the result is a feasible plan's income (a lower bound of the optimum)
-and no longer a guaranteed upper bound of every policy; `HindsightResult.exact` says which.
+Candidate successors of a label at minute t are the cargo online at t (an index by hour) and
+those listed in (t, t + max_idle_minutes] (up to H when max_idle_minutes is None: exact).
+Heuristic caps, all None (exact) by default: `max_idle_minutes` (a successor listed that much
+after t is not considered), `max_pickup_km` (pickup distance), `max_successors` (keep the K
+successors with the best net per elapsed minute; they are sought first among the best by an
+optimistic score, which picks the same K). With caps the result is a feasible plan's income (a
+lower bound of the optimum) and no longer a guaranteed upper bound of every policy;
+`HindsightResult.exact` / `.bound` say which.
 
-Preferences (structured form of /work/notes/PREF_PARAMS.md, with optional start_time/end_time
+Budget. At 16,000 cargo a day the exact search outgrows any memory within a few labels. A
+`SearchBudget` (CPU seconds, resident memory) stops it and returns the best chain settled so
+far, a feasible plan. `bounded_hindsight_for_run` is what the bench runs: exact where it fits,
+else a ladder of caps within the time left, with `relaxed_upper_bound` (a knapsack over the
+paid horizon that ignores drives between takes) above the optimum. docs/benchmarks-hindsight.md
+has the figures.
+
+Preferences (the parser's structured form, with optional start_time/end_time
 validity). Per-take kinds are exact edge penalties when their count penalty is uncapped under the
 scoring version: K5 forbidden_cargo_category, K6 forbidden_cargo_place, K7 max_haul_km (static per
 cargo) and K8 max_pickup_deadhead_km (option A only: after a reposition the pickup distance is 0).
