@@ -148,10 +148,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     _report_preferences(sc)
     out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-s{sc.scenario.seed}"
     args.out_dir = out
-    agents = tuple(args.agent or ())
-    dup = next((a for i, a in enumerate(agents) if a in agents[:i]), None)
-    if dup is not None:
-        raise ScenarioError("<command line>", "--agent", "each agent once", f"{dup} repeated")
     if sc.scenario.rules == "competition":  # our agents under the official loop
         from agents.app.compete import print_summary, run_competition
 
