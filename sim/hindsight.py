@@ -164,6 +164,12 @@ class CargoTable:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def online_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """`_online_index` of this table, computed once (every driver and rung uses it)."""
+        if "_online" not in self.__dict__:
+            object.__setattr__(self, "_online", _online_index(self.create, self.remove))
+        return self.__dict__["_online"]
+
     def end_nodes(self, lat: float, lng: float) -> tuple[np.ndarray, int]:
         """Per cargo, the id of its drop point (equal coordinates, equal id), and the number of
         ids; id 0 is the point (lat, lng), a driver's start. The unique points are computed once
@@ -536,7 +542,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
     rules, relaxed = take_rules(preferences, table, version)
     h_pay, h_sim = pay_horizon(days, version), days * DAY
     c, r, ws, we, ct = table.create, table.remove, table.win_start, table.win_end, table.cost_time
-    ptr, online = _online_index(c, r)
+    ptr, online = table.online_index()
     value = table.price - cost_per_km * table.haul_r  # a take's net before pickup and fines
     # positions: drop points of equal coordinates share a node; node 0 is the start
     end_node, n_nodes = table.end_nodes(start_lat, start_lng)
