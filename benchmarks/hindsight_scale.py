@@ -1,15 +1,19 @@
-"""Run time of the hindsight optimum on a synthetic month: 1 driver x N days x M cargo per day.
+"""Run time and memory of the hindsight optimum at real density.
 
-The stream imitates the reported market (COMPETITION.md §9): origins around the Pearl River Delta
-cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time about
-180 + 2 min per haul km, about 5.3 yuan per km plus a base, 60% with a loading window.
-Measured 2026-12-02 on the shared 2-core dev host (load ~8): 31 days x 16,000 cargo with the
-default caps (idle 180 min, pickup 120 km, 16 successors): build 5.5 s, solve 245 s wall / about
-50 s CPU, 77,473 labels settled, 42 orders, peak RSS 468 MB. Looser caps (360 min, 200 km, 48)
-gave the same net on 2 days x 16,000; exact mode (all caps 0) gave the same net as the defaults on
-3 seeds of 2 days x 300 cargo (5-15 s each) and does not finish 2 days x 1,500 within 200 s.
+Two uses:
+- a synthetic month, one driver, one search with fixed caps (1 driver x N days x M cargo a day);
+- `--cargo FILE --drivers FILE`: what `freightsim bench` runs on a competition month, i.e. every
+  driver's bound within a time limit and a memory ceiling (sim.hindsight.bounded_hindsight_for_run:
+  exact where it fits, else a ladder of capped searches), printed per driver with its kind.
+
+The synthetic stream imitates the reported market (COMPETITION.md §9): origins around the Pearl
+River Delta cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time
+about 180 + 2 min per haul km, about 5.3 yuan per km plus a base, 60% with a loading window.
+Figures: docs/benchmarks-hindsight.md.
 usage: python benchmarks/hindsight_scale.py [--days 31] [--per-day 16000] [--idle 180]
        [--pickup-km 120] [--successors 16] [--seed 7]   (a cap of 0 means none: exact)
+       python benchmarks/hindsight_scale.py --cargo cargo.jsonl --drivers drivers.json
+       [--days 31] [--version S4] [--time-limit 300] [--memory-gb 3]
 """
 
 from __future__ import annotations
@@ -18,10 +22,17 @@ import argparse
 import json
 import resource
 import time
+from pathlib import Path
 
 import numpy as np
 
-from sim.hindsight import CargoTable, solve
+from sim.hindsight import (
+    CargoTable,
+    HindsightLimits,
+    bounded_hindsight_for_run,
+    current_rss_bytes,
+    solve,
+)
 
 CITIES = np.array([  # lat, lng, weight
     (22.55, 114.06, 0.22), (23.02, 113.75, 0.18), (23.13, 113.26, 0.18), (23.02, 113.12, 0.12),
@@ -62,8 +73,56 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
         cost_time=cost_time, price=price, slat=slat, slng=slng, elat=elat, elng=elng)
 
 
+def bench_month(a: argparse.Namespace) -> None:
+    """The bench's bounded hindsight on a real cargo file, per driver."""
+    from sim.scoring.scorer import _as_dict, default_parser
+
+    parser = default_parser()
+
+    def parse(p: object) -> dict | None:
+        text = p if isinstance(p, str) else p.get("content", "")  # type: ignore[union-attr]
+        return None if parser is None else _as_dict(parser(text))
+
+    def rows():
+        with open(a.cargo, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    yield json.loads(line)
+
+    t0 = time.perf_counter()
+    table = CargoTable.from_records(rows())
+    t1 = time.perf_counter()
+    rss_table = current_rss_bytes()
+    drivers = json.loads(Path(a.drivers).read_text(encoding="utf-8"))
+    limits = HindsightLimits(time_s=a.time_limit, max_rss_bytes=int(a.memory_gb * 2**30))
+    out = bounded_hindsight_for_run(table, drivers, a.days, a.version, 60.0,
+                                    parse_preference=parse, limits=limits)
+    t2 = time.perf_counter()
+    for did, b in out.items():
+        r = b.result
+        print(json.dumps({"driver": did, "bound": str(b.bound), "net": round(r.net, 2),
+                          "upper": round(b.upper, 2), "caps": dict(r.caps),
+                          "solve_s": r.solve_s, "stopped": r.stopped,
+                          "exact_not_used": b.exact_stop, "orders": len(r.orders),
+                          "relaxed_kinds": list(r.relaxed_kinds)}, ensure_ascii=False))
+    print(json.dumps({
+        "cargo": len(table), "drivers": len(drivers), "days": a.days,
+        "load_s": round(t1 - t0, 2), "hindsight_s": round(t2 - t1, 2),
+        "cpu_s": round(time.process_time(), 2),
+        "rss_after_load_mb": (rss_table or 0) // 2**20,
+        "net": round(sum(b.result.net for b in out.values()), 2),
+        "upper": round(sum(b.upper for b in out.values()), 2),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+    }))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--cargo", help="official cargo JSON Lines: run the bench's bounded search")
+    ap.add_argument("--drivers", help="official drivers.json (with --cargo)")
+    ap.add_argument("--version", default="S4", help="scoring version (with --cargo)")
+    ap.add_argument("--time-limit", type=float, default=300.0, help="seconds (with --cargo)")
+    ap.add_argument("--memory-gb", type=float, default=3.0, help="RSS ceiling (with --cargo)")
     ap.add_argument("--days", type=int, default=31)
     ap.add_argument("--per-day", type=int, default=16000)
     ap.add_argument("--idle", type=int, default=180)
@@ -71,6 +130,11 @@ def main() -> None:
     ap.add_argument("--successors", type=int, default=16)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
+    if a.cargo:
+        if not a.drivers:
+            ap.error("--cargo needs --drivers")
+        bench_month(a)
+        return
     t0 = time.perf_counter()
     table = synthetic(a.days, a.per_day, a.seed)
     t1 = time.perf_counter()

@@ -43,15 +43,23 @@ repeat-free. The same test, for settled labels without blocking members, filters
 is excluded iff j is in the chain and remove_j >= the label's minute (older chain members cannot
 be committed again anyway).
 
-Candidate successors of a label at minute t are cargo with remove >= t (exact) and create within
-[t - Dmax, t + max_idle_minutes] where Dmax is the longest online period (the lower bound is exact;
-the upper bound is exact when max_idle_minutes is None, i.e. up to H). Heuristic caps, all None
-(exact) by default: `max_idle_minutes` (a successor listed that much after t is not considered),
-`max_pickup_km` (pickup distance), `max_successors` (keep the K successors with the best net per
-elapsed minute). With caps the result is a feasible plan's income (a lower bound of the optimum)
-and no longer a guaranteed upper bound of every policy; `HindsightResult.exact` says which.
+Candidate successors of a label at minute t are the cargo online at t (an index by hour) and
+those listed in (t, t + max_idle_minutes] (up to H when max_idle_minutes is None: exact).
+Heuristic caps, all None (exact) by default: `max_idle_minutes` (a successor listed that much
+after t is not considered), `max_pickup_km` (pickup distance), `max_successors` (keep the K
+successors with the best net per elapsed minute; they are sought first among the best by an
+optimistic score, which picks the same K). With caps the result is a feasible plan's income (a
+lower bound of the optimum) and no longer a guaranteed upper bound of every policy;
+`HindsightResult.exact` / `.bound` say which.
 
-Preferences (structured form of /work/notes/PREF_PARAMS.md, with optional start_time/end_time
+Budget. At 16,000 cargo a day the exact search outgrows any memory within a few labels. A
+`SearchBudget` (CPU seconds, resident memory) stops it and returns the best chain settled so
+far, a feasible plan. `bounded_hindsight_for_run` is what the bench runs: exact where it fits,
+else a ladder of caps within the time left, with `relaxed_upper_bound` (a knapsack over the
+paid horizon that ignores drives between takes) above the optimum. docs/benchmarks-hindsight.md
+has the figures.
+
+Preferences (the parser's structured form, with optional start_time/end_time
 validity). Per-take kinds are exact edge penalties when their count penalty is uncapped under the
 scoring version: K5 forbidden_cargo_category, K6 forbidden_cargo_place, K7 max_haul_km (static per
 cargo) and K8 max_pickup_deadhead_km (option A only: after a reposition the pickup distance is 0).
@@ -66,6 +74,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
+import time
+from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -153,6 +164,26 @@ class CargoTable:
     def __len__(self) -> int:
         return len(self.ids)
 
+    def online_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """`_online_index` of this table, computed once (every driver and rung uses it)."""
+        if "_online" not in self.__dict__:
+            object.__setattr__(self, "_online", _online_index(self.create, self.remove))
+        return self.__dict__["_online"]
+
+    def end_nodes(self, lat: float, lng: float) -> tuple[np.ndarray, int]:
+        """Per cargo, the id of its drop point (equal coordinates, equal id), and the number of
+        ids; id 0 is the point (lat, lng), a driver's start. The unique points are computed once
+        per table (a month has 500,000 rows and every driver needs them)."""
+        if "_ends" not in self.__dict__:
+            pts = np.stack([self.elat, self.elng], axis=1) if len(self) else np.zeros((0, 2))
+            uniq, inv = np.unique(pts, axis=0, return_inverse=True)
+            object.__setattr__(self, "_ends", (uniq, inv.reshape(-1).astype(np.int64) + 1))
+        uniq, nodes = self.__dict__["_ends"]
+        at = np.flatnonzero((uniq[:, 0] == lat) & (uniq[:, 1] == lng))
+        if len(at):
+            nodes = np.where(nodes == at[0] + 1, 0, nodes)
+        return nodes, len(uniq) + 1
+
     @classmethod
     def from_arrays(cls, **cols: Any) -> CargoTable:
         """Build from already-converted columns (the benchmark's synthetic stream); sorts them."""
@@ -171,28 +202,51 @@ class CargoTable:
 
     @classmethod
     def from_records(cls, records: Iterable[Mapping[str, Any]]) -> CargoTable:
-        """Official cargo records (§2.2). A later duplicate id replaces the earlier one (scorer)."""
-        rows: dict[str, tuple] = {}
+        """Official cargo records (§2.2). A later duplicate id replaces the earlier one (scorer).
+
+        Columns are typed arrays and repeated strings are shared, so a month of 500,000 rows
+        costs tens of MB rather than a Python tuple per row (the bench reads a whole month).
+        """
+        nums = [array("q") for _ in range(5)] + [array("d") for _ in range(5)]
+        texts: list[list[str]] = [[], [], []]
+        ids: list[str] = []
+        row_of: dict[str, int] = {}
+        dropped: set[int] = set()
+        shared: dict[str, str] = {}
         for rec in records:
             cid = str(rec.get("cargo_id", "")).strip()
             if not cid:
                 continue
             row = _convert(rec)
+            at = row_of.get(cid)
             if row is None:
-                rows.pop(cid, None)
+                if at is not None:
+                    dropped.add(at)
+                    del row_of[cid]
                 continue
-            rows[cid] = (cid, *row)
-        cols = list(zip(*rows.values(), strict=True)) if rows else [()] * 15
-        names = ("ids", "create", "remove", "win_start", "win_end", "cost_time", "price", "slat",
-                 "slng", "elat", "elng", "category", "start_city", "end_city")
-        arrays = {k: np.array(v, dtype=object if k in ("ids", "category", "start_city",
-                                                         "end_city") else None)
-                  for k, v in zip(names, cols, strict=False)}
-        if not rows:
-            arrays = {k: np.array([], dtype=object if k in ("ids", "category", "start_city",
-                                                             "end_city") else float)
-                      for k in names}
-        return cls.from_arrays(**arrays)
+            if at is not None:  # replaced in place: the row keeps its first position
+                for col, v in zip(nums, row[:10], strict=True):
+                    col[at] = v
+                for tcol, v in zip(texts, row[10:], strict=True):
+                    tcol[at] = shared.setdefault(v, v)
+                continue
+            row_of[cid] = len(ids)
+            ids.append(cid)
+            for col, v in zip(nums, row[:10], strict=True):
+                col.append(v)
+            for tcol, v in zip(texts, row[10:], strict=True):
+                tcol.append(shared.setdefault(v, v))
+        keep = np.ones(len(ids), dtype=bool)
+        keep[list(dropped)] = False
+        names = ("create", "remove", "win_start", "win_end", "cost_time", "price", "slat",
+                 "slng", "elat", "elng")
+        cols: dict[str, np.ndarray] = {k: np.frombuffer(v, dtype=np.int64 if i < 5 else float)
+                                       [keep] if len(v) else np.array([], dtype=float)
+                                       for i, (k, v) in enumerate(zip(names, nums, strict=True))}
+        for k, v in zip(("category", "start_city", "end_city"), texts, strict=True):
+            cols[k] = np.array(v, dtype=object)[keep] if v else np.array([], dtype=object)
+        cols["ids"] = np.array(ids, dtype=object)[keep] if ids else np.array([], dtype=object)
+        return cls.from_arrays(**cols)
 
 
 def _convert(rec: Mapping[str, Any]) -> tuple | None:
@@ -329,6 +383,15 @@ class PlannedTake:
     reach: Reach
 
 
+class Bound(StrEnum):
+    """What a hindsight figure is, for a reader of the bench: the optimum itself, a feasible
+    plan's income (at most the optimum), or a relaxation's value (at least the optimum)."""
+
+    EXACT = "exact optimum"
+    CAPPED = "capped lower bound"
+    RELAXED_UPPER = "relaxed upper bound"
+
+
 @dataclass(frozen=True, slots=True)
 class HindsightResult:
     net: float
@@ -337,14 +400,66 @@ class HindsightResult:
     penalty: float
     orders: tuple[PlannedTake, ...]
     relaxed_kinds: tuple[str, ...]
-    exact: bool  # no heuristic cap was set
+    exact: bool  # no heuristic cap was set and the search ran to its end
     approach_commit: bool  # option C was allowed (the bound then covers partial repositions)
     labels_settled: int
+    stopped: str | None = None  # why the search stopped early ("time", "memory"), else None
+    stopped_at_minute: int | None = None  # the settle minute reached when it stopped
+    caps: tuple[tuple[str, float], ...] = ()  # the heuristic caps that were set
+    solve_s: float = 0.0  # CPU seconds
+
+    @property
+    def bound(self) -> Bound:
+        """EXACT only for a complete uncapped search; any other chain is a feasible plan."""
+        return Bound.EXACT if self.exact else Bound.CAPPED
 
 
 def hindsight_share(realised_net: float, result: HindsightResult) -> float:
     """realised / optimum; NaN when the optimum is not positive (nothing to share)."""
     return realised_net / result.net if result.net > 1e-9 else math.nan
+
+
+# ---------------------------------------------------------------------------------------------
+# budget
+
+
+def current_rss_bytes() -> int | None:
+    """This process's resident set now (Linux /proc), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """When a search must stop: a deadline in this process's CPU seconds (time.process_time)
+    and a ceiling on its resident memory. CPU time, not wall time: on a shared machine the
+    same limit then buys the same search, so the bench's bound does not depend on the load.
+    Why a budget: the exact search has no size bound of its own; at
+    16,000 cargo a day one label can spawn 10^5 successors and a month exhausts any memory."""
+
+    deadline: float | None = None
+    max_rss_bytes: int | None = None
+    max_labels: int | None = None  # where RSS cannot be read, or as an extra guard
+
+    def exceeded(self, labels: int) -> str | None:
+        if self.deadline is not None and time.process_time() > self.deadline:
+            return "time"
+        if self.max_labels is not None and labels > self.max_labels:
+            return "memory"
+        if self.max_rss_bytes is not None:
+            rss = current_rss_bytes()
+            if rss is not None and rss > self.max_rss_bytes:
+                return "memory"
+        return None
+
+
+BUDGET_CHECK_POPS = 256  # settle steps between two budget checks
+BUDGET_CHECK_LABELS = 50_000  # and at least every this many new labels
+PREFILTER_MIN = 64  # with max_successors K, the successors are first sought among the
+PREFILTER_FACTOR = 8  # max(PREFILTER_MIN, PREFILTER_FACTOR * K) best by an optimistic score
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,21 +506,46 @@ def _penalties(rules: Sequence[TakeRule], j: np.ndarray, commit: np.ndarray, fin
     return pen
 
 
+ONLINE_BUCKET = 60  # minutes per bucket of the online index
+
+
+def _online_index(c: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per bucket of ONLINE_BUCKET minutes, the cargo (ascending) listed by its end and not
+    removed before its start. Why: the cargo online at minute t are a few thousand of a month's
+    half million; scanning [t - longest online period, t] costs ten times more."""
+    if not len(c):
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    b0, b1 = c // ONLINE_BUCKET, r // ONLINE_BUCKET
+    counts = b1 - b0 + 1
+    j = np.repeat(np.arange(len(c), dtype=np.int64), counts)
+    first = np.cumsum(counts) - counts
+    bucket = np.repeat(b0, counts) + (np.arange(len(j)) - np.repeat(first, counts))
+    order = np.lexsort((j, bucket))
+    j, bucket = j[order], bucket[order]
+    ptr = np.searchsorted(bucket, np.arange(int(b1.max()) + 2), "left")
+    return ptr, j
+
+
 def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, speed: float,
           cost_per_km: float, version: Version | str = Version.S3,
           preferences: Sequence[Mapping[str, Any]] = (),
           max_idle_minutes: int | None = None, max_pickup_km: float | None = None,
-          max_successors: int | None = None, approach_commit: bool = False) -> HindsightResult:
-    """The best chain of takes for one driver starting at minute 0 (see the module docstring)."""
+          max_successors: int | None = None, approach_commit: bool = False,
+          budget: SearchBudget | None = None) -> HindsightResult:
+    """The best chain of takes for one driver starting at minute 0 (see the module docstring).
+
+    With a `budget`, the search stops when it runs out and returns the best chain settled so
+    far (labels settle in minute order, so it is a feasible plan over the minutes reached):
+    `stopped` says why, and the result is then no longer exact.
+    """
+    t_start = time.process_time()
     rules, relaxed = take_rules(preferences, table, version)
     h_pay, h_sim = pay_horizon(days, version), days * DAY
-    n = len(table)
     c, r, ws, we, ct = table.create, table.remove, table.win_start, table.win_end, table.cost_time
-    dmax = int((r - c).max()) if n else 0
+    ptr, online = table.online_index()
+    value = table.price - cost_per_km * table.haul_r  # a take's net before pickup and fines
     # positions: drop points of equal coordinates share a node; node 0 is the start
-    pos = {(start_lat, start_lng): 0}
-    ends = zip(table.elat.tolist(), table.elng.tolist(), strict=True)
-    end_node = np.array([pos.setdefault(e, len(pos)) for e in ends], dtype=np.int64)
+    end_node, n_nodes = table.end_nodes(start_lat, start_lng)
     labels = _Labels()
     labels.add(0, 0.0, -1, -1, 0, Reach.DIRECT, 0, ())
     heap: list[tuple[int, float, int]] = [(0, -0.0, 0)]
@@ -413,7 +553,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
     best_at: dict[int, float] = {}
     # best net of a settled label with no chain member that could still block: a candidate at
     # most that good is dominated whatever its minute (the settled label is no later)
-    best_free = np.full(len(pos), -np.inf)
+    best_free = np.full(n_nodes, -np.inf)
     best, n_settled = 0, 0
     remove_l = r.tolist()
     s_lat, s_lng, s_cos = table.s_rad
@@ -428,42 +568,17 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
                 return True
         return False
 
-    while heap:
-        t, _, lid = heapq.heappop(heap)
-        if dominated(lid):
-            continue
-        node, net = labels.node[lid], labels.net[lid]
-        rec = labels.recent[lid]
-        lst = settled.setdefault(node, [])
-        if not rec:
-            lst[:] = [s for s in lst if labels.net[s] > net]
-            best_free[node] = max(best_free[node], net)
-        lst.append(lid)
-        best_at[node] = max(best_at.get(node, -math.inf), net)
-        n_settled += 1
-        if net > labels.net[best]:
-            best = lid
-        if t >= h_sim:
-            continue
-        lo = int(np.searchsorted(c, t - dmax, "left"))
-        top = h_pay if max_idle_minutes is None else min(h_pay, t + max_idle_minutes)
-        hi = int(np.searchsorted(c, top, "right"))
-        if hi <= lo:
-            continue
-        j = np.arange(lo, hi)
-        j = j[r[j] >= t]
-        if rec:
-            j = j[~np.isin(j, rec)]
-        if not len(j):
-            continue
-        if labels.cargo[lid] >= 0:
-            qa, qb = table.elat[labels.cargo[lid]], table.elng[labels.cargo[lid]]
-        else:
-            qa, qb = start_lat, start_lng
+    def pickup_km(j: np.ndarray, qa: float, qb: float) -> tuple[np.ndarray, np.ndarray]:
         d = _hav_np(qa, qb, s_lat[j], s_lng[j], s_cos[j])
         if max_pickup_km is not None:
             keep = d <= max_pickup_km
             j, d = j[keep], d[keep]
+        return j, d
+
+    def expand(j: np.ndarray, d: np.ndarray, t: int, net: float) -> tuple[np.ndarray, ...]:
+        """Feasible, undominated successors among cargo `j` (pickup km `d`) of a label at
+        minute t: cargo, finish, commit minute, net of the take, how it is reached (0 A, 1 B,
+        2 C)."""
         m = _minutes_np(d, speed)
         snap = d <= PICKUP_SNAP_KM
         cj, rj, wsj, wej, ctj = c[j], r[j], ws[j], we[j], ct[j]
@@ -494,8 +609,6 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         b_ok &= ~(a_ok & (a_fin <= b_fin) & (a_net >= b_net))
         a_ok &= ~(b_ok & (b_fin <= a_fin) & (b_net >= a_net))
         cand_j = np.concatenate([j[a_ok], j[b_ok]])
-        if not len(cand_j):
-            continue
         cand_fin = np.concatenate([a_fin[a_ok], b_fin[b_ok]])
         cand_com = np.concatenate([a_com[a_ok], b_com[b_ok]])
         cand_net = np.concatenate([a_net[a_ok], b_net[b_ok]])
@@ -504,6 +617,74 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         if not live.all():
             cand_j, cand_fin, cand_com = cand_j[live], cand_fin[live], cand_com[live]
             cand_net, cand_b = cand_net[live], cand_b[live]
+        return cand_j, cand_fin, cand_com, cand_net, cand_b
+
+    stopped: str | None = None
+    stopped_at: int | None = None
+    pops, next_check = 0, BUDGET_CHECK_LABELS
+    while heap:
+        if budget is not None:
+            pops += 1
+            if pops % BUDGET_CHECK_POPS == 1 or len(labels.t) >= next_check:
+                next_check = len(labels.t) + BUDGET_CHECK_LABELS
+                stopped = budget.exceeded(len(labels.t))
+                if stopped is not None:
+                    stopped_at = heap[0][0]
+                    break
+        t, _, lid = heapq.heappop(heap)
+        if dominated(lid):
+            continue
+        node, net = labels.node[lid], labels.net[lid]
+        rec = labels.recent[lid]
+        lst = settled.setdefault(node, [])
+        if not rec:
+            lst[:] = [s for s in lst if labels.net[s] > net]
+            best_free[node] = max(best_free[node], net)
+        lst.append(lid)
+        best_at[node] = max(best_at.get(node, -math.inf), net)
+        n_settled += 1
+        if net > labels.net[best]:
+            best = lid
+        if t >= h_sim:
+            continue
+        # candidates: listed by t and still online at t (the index), then listed in (t, top]
+        top = h_pay if max_idle_minutes is None else min(h_pay, t + max_idle_minutes)
+        mid = int(np.searchsorted(c, t, "right"))
+        hi = int(np.searchsorted(c, top, "right"))
+        b = t // ONLINE_BUCKET
+        now = online[ptr[b]:ptr[b + 1]] if b + 1 < len(ptr) else online[:0]
+        now = now[(c[now] <= t) & (r[now] >= t)]
+        j = np.concatenate([now, np.arange(mid, max(mid, hi), dtype=np.int64)])
+        if rec:
+            j = j[~np.isin(j, rec)]
+        if not len(j):
+            continue
+        if labels.cargo[lid] >= 0:
+            qa, qb = table.elat[labels.cargo[lid]], table.elng[labels.cargo[lid]]
+        else:
+            qa, qb = start_lat, start_lng
+        j, d = pickup_km(j, qa, qb)
+        m_pre = max(PREFILTER_MIN, PREFILTER_FACTOR * (max_successors or 0))
+        if max_successors is None or len(j) <= m_pre:
+            cand = expand(j, d, t, net)
+        else:
+            # the K best by net per minute: first among the M best by an optimistic score
+            # (no fines; finish >= max(t + pickup minutes, listed, window start) + cost time);
+            # the rest only when the K-th found might still be beaten by one of them
+            mins = np.where(d <= PICKUP_SNAP_KM, 0, _minutes_np(d, speed))
+            finish = np.maximum(np.maximum(c[j], ws[j]), t + mins) + ct[j]
+            opt = (value[j] - cost_per_km * np.round(d, 2)) / np.maximum(1, finish - t)
+            part = np.argpartition(-opt, m_pre - 1)
+            first = np.sort(part[:m_pre])
+            cand = expand(j[first], d[first], t, net)
+            score = cand[3] / np.maximum(1, cand[1] - t)
+            kth = (-np.partition(-score, max_successors - 1)[max_successors - 1]
+                   if len(score) >= max_successors else -np.inf)
+            if not (kth > 0 and kth >= opt[part[m_pre - 1]]):
+                cand = expand(j, d, t, net)
+        cand_j, cand_fin, cand_com, cand_net, cand_b = cand
+        if not len(cand_j):
+            continue
         if max_successors is not None and len(cand_j) > max_successors:
             score = cand_net / np.maximum(1, cand_fin - t)
             keep = np.argpartition(-score, max_successors - 1)[:max_successors]
@@ -512,6 +693,12 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         new_net = net + cand_net
         nodes = end_node[cand_j]
         for k in range(len(cand_j)):
+            if budget is not None and len(labels.t) >= next_check:
+                next_check = len(labels.t) + BUDGET_CHECK_LABELS
+                stopped = budget.exceeded(len(labels.t))
+                if stopped is not None:
+                    stopped_at = t
+                    break
             nd, nn = int(nodes[k]), float(new_net[k])
             jj, ff = int(cand_j[k]), int(cand_fin[k])
             nrec = tuple(x for x in rec if remove_l[x] >= ff)
@@ -521,10 +708,18 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             if best_at.get(nd, -math.inf) >= nn and dominated(nid):
                 continue  # settled labels are no later, so the pop-time test holds already
             heapq.heappush(heap, (ff, -nn, nid))
-    exact = max_idle_minutes is None and max_pickup_km is None and max_successors is None
+        if stopped is not None:
+            break
+    caps = tuple((k, float(v)) for k, v in (("max_idle_minutes", max_idle_minutes),
+                                             ("max_pickup_km", max_pickup_km),
+                                             ("max_successors", max_successors))
+                 if v is not None)
+    exact = not caps and stopped is None
     res = _replay(table, labels, best, start_lat, start_lng, speed, cost_per_km, rules, relaxed,
                   exact, n_settled)
-    return replace(res, approach_commit=approach_commit)
+    return replace(res, approach_commit=approach_commit, stopped=stopped,
+                   stopped_at_minute=stopped_at, caps=caps,
+                   solve_s=round(time.process_time() - t_start, 2))
 
 
 def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: float,
@@ -569,7 +764,29 @@ def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: floa
                            tuple(relaxed), exact, False, n_settled)
 
 
-def hindsight_for_run(cargo_records: Iterable[Mapping[str, Any]],
+def driver_preferences(drv: Mapping[str, Any],
+                       parse_preference: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
+                       | None) -> list[Mapping[str, Any]]:
+    """A §2.3 driver's preferences in structured form: an entry with a `kind` key as is, else
+    through `parse_preference` (text -> structured or None), an unparsed one as "unparsed"."""
+    prefs: list[Mapping[str, Any]] = []
+    for p in drv.get("preferences") or []:
+        parsed = p if isinstance(p, Mapping) and "kind" in p else (
+            parse_preference(p) if parse_preference is not None else None)
+        if parsed is None:
+            parsed = {"kind": "unparsed"}
+        elif isinstance(p, Mapping) and "kind" not in p:
+            parsed = {**parsed, "start_time": p.get("start_time"),
+                      "end_time": p.get("end_time")}
+        prefs.append(parsed)
+    return prefs
+
+
+def _table(cargo: CargoTable | Iterable[Mapping[str, Any]]) -> CargoTable:
+    return cargo if isinstance(cargo, CargoTable) else CargoTable.from_records(cargo)
+
+
+def hindsight_for_run(cargo_records: CargoTable | Iterable[Mapping[str, Any]],
                       drivers: Sequence[Mapping[str, Any]], days: int, version: Version | str,
                       speed: float, *,
                       parse_preference: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
@@ -578,23 +795,162 @@ def hindsight_for_run(cargo_records: Iterable[Mapping[str, Any]],
 
     A preference entry already in structured form (a `kind` key) is used as is; otherwise
     `parse_preference` (text -> structured form or None) is tried, and an unparsed entry is
-    reported as the relaxed kind "unparsed".
+    reported as the relaxed kind "unparsed". No budget: see `bounded_hindsight_for_run`.
     """
-    table = CargoTable.from_records(cargo_records)
-    out: dict[str, HindsightResult] = {}
-    for drv in drivers:
-        prefs: list[Mapping[str, Any]] = []
-        for p in drv.get("preferences") or []:
-            parsed = p if isinstance(p, Mapping) and "kind" in p else (
-                parse_preference(p) if parse_preference is not None else None)
-            if parsed is None:
-                parsed = {"kind": "unparsed"}
-            elif isinstance(p, Mapping) and "kind" not in p:
-                parsed = {**parsed, "start_time": p.get("start_time"),
-                          "end_time": p.get("end_time")}
-            prefs.append(parsed)
-        out[str(drv["driver_id"])] = solve(
-            table, start_lat=float(drv["current_lat"]), start_lng=float(drv["current_lng"]),
-            days=days, speed=speed, cost_per_km=float(drv.get("cost_per_km", 0.0)),
-            version=version, preferences=prefs, **caps)
+    table = _table(cargo_records)
+    return {str(drv["driver_id"]): solve(
+        table, start_lat=float(drv["current_lat"]), start_lng=float(drv["current_lng"]),
+        days=days, speed=speed, cost_per_km=float(drv.get("cost_per_km", 0.0)),
+        version=version, preferences=driver_preferences(drv, parse_preference), **caps)
+        for drv in drivers}
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded: what the bench runs
+
+
+def relaxed_upper_bound(table: CargoTable, *, days: int, version: Version | str,
+                        cost_per_km: float) -> float:
+    """An upper bound of every policy's net (and of the optimum under every preference kind).
+
+    Relaxation: a take holds the truck from its commit to its finish, at least its cost time,
+    and takes do not overlap inside the paid horizon H; its net is at most price minus the
+    haul's km cost (pickup km and fines are >= 0). The best fractional choice under "total
+    cost time <= H" (a knapsack, solved greedily by net per minute) bounds every chain. It
+    ignores the drives between takes, so it is loose (see docs/benchmarks-hindsight.md).
+    """
+    h_pay, h_sim = pay_horizon(days, version), days * DAY
+    c, ws, we, ct = table.create, table.win_start, table.win_end, table.cost_time
+    val = table.price - cost_per_km * table.haul_r
+    ok = (c < h_sim) & (np.maximum(c, ws) + ct <= h_pay) & (c <= we) & (val > 0)
+    v, w = val[ok], ct[ok]
+    total = float(v[w <= 0].sum())
+    v, w = v[w > 0], w[w > 0]
+    order = np.argsort(-(v / w), kind="stable")
+    v, w = v[order], w[order]
+    used = np.cumsum(w)
+    k = int(np.searchsorted(used, h_pay, "right"))
+    total += float(v[:k].sum())
+    if k < len(v):
+        room = h_pay - (float(used[k - 1]) if k else 0.0)
+        total += float(v[k]) * room / float(w[k])
+    return total
+
+
+@dataclass(frozen=True)
+class Caps:
+    """The heuristic caps of a capped search (see the module docstring); None = no cap."""
+
+    max_idle_minutes: int | None = 180
+    max_pickup_km: float | None = 120.0
+    max_successors: int | None = 16
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"max_idle_minutes": self.max_idle_minutes, "max_pickup_km": self.max_pickup_km,
+                "max_successors": self.max_successors}
+
+
+# Looser and looser caps: each rung costs about 2-4x the one before and finds at least as good
+# a plan in practice (docs/benchmarks-hindsight.md); the first one always fits a month.
+CAP_LADDER = (Caps(180, 120.0, 4), Caps(180, 120.0, 8), Caps(180, 120.0, 16))
+RUNG_GROWTH = 4.0  # a rung is skipped when the last one's time times this exceeds the share
+
+
+@dataclass(frozen=True)
+class HindsightLimits:
+    """The envelope of the bench's optimum for a whole run (all drivers together).
+
+    `time_s` (CPU seconds of this process) is shared out evenly over the drivers (and rungs)
+    left; of a driver's share, `exact_share` goes to the exact search. `max_rss_bytes` caps
+    the process's resident memory during every search.
+    """
+
+    time_s: float = 300.0
+    max_rss_bytes: int | None = 3 * 2**30
+    ladder: tuple[Caps, ...] = CAP_LADDER
+    exact_share: float = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class DriverBound:
+    """One driver's hindsight figures: the plan (`result`: the exact optimum or a capped lower
+    bound), the relaxed upper bound, and why the exact search was not used (None if it was)."""
+
+    result: HindsightResult
+    upper: float
+    exact_stop: str | None
+
+    @property
+    def bound(self) -> Bound:
+        return self.result.bound
+
+
+def bounded_hindsight_for_run(cargo: CargoTable | Iterable[Mapping[str, Any]],
+                              drivers: Sequence[Mapping[str, Any]], days: int,
+                              version: Version | str, speed: float, *,
+                              parse_preference: Callable[[Mapping[str, Any]],
+                                                         Mapping[str, Any] | None]
+                              | None = None, limits: HindsightLimits = HindsightLimits(),
+                              approach_commit: bool = True) -> dict[str, DriverBound]:
+    """Each driver's optimum within `limits`: exact where it fits, else the best capped plan.
+
+    First pass, per driver: the exact search under a share of the time and the memory ceiling;
+    where it stops, the first rung of the cap ladder (a feasible plan: a lower bound of the
+    optimum). Once one driver's exact search has not fitted, the others skip it: they share
+    the cargo stream whose density decides the search's size. Later passes climb the ladder
+    for the capped drivers while the time lasts, keeping each driver's best plan.
+    """
+    table = _table(cargo)
+    deadline = time.process_time() + limits.time_s
+    kws: list[dict[str, Any]] = [{
+        "start_lat": float(drv["current_lat"]), "start_lng": float(drv["current_lng"]),
+        "days": days, "speed": speed, "cost_per_km": float(drv.get("cost_per_km", 0.0)),
+        "version": version, "preferences": driver_preferences(drv, parse_preference),
+        "approach_commit": approach_commit} for drv in drivers]
+    plans: list[HindsightResult | None] = [None] * len(drivers)
+    stops: list[str | None] = [None] * len(drivers)
+    ladder = limits.ladder
+
+    def left_per(k: int) -> float:
+        return max(0.0, deadline - time.process_time()) / max(k, 1)
+
+    def budget(share: float) -> SearchBudget:
+        return SearchBudget(time.process_time() + share, limits.max_rss_bytes)
+
+    exact_fits = True
+    for i, kw in enumerate(kws):
+        # the first rung is owed to every driver still to come: keep ladder-length shares
+        share = left_per((len(kws) - i) * max(len(ladder), 1))
+        if exact_fits:
+            plans[i] = solve(table, **kw, budget=budget(share * len(ladder)
+                                                        * limits.exact_share))
+            stops[i] = plans[i].stopped
+            exact_fits = stops[i] is None
+        else:
+            stops[i] = "skipped: an earlier driver's exact search did not fit"
+        if not exact_fits and ladder:
+            res = solve(table, **kw, **ladder[0].kwargs(), budget=budget(left_per(len(kws) - i)))
+            if plans[i] is None or res.net >= plans[i].net:
+                plans[i] = res
+    climbing = {i for i, p in enumerate(plans) if p is not None and not p.exact
+                and p.stopped is None}
+    for rung in ladder[1:]:
+        todo = sorted(climbing)
+        for n, i in enumerate(todo):
+            share, last = left_per(len(todo) - n), plans[i]
+            assert last is not None
+            if last.solve_s * RUNG_GROWTH > share:
+                climbing.discard(i)  # it would not finish: keep the plan it has
+                continue
+            res = solve(table, **kws[i], **rung.kwargs(), budget=budget(share))
+            if res.stopped is not None:
+                climbing.discard(i)
+            elif res.net >= last.net:
+                plans[i] = res
+    out: dict[str, DriverBound] = {}
+    for drv, kw, plan, stop in zip(drivers, kws, plans, stops, strict=True):
+        upper = relaxed_upper_bound(table, days=days, version=version,
+                                    cost_per_km=kw["cost_per_km"])
+        assert plan is not None
+        out[str(drv["driver_id"])] = DriverBound(plan, upper, stop)
     return out

@@ -105,12 +105,32 @@ def test_committed_competition_baseline_gate(tmp_path: Path) -> None:
     under the official loop, income and share of the hindsight optimum against the baseline."""
     baseline = ROOT / "benchmarks" / "baselines" / "bench-competition.json"
     out = tmp_path / "bench-competition"
+    agent = "tests/agents/comp_agent.py:ModelDecisionService"
     proc = cli("bench", str(SCENARIOS / "bench-competition.toml"), "--out", str(out),
-               "--baseline", str(baseline), "--check", timeout=900)
+               "--baseline", str(baseline), "--check", "--agent", agent, timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     r = json.loads((out / "report.json").read_text())
     assert "off" in r["modes"]
-    assert "share of hindsight optimum" in (out / "report.md").read_text()
+    md = (out / "report.md").read_text()
+    assert "share of hindsight optimum" in md
+    # a third-party agent in the same table, scored the official way like our modes
+    official = json.loads(next((out / "agents").glob("1-*/competition/monthly_income_*.json"))
+                          .read_text())["summary"]
+    row = r["agents"][agent]
+    assert row["quality"]["official"]["net_income"] == pytest.approx(
+        official["total_net_income_all_drivers"])
+    assert row["quality"]["official"]["preference_penalty"] == pytest.approx(
+        official["total_preference_penalty"])
+    assert sum(row["quality"]["official"]["penalty_by_kind"].values()) == pytest.approx(
+        official["total_preference_penalty"])
+    assert f"| {agent} | agent |" in md
+    assert 0 < r["quality"]["hindsight_share"][agent] <= 1
+    # the bound says what it is: exact on this small market, with a relaxed bound above it
+    h = r["quality"]["hindsight_optimum"]
+    assert h["bound"] == "exact optimum"
+    assert h["upper"] >= h["net"] > 0
+    assert "| hindsight plan | exact optimum |" in md
+    assert "| hindsight bound | relaxed upper bound |" in md
     # the optimum bounds every policy: each share lies in (0, 1], and follows the income
     share = r["quality"]["hindsight_share"]
     assert all(0 < x <= 1 for x in share.values())
@@ -130,6 +150,27 @@ def test_committed_competition_baseline_gate(tmp_path: Path) -> None:
     assert {f for _, f in moved} == {"quality.net_income_per_driver_day",
                                      "quality.hindsight_share"}
     assert ("compressed", "quality.hindsight_share") in moved
+
+
+def test_bench_agent_needs_competition_rules_and_each_agent_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.app.cli import main
+
+    agent = "tests/agents/comp_agent.py:ModelDecisionService"
+    assert main(["bench", str(SCENARIOS / "bench.toml"), "--out", str(tmp_path / "a"),
+                 "--agent", agent]) == 2
+    err = capsys.readouterr().err
+    assert "--agent" in err
+    assert "competition" in err
+    assert main(["bench", str(SCENARIOS / "bench-competition.toml"), "--out",
+                 str(tmp_path / "b"), "--agent", agent, "--agent", agent]) == 2
+    assert "repeated" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["bench", str(SCENARIOS / "bench-competition.toml"), "--hindsight-time-limit",
+              "-1"])
+    assert "--hindsight-time-limit" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists()
+    assert not (tmp_path / "b").exists()
 
 
 def test_sweep_dataset_is_readable(tmp_path: Path) -> None:

@@ -13,10 +13,18 @@ import numpy as np
 import pytest
 
 from sim.hindsight import (
+    Bound,
+    Caps,
+    CargoTable,
+    HindsightLimits,
     HindsightResult,
+    SearchBudget,
+    bounded_hindsight_for_run,
     hindsight_for_run,
     hindsight_share,
     pay_horizon,
+    relaxed_upper_bound,
+    solve,
 )
 
 EPOCH = datetime(2026, 3, 1)
@@ -465,3 +473,97 @@ def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> Non
             np.testing.assert_array_equal(
                 _minutes_np(d, speed), [drive_minutes(x, speed) for x in s])
         np.testing.assert_array_equal(np.round(d, 2), np.round(s, 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# bounded search: the bench's envelope (time, memory) and the labels of what it found
+
+
+def two_day_instance(seed: int, n: int = 30) -> tuple[list[dict], dict]:
+    rng = np.random.default_rng(2000 + seed)
+    recs, drv = random_instance(rng, n)
+    for i, rec in enumerate(recs):  # half of them on the second day
+        if i % 2:
+            for key in ("create_time", "remove_time"):
+                rec[key] = wall(int((datetime.fromisoformat(rec[key]) - EPOCH)
+                                    .total_seconds() // 60) + 1440)
+            rec["load_time"] = None
+    return recs, drv
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_relaxed_upper_bound_is_above_the_optimum_and_every_policy(seed: int) -> None:
+    recs, drv = two_day_instance(seed)
+    res = solve_one(recs, drv, days=2, version="S3", approach_commit=True)
+    table = CargoTable.from_records(recs)
+    ub = relaxed_upper_bound(table, days=2, version="S3", cost_per_km=drv["cost_per_km"])
+    assert ub >= res.net - 1e-6
+    for reposition in (False, True):
+        assert ub >= run_policy(recs, drv, 2, "S3", reposition) - 1e-6
+
+
+def test_upper_bound_fills_the_paid_horizon_by_net_per_minute() -> None:
+    # two 600-minute takes fit a 1,440-minute day, the third only by its 240-minute fraction
+    recs = [record(c, 0, 100, HERE, HERE, 600, fen) for c, fen in
+            (("A", 60000), ("B", 50000), ("C", 30000))]
+    ub = relaxed_upper_bound(CargoTable.from_records(recs), days=1, version="S4",
+                             cost_per_km=1.0)
+    assert ub == pytest.approx(600 + 500 + 300 * 240 / 600)
+
+
+def test_a_search_out_of_time_or_memory_returns_the_plan_it_had_as_a_lower_bound() -> None:
+    recs, drv = two_day_instance(3, 60)
+    table = CargoTable.from_records(recs)
+    kw = {"start_lat": drv["current_lat"], "start_lng": drv["current_lng"], "days": 2,
+          "speed": SPEED, "cost_per_km": drv["cost_per_km"], "version": "S3"}
+    full = solve(table, **kw)
+    assert full.exact
+    assert full.stopped is None
+    assert full.bound is Bound.EXACT
+    late = solve(table, **kw, budget=SearchBudget(deadline=0.0))  # long past
+    assert late.stopped == "time"
+    assert not late.exact
+    assert late.bound is Bound.CAPPED
+    assert late.net <= full.net
+    small = solve(table, **kw, budget=SearchBudget(max_labels=40))
+    assert small.stopped == "memory"
+    assert small.stopped_at_minute is not None
+    assert 0 <= small.net <= full.net
+    # what a stopped search returns is a real plan: it replays to the same net
+    assert small.net == pytest.approx(sum(o.gross - o.km * drv["cost_per_km"] - o.penalty
+                                          for o in small.orders))
+
+
+def test_bounded_run_is_exact_where_it_fits_and_capped_where_it_does_not() -> None:
+    recs, drv = two_day_instance(5, 60)
+    drivers = [{**drv, "driver_id": "D1"}, {**drv, "driver_id": "D2", "current_lat": 23.2}]
+    exact = hindsight_for_run(recs, drivers, 2, "S3", SPEED, approach_commit=True)
+    fits = bounded_hindsight_for_run(recs, drivers, 2, "S3", SPEED)
+    for d in ("D1", "D2"):
+        assert fits[d].bound is Bound.EXACT
+        assert fits[d].exact_stop is None
+        assert fits[d].result.net == pytest.approx(exact[d].net)
+        assert fits[d].upper >= fits[d].result.net - 1e-6
+    # a memory ceiling below what the process already holds: the exact search stops at once,
+    # so does every rung after the first (which is never skipped); the first rung's plan stays
+    tight = HindsightLimits(time_s=60, max_rss_bytes=None,
+                            ladder=(Caps(60, 30.0, 2), Caps(120, 60.0, 4)))
+    capped = bounded_hindsight_for_run(recs, drivers, 2, "S3", SPEED, limits=HindsightLimits(
+        time_s=60, max_rss_bytes=1, ladder=tight.ladder))
+    assert capped["D1"].exact_stop == "memory"
+    assert capped["D2"].exact_stop.startswith("skipped")
+    for d in ("D1", "D2"):
+        assert capped[d].bound is Bound.CAPPED
+        assert capped[d].result.net <= exact[d].net + 1e-6
+    # without the ceiling the ladder climbs: the last rung's caps, no worse than the first's
+    climbed = bounded_hindsight_for_run(recs, drivers, 2, "S3", SPEED, limits=HindsightLimits(
+        time_s=60, max_rss_bytes=None, ladder=tight.ladder, exact_share=0.0))
+    for d in ("D1", "D2"):
+        res = climbed[d].result
+        assert res.bound is Bound.CAPPED
+        assert dict(res.caps)["max_successors"] == 4
+        assert exact[d].net + 1e-6 >= res.net >= solve(
+            CargoTable.from_records(recs), start_lat=drivers[0 if d == "D1" else 1][
+                "current_lat"], start_lng=drv["current_lng"], days=2, speed=SPEED,
+            cost_per_km=drv["cost_per_km"], version="S3", approach_commit=True,
+            max_idle_minutes=60, max_pickup_km=30.0, max_successors=2).net - 1e-6

@@ -192,16 +192,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
         model_eval = {"model": build_qa_model(args.base_url, args.model, cache,
                                               args.llm_replay),
                       "steps": args.qa_steps, "max_questions": args.qa_max_questions}
+    agents = tuple(args.agent or ())
+    dup = next((a for i, a in enumerate(agents) if a in agents[:i]), None)
+    if dup is not None:
+        raise ScenarioError("<command line>", "--agent", "each agent once", f"{dup} repeated")
     if sc.scenario.rules == "competition":  # our agents under the official loop
         from agents.app.bench_competition import check_competition, run_competition_bench
 
         if model_eval is not None:
             print("note: model QA and agreement run on shared-world scenarios only",
                   file=sys.stderr)
+        from sim.hindsight import HindsightLimits
+
         modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
-        report = run_competition_bench(sc, out, modes)
+        limits = HindsightLimits(time_s=args.hindsight_time_limit,
+                                 max_rss_bytes=int(args.hindsight_memory_gb * 2**30))
+        report = run_competition_bench(sc, out, modes, agents, limits,
+                                       with_hindsight=args.hindsight_time_limit > 0)
         check = check_competition  # the gate for this kind of report
     else:
+        if agents:
+            raise ScenarioError(args.scenario, "--agent", "a competition-rules scenario "
+                                "([scenario] rules = \"competition\")", sc.scenario.rules)
         report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
@@ -428,6 +440,24 @@ def _distinct(flag: str, text: str, conv):
     return out
 
 
+def _float_at_least(low: float, strict: bool):
+    """An argparse type: a number >= low (> low when strict), else argparse's usage error."""
+    def conv(x: str) -> float:
+        try:
+            v = float(x)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, found {x!r}") from None
+        if v < low or (strict and v == low):
+            raise argparse.ArgumentTypeError(
+                f"expected a number {'above' if strict else 'of at least'} {low:g}, found {x}")
+        return v
+    return conv
+
+
+_nonneg_float = _float_at_least(0.0, strict=False)
+_positive_float = _float_at_least(0.0, strict=True)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -463,6 +493,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--llm-cache", help="record/replay file (default <out>/qa-cache.jsonl)")
     b.add_argument("--llm-replay", action="store_true",
                    help="answer the model questions from --llm-cache only")
+    b.add_argument("--agent", action="append", metavar="MODULE:CLASS",
+                   help="competition rules: also run this competition agent (a dotted module "
+                        "or a .py path, as for `compete --agent`) into the same table; "
+                        "repeatable")
+    b.add_argument("--hindsight-time-limit", type=_nonneg_float, default=300.0, metavar="S",
+                   help="competition rules: CPU seconds for all drivers' hindsight bounds "
+                        "(exact where it fits, else capped lower bounds); 0 skips them")
+    b.add_argument("--hindsight-memory-gb", type=_positive_float, default=3.0, metavar="GB",
+                   help="competition rules: resident-memory ceiling of the hindsight search")
     b.set_defaults(func=cmd_bench)
     w = sub.add_parser("sweep", help="scenarios x seeds x modes on a process pool or Ray")
     w.add_argument("scenarios", nargs="+")
