@@ -51,12 +51,11 @@ class TimePrice:
             return []
         out = [f"time is worth {self.rate:.2f}/min on average"]
         if self.factors != FLAT:
-            lo = sorted(range(24), key=lambda h: (self.factors[h], h))[:6]
-            hi = sorted(range(24), key=lambda h: (-self.factors[h], h))[:3]
-            out.append("cheapest hours " + ", ".join(
-                f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(lo)))
-            out.append("dearest hours " + ", ".join(
-                f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(hi)))
+            lo = sorted(range(24), key=lambda h: (self.factors[h], h))[:4]
+            hi = sorted(range(24), key=lambda h: (-self.factors[h], h))[:2]
+            out.append("hours cheapest " + " ".join(
+                f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(lo)) + ", dearest "
+                + " ".join(f"{h:02d}h x{self.factors[h]:.1f}" for h in sorted(hi)))
         return out
 
 

@@ -185,7 +185,8 @@ class MainViews:
             last_action=d.last_action, searches_in_row=d.searches_in_row,
             waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
             failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons,
-            time_price=s.time_price, rests=s.rests, **kw)
+            time_price=s.time_price,
+            rests=tuple(sorted(s.rests, key=lambda r: (-r.value, r.minutes))[:2]), **kw)
 
     def rules(self, m: MemoryAgent, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)

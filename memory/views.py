@@ -303,13 +303,11 @@ class PreferenceView(View):
 
     def verbose_sections(self) -> Sections:
         rules = ([f"do now: {self.todo}"] if self.todo else []) + list(self.rule_lines)
-        return [("preference rules", rules), ("unscored preferences", list(self.unscored)),
-                ("time", self.time_price.lines())]
+        return [("preference rules", rules), ("unscored preferences", list(self.unscored))]
 
     def compact_sections(self) -> Sections:
         # the digest states each rule's status; show what changed since
-        return [("changed since digest", [h for h in self.hints() if h not in self.digest]),
-                ("time", self.time_price.lines())]
+        return [("changed since digest", [h for h in self.hints() if h not in self.digest])]
 
     def extractive_digest(self) -> list[str]:
         return self.hints()[:MAX_BULLETS] or ["no preferences"]
@@ -345,7 +343,7 @@ class CargoAnalysisView(View):
     def verbose_sections(self) -> Sections:
         return [
             ("state", [f"position ({self.position.lat:.3f},{self.position.lng:.3f}) "
-                       f"cost {self.cost_per_km:g}/km", *self.time_price.lines()]),
+                       f"cost {self.cost_per_km:g}/km", *self.time_price.lines()[:1]]),
             ("candidate cargo", [c.line() for c in self.candidates]),
             ("failed_cargo_ids", _ids(self.failed_cargo_ids)),
             ("stale_cargo_ids", _ids(self.stale_cargo_ids)),
@@ -359,7 +357,7 @@ class CargoAnalysisView(View):
         # live view leaves the summaries to the digest (empty there)
         return [
             ("candidate cargo, best first", [c.short_line() for c in self.candidates]),
-            ("time", self.time_price.lines()),
+            ("time", self.time_price.lines()[:1]),
             ("dropped since digest", _joined(self.dropped_since_digest)),
             ("discarded so far", _joined(self.discarded_summary)),
             ("blacklist", _joined(self.blacklist_summary)),

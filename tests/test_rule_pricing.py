@@ -110,7 +110,7 @@ def test_time_price_hour_by_hour():
     assert tp.cost(1440 + 60, 120) == pytest.approx(1.5 * 120 * 0.2)  # the next night too
     assert TimePrice().cost(0, 600) == 0
     assert not TimePrice()
-    assert "cheapest hours 00h x0.2" in " ".join(tp.lines())
+    assert "hours cheapest 00h x0.2" in " ".join(tp.lines())
 
 
 def test_hour_rates_learn_the_shape_and_stay_bounded():
