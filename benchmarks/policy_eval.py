@@ -123,9 +123,9 @@ class Checks:
 def check_against_greedy(greedy: RunResult, other: RunResult) -> Checks:
     g_net, g_pen = greedy.total("net"), greedy.total("penalty")
     o_net, o_pen = other.total("net"), other.total("penalty")
-    # a ratio needs a positive greedy net; otherwise the mode must simply not earn less
+    # 1.25x a positive net; for a greedy net <= 0 the same margin over it: g + 0.25|g|
     ratio = o_net / g_net if g_net > 0 else None
-    net_ok = o_net >= NET_RATIO * g_net if g_net > 0 else o_net >= g_net
+    net_ok = o_net >= g_net + (NET_RATIO - 1) * abs(g_net)
     share = o_pen / g_pen if g_pen > 0 else None
     pen_ok = o_pen <= PENALTY_SHARE * g_pen if g_pen > 0 else o_pen <= 0
     base = {d.driver_id: d for d in greedy.drivers}
