@@ -162,8 +162,9 @@ def k02(p, a, c, lang, rng):
     ws = p.get("weekend_start")
     if lang == "zh":
         s0, s1 = zh_clock(p["start"], rng), zh_clock(p["end"], rng)
-        s = rng.choice([f"每晚{s0.removeprefix('晚上')}到第二天{s1}必须停车熄火睡觉，雷打不动",
-                        f"{s0}至次日{s1}是睡觉时间，车必须停着",
+        nxt = ("第二天", "次日") if p["end"] <= p["start"] else ("", "")  # a window past midnight
+        s = rng.choice([f"每晚{s0.removeprefix('晚上')}到{nxt[0]}{s1}必须停车熄火睡觉，雷打不动",
+                        f"{s0}至{nxt[1]}{s1}是睡觉时间，车必须停着",
                         f"晚上{s0.replace('晚上', '')}以后到{s1}一定要休息，不能开车"
                         if s0.startswith("晚上") else f"{s0}到{s1}必须停车休息"])
         if ws:
