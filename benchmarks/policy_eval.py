@@ -322,6 +322,14 @@ def format_report(rep: dict) -> str:
             lines.append(f"{m:<22}{t['net']:>12,.0f}{t['gross']:>12,.0f}{t['cost']:>10,.0f}"
                          f"{t['penalty']:>11,.0f}{t['orders']:>8}{t['wait_minutes'] / 60:>8.0f}"
                          f"{t['longest_wait']:>9}{t['wall_s']:>8}")
+        kinds = sorted({k for body in modes.values() for k in body["totals"]["penalty_by_kind"]})
+        if kinds:
+            lines.append("\npenalty by kind:")
+            lines.append(f"{'kind':<28}" + "".join(f"{m[:12]:>13}" for m in modes))
+            for k in kinds:
+                lines.append(f"{k:<28}" + "".join(
+                    f"{body['totals']['penalty_by_kind'].get(k, 0):>13,.0f}"
+                    for body in modes.values()))
         lines.append("\nper driver (net / penalty):")
         ids = [d["driver_id"] for d in next(iter(modes.values()))["drivers"]]
         lines.append(f"{'driver':<8}" + "".join(f"{m[:16]:>22}" for m in modes))
