@@ -83,8 +83,9 @@ class RunResult:
     version: str
     mode: str
     drivers: list[DriverResult]
-    wall_s: float
+    wall_s: float  # the run (not the scoring); noisy on a shared machine
     run_dir: str
+    cpu_s: float = 0.0  # CPU seconds of the run (all threads of the process)
 
     def total(self, attr: str) -> float:
         return round(sum(getattr(d, attr) for d in self.drivers), 2)
@@ -100,7 +101,7 @@ class RunResult:
                 "wait_minutes": int(self.total("wait_minutes")),
                 "longest_wait": max((d.longest_wait for d in self.drivers), default=0),
                 "penalty_by_kind": {k: round(v, 2) for k, v in sorted(by_kind.items())},
-                "wall_s": round(self.wall_s, 1)}
+                "wall_s": round(self.wall_s, 1), "cpu_s": round(self.cpu_s, 1)}
 
 
 @dataclass
@@ -175,12 +176,12 @@ def run_job(job: Job) -> RunResult:
     out = Path(job.run_dir)
     if out.exists():
         shutil.rmtree(out)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     with redirect_stdout(io.StringIO()):
         run_competition(scenario_for(job), out)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     report = score_run(out / "competition", version=job.version)
-    return RunResult(job.version, job.mode, summarise(report), wall, str(out))
+    return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu)
 
 
 def summarise(report) -> list[DriverResult]:
@@ -315,13 +316,13 @@ def format_report(rep: dict) -> str:
         lines.append(f"\n== {v}")
         modes = entry["modes"]
         head = (f"{'mode':<22}{'net':>12}{'gross':>12}{'cost':>10}{'penalty':>11}{'orders':>8}"
-                f"{'wait h':>8}{'max wait':>9}{'wall s':>8}")
+                f"{'wait h':>8}{'max wait':>9}{'wall s':>8}{'cpu s':>8}")
         lines += [head, "-" * len(head)]
         for m, body in modes.items():
             t = body["totals"]
             lines.append(f"{m:<22}{t['net']:>12,.0f}{t['gross']:>12,.0f}{t['cost']:>10,.0f}"
                          f"{t['penalty']:>11,.0f}{t['orders']:>8}{t['wait_minutes'] / 60:>8.0f}"
-                         f"{t['longest_wait']:>9}{t['wall_s']:>8}")
+                         f"{t['longest_wait']:>9}{t['wall_s']:>8}{t.get('cpu_s', 0):>8}")
         kinds = sorted({k for body in modes.values() for k in body["totals"]["penalty_by_kind"]})
         if kinds:
             lines.append("\npenalty by kind:")
