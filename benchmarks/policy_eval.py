@@ -251,14 +251,15 @@ def cargo_file(market: str, split: str, days: int, cache: Path) -> Path:
 
 
 def drivers_file(market: str, split: str, pick: str | None, where: Path) -> Path:
-    """The split's drivers file, or a subset of it: `pick` is a count (the first N) or a
-    comma-separated list of driver ids."""
+    """A copy of the split's drivers file (every run of one report reads the same drivers even
+    if the set is regenerated meanwhile), or of a subset: `pick` is a count (the first N) or
+    a comma-separated list of driver ids."""
     sc = load_scenario(str(scenario_path(market, split)))
     full = Path(sc.drivers.file).resolve()
-    if not pick:
-        return full
     rows = json.loads(full.read_text(encoding="utf-8"))
-    if pick.isdigit():
+    if not pick:
+        chosen = rows
+    elif pick.isdigit():
         chosen = rows[: int(pick)]
     else:
         want = [x.strip() for x in pick.split(",") if x.strip()]

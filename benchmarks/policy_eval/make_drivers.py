@@ -303,8 +303,9 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
 def pick_must_take(market_toml: Path, wants: list[tuple[str, Home, dict, int]]
                    ) -> dict[str, dict]:
     """For each (driver id, home, other rules' params by kind, day), the first cargo listed that
-    day between 07:00 and 15:00 that picks up within 30 km of home, stays listed at least 3 h,
-    pays at least 300 yuan, and breaks none of the driver's place rules. Deterministic."""
+    day between 07:00 and 15:00 that picks up within 30 km of home, stays listed (and loadable,
+    if it has a window) at least 3 h, pays at least 300 yuan, and breaks none of the driver's
+    place rules. Deterministic."""
     # the market alone: the drivers file this run is writing may not exist yet
     text = re.sub(r'(?m)^file = "drivers_[a-z_]+\.json"$', "count = 1",
                   market_toml.read_text(encoding="utf-8"))
@@ -323,8 +324,11 @@ def pick_must_take(market_toml: Path, wants: list[tuple[str, Home, dict, int]]
                 continue
             if haversine(home.lat, home.lng, r["start"]["lat"], r["start"]["lng"]) > 30:
                 continue
-            if minutes(r["remove_time"]) - minutes(r["create_time"]) < 180:
+            listed = minutes(r["create_time"])
+            if minutes(r["remove_time"]) - listed < 180:
                 continue
+            if r["load_time"] and minutes(r["load_time"][1]) - listed < 180:
+                continue  # a loading window must leave time to drive there
             if not fits(r, rules):
                 continue
             found[did] = r
