@@ -43,6 +43,7 @@ NET_RATIO = 1.25  # best mode's net over greedy's
 PENALTY_SHARE = 0.25  # best mode's penalty over greedy's
 DRIVER_SLACK = 0.05  # of greedy's gross, per driver
 LONG_WAIT_MIN = 12 * 60
+TIMING_FILE = "policy_eval_timing.json"
 
 
 def scenario_path(market: str, split: str) -> Path:
@@ -155,6 +156,7 @@ class Job:
     drivers_file: str  # absolute path (the split's file or a subset)
     cargo_file: str
     run_dir: str
+    reuse: bool = False  # score an earlier run of the same job instead of running again
 
 
 def scenario_for(job: Job) -> Scenario:
@@ -174,12 +176,18 @@ def run_job(job: Job) -> RunResult:
     from sim.scoring.scorer import score_run
 
     out = Path(job.run_dir)
-    if out.exists():
-        shutil.rmtree(out)
-    t0, c0 = time.perf_counter(), time.process_time()
-    with redirect_stdout(io.StringIO()):
-        run_competition(scenario_for(job), out)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    timing = out / TIMING_FILE
+    if job.reuse and (out / "competition" / "run_summary_202603.json").is_file():
+        t = json.loads(timing.read_text(encoding="utf-8")) if timing.is_file() else {}
+        wall, cpu = float(t.get("wall_s", 0.0)), float(t.get("cpu_s", 0.0))  # 0: not known
+    else:
+        if out.exists():
+            shutil.rmtree(out)
+        t0, c0 = time.perf_counter(), time.process_time()
+        with redirect_stdout(io.StringIO()):
+            run_competition(scenario_for(job), out)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        timing.write_text(json.dumps({"wall_s": wall, "cpu_s": cpu}), encoding="utf-8")
     report = score_run(out / "competition", version=job.version)
     return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu)
 
@@ -373,7 +381,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--jobs", type=int, default=1, help="runs in parallel processes")
     ap.add_argument("--out", default="runs/policy_eval", help="run directories and cargo cache")
     ap.add_argument("--json", help="report path (default <out>/report-<market>-<split>-<days>d"
-                                   ".json)")
+                                   "-<versions>[-<modes>].json)")
+    ap.add_argument("--reuse", action="store_true",
+                    help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
 
 
@@ -397,14 +407,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     jobs = [Job(args.market, args.split, v, m, args.days, str(drivers), str(cargo.resolve()),
-                str(out / tag / v / m)) for v in versions for m in modes]
+                str(out / tag / v / m), args.reuse) for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]
     else:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             results = list(pool.map(run_job, jobs))
     rep = build_report(args, results)
-    path = Path(args.json) if args.json else out / f"report-{tag}.json"
+    name = f"report-{tag}-{'+'.join(versions)}"
+    if modes != [OFF, *mode_names()]:
+        name += f"-{'+'.join(modes)}"
+    path = Path(args.json) if args.json else out / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(rep, ensure_ascii=False, indent=2), encoding="utf-8")
     print(format_report(rep))
