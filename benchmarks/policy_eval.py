@@ -153,10 +153,11 @@ class Job:
     version: str
     mode: str
     days: int
-    drivers_file: str  # absolute path (the split's file or a subset)
+    drivers_file: str  # what the agents read (absolute path; the split's file or a subset)
     cargo_file: str
     run_dir: str
     reuse: bool = False  # score an earlier run of the same job instead of running again
+    gold_file: str | None = None  # what the scorer reads, when the agents read texts only
 
 
 def scenario_for(job: Job) -> Scenario:
@@ -188,7 +189,8 @@ def run_job(job: Job) -> RunResult:
             run_competition(scenario_for(job), out)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing.write_text(json.dumps({"wall_s": wall, "cpu_s": cpu}), encoding="utf-8")
-    report = score_run(out / "competition", version=job.version)
+    gold = Path(job.gold_file) if job.gold_file else None
+    report = score_run(out / "competition", version=job.version, drivers=gold)
     return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu)
 
 
@@ -283,6 +285,18 @@ def drivers_file(market: str, split: str, pick: str | None, where: Path) -> Path
     return path.resolve()
 
 
+def text_only(gold: Path) -> Path:
+    """The drivers file without the `structured` gold readings, as the competition hands it
+    out: agents must read the texts (the scorer still scores with the gold)."""
+    rows = json.loads(gold.read_text(encoding="utf-8"))
+    for r in rows:
+        r["preferences"] = [{k: v for k, v in p.items() if k != "structured"}
+                            for p in r["preferences"]]
+    path = gold.with_name("drivers_text_only.json")
+    path.write_text(json.dumps(rows, ensure_ascii=False, indent=2), encoding="utf-8")
+    return path
+
+
 # --------------------------------------------------------------------------- report
 
 def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
@@ -312,7 +326,7 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
                                "per_mode": {OFF: c}}
         versions[v] = entry
     return {"market": args.market, "split": args.split, "days": args.days,
-            "drivers": args.drivers or "all", "targets": {
+            "drivers": args.drivers or "all", "agents_read": args.read, "targets": {
                 "net_ratio_min": NET_RATIO, "penalty_share_max": PENALTY_SHARE,
                 "driver_slack_of_greedy_gross": DRIVER_SLACK},
             "versions": versions}
@@ -320,7 +334,7 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
 
 def format_report(rep: dict) -> str:
     lines = [f"policy eval: market {rep['market']}, split {rep['split']}, {rep['days']} days, "
-             f"drivers {rep['drivers']}"]
+             f"drivers {rep['drivers']}, agents read {rep.get('agents_read', 'structured')}"]
     for v, entry in rep["versions"].items():
         lines.append(f"\n== {v}")
         modes = entry["modes"]
@@ -382,6 +396,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--out", default="runs/policy_eval", help="run directories and cargo cache")
     ap.add_argument("--json", help="report path (default <out>/report-<market>-<split>-<days>d"
                                    "-<versions>[-<modes>].json)")
+    ap.add_argument("--read", choices=["structured", "text"], default="structured",
+                    help="what the agents read: the gold `structured` field (default) or the "
+                         "texts alone, as in the competition (scored with the gold either way)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -399,15 +416,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = Path(args.out)
     tag = f"{args.market}-{args.split}-{args.days}d" + (
-        f"-d{hashlib.sha256(args.drivers.encode()).hexdigest()[:6]}" if args.drivers else "")
+        f"-d{hashlib.sha256(args.drivers.encode()).hexdigest()[:6]}" if args.drivers else "") + (
+        "-text" if args.read == "text" else "")
     try:
         drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
         cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    jobs = [Job(args.market, args.split, v, m, args.days, str(drivers), str(cargo.resolve()),
-                str(out / tag / v / m), args.reuse) for v in versions for m in modes]
+    read = text_only(drivers) if args.read == "text" else drivers
+    jobs = [Job(args.market, args.split, v, m, args.days, str(read), str(cargo.resolve()),
+                str(out / tag / v / m), args.reuse,
+                str(drivers) if args.read == "text" else None)
+            for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]
     else:

@@ -141,12 +141,23 @@ def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
         assert body["totals"]["net"] == pytest.approx(sum(d["net"] for d in body["drivers"]))
     assert entry["checks"]["best_mode"] == "rules"
     assert rc == (0 if entry["checks"]["ok"] else 1)
+    # scoring the same runs again gives the same figures without running them
+    first = json.dumps(entry["modes"]["rules"]["drivers"])
+    assert mod.main([*args, "--modes", "off,rules", "--reuse"]) == rc
+    again = json.loads(next(tmp_path.glob("report-*.json")).read_text(encoding="utf-8"))
+    assert json.dumps(again["versions"]["S2"]["modes"]["rules"]["drivers"]) == first
     out = capsys.readouterr().out
     assert "checks against off" in out
     assert "T10" in out
     # the greedy against itself can never earn 1.25x its own net: the checks must fail
-    rc = mod.main([*args, "--modes", "off", "--json", str(tmp_path / "self.json")])
+    # (agents reading the texts alone, as in the competition; still scored with the gold)
+    rc = mod.main([*args, "--modes", "off", "--read", "text", "--json",
+                   str(tmp_path / "self.json")])
     self_check = json.loads((tmp_path / "self.json").read_text(encoding="utf-8"))
+    assert self_check["agents_read"] == "text"
+    text_run = Path(self_check["versions"]["S2"]["modes"]["off"]["run_dir"])
+    given = json.loads((text_run / "competition" / "drivers.json").read_text(encoding="utf-8"))
+    assert all("structured" not in p for r in given for p in r["preferences"])
     assert rc == 1
     assert self_check["versions"]["S2"]["checks"]["ok"] is False
     # bad input is refused before anything runs
