@@ -1,0 +1,165 @@
+"""The policy evaluation set (benchmarks/policy_eval/) and its harness (benchmarks/policy_eval.py).
+
+The drivers files must load as the official loop and scorer load them, every gold reading must
+be one the scorer builds, each split must cover all 24 kinds in both languages; the harness
+must run a tiny cut end to end and its checks must fail where they have to.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.competition.records import load_driver_records
+from sim.scenario import load_scenario
+from sim.scoring.kinds import build_rule, kind_names
+from sim.scoring.scorer import load_drivers, read_preferences
+from sim.scoring.versions import settings_for
+
+ROOT = Path(__file__).resolve().parent.parent
+SET = ROOT / "benchmarks" / "policy_eval"
+FILES = {"tune": ["drivers_tune.json", "drivers_tune_east.json"],
+         "heldout": ["drivers_heldout.json", "drivers_heldout_east.json"]}
+MIN_DRIVERS = {"tune": 30, "heldout": 20}
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def harness():
+    spec = importlib.util.spec_from_file_location("policy_eval", ROOT / "benchmarks" /
+                                                  "policy_eval.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("policy_eval", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("split", list(FILES))
+def test_split_files_load_validate_and_cover_every_kind(split):
+    ids_by_file = []
+    for name in FILES[split]:
+        path = SET / name
+        rows = load_drivers(path)  # the scorer's loader
+        records = load_driver_records(path)  # the official loop's loader
+        assert len(rows) == len(records) >= MIN_DRIVERS[split]
+        kinds, langs = set(), set()
+        for did, row in rows.items():
+            prefs = row["preferences"]
+            assert 3 <= len(prefs) <= 4, did
+            for p in prefs:
+                st = p["structured"]
+                build_rule(st["kind"], st["params"])  # raises on a bad structured form
+                kinds.add(st["kind"])
+                text = p["content"]
+                latin = len(re.findall(r"[A-Za-z]", text))
+                langs.add("zh" if len(CJK.findall(text)) > latin else "en")
+                assert p["penalty_amount"] > 0
+            for version in ("S2", "S4"):
+                read = read_preferences(prefs, settings_for(version), parser=None)
+                assert [r.unscored for r in read] == [None] * len(prefs), did
+        assert set(kind_names()) == kinds, sorted(set(kind_names()) - kinds)
+        assert langs == {"zh", "en"}
+        ids_by_file.append(sorted(rows))
+    assert ids_by_file[0] == ids_by_file[1]  # the markets' files hold the same drivers
+
+
+def test_splits_are_disjoint_and_markets_differ_only_in_must_take_cargo():
+    tune = json.loads((SET / "drivers_tune.json").read_text(encoding="utf-8"))
+    held = json.loads((SET / "drivers_heldout.json").read_text(encoding="utf-8"))
+    assert not {r["driver_id"] for r in tune} & {r["driver_id"] for r in held}
+    assert not {p["content"] for r in tune for p in r["preferences"]} & \
+        {p["content"] for r in held for p in r["preferences"]}
+    east = json.loads((SET / "drivers_tune_east.json").read_text(encoding="utf-8"))
+    n_k19 = 0
+    for a, b in zip(tune, east, strict=True):
+        for pa, pb in zip(a["preferences"], b["preferences"], strict=True):
+            if pa["structured"]["kind"] == "must_take_cargo":
+                n_k19 += 1
+                cid = pa["structured"]["params"]["cargo_id"]
+                assert cid in pa["content"]
+                assert pb["structured"]["params"]["cargo_id"] \
+                    in pb["content"]
+            else:
+                assert pa == pb
+    assert n_k19 >= 3
+
+
+def test_scenarios_point_at_their_split():
+    for market in ("calibrated", "east"):
+        for split in FILES:
+            sc = load_scenario(str(SET / f"{market}-{split}.toml"))
+            assert Path(sc.drivers.file).name in FILES[split]
+            assert sc.scenario.days == 31
+            assert sc.scenario.rules == "competition"
+    assert load_scenario(str(SET / "calibrated-tune.toml")).scenario.seed == \
+        load_scenario(str(ROOT / "scenarios" / "competition.toml")).scenario.seed
+
+
+def _result(mod, mode, rows):
+    return mod.RunResult("S2", mode, [mod.DriverResult(did, net, gross, 0.0, pen, {}, 1, 1, 0,
+                                                       0) for did, net, gross, pen in rows],
+                         0.0, "")
+
+
+def test_checks_pass_and_fail_on_the_issue_targets():
+    mod = harness()
+    greedy = _result(mod, "off", [("A", 1000, 2000, 400), ("B", 1000, 2000, 400)])
+    good = _result(mod, "x", [("A", 1300, 1900, 100), ("B", 1300, 2000, 100)])
+    c = mod.check_against_greedy(greedy, good)
+    assert c.ok
+    assert c.net_ratio == 1.3
+    assert c.penalty_share == 0.25
+    # same total, but B loses more than 5% of greedy's gross (100): named
+    uneven = _result(mod, "y", [("A", 1700, 2500, 100), ("B", 899, 2000, 100)])
+    c = mod.check_against_greedy(greedy, uneven)
+    assert c.net_ok
+    assert c.penalty_ok
+    assert not c.drivers_ok
+    assert not c.ok
+    assert [w["driver_id"] for w in c.worse_drivers] == ["B"]
+    costly = _result(mod, "z", [("A", 1300, 2000, 201), ("B", 1300, 2000, 0)])
+    assert not mod.check_against_greedy(greedy, costly).penalty_ok
+
+
+def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
+    mod = harness()
+    args = ["--days", "1", "--drivers", "T10,T30", "--versions", "S2", "--out", str(tmp_path)]
+    rc = mod.main([*args, "--modes", "off,rules"])
+    rep = json.loads(next(tmp_path.glob("report-*.json")).read_text(encoding="utf-8"))
+    entry = rep["versions"]["S2"]
+    assert set(entry["modes"]) == {"off", "rules"}
+    for body in entry["modes"].values():
+        assert [d["driver_id"] for d in body["drivers"]] == ["T10", "T30"]
+        for d in body["drivers"]:
+            assert d["net"] == pytest.approx(d["gross"] - d["cost"] - d["penalty"], abs=0.05)
+            assert d["steps"] >= 1
+            assert d["longest_wait"] <= 1440 + 60
+        assert body["totals"]["net"] == pytest.approx(sum(d["net"] for d in body["drivers"]))
+    assert entry["checks"]["best_mode"] == "rules"
+    assert rc == (0 if entry["checks"]["ok"] else 1)
+    # scoring the same runs again gives the same figures without running them
+    first = json.dumps(entry["modes"]["rules"]["drivers"])
+    assert mod.main([*args, "--modes", "off,rules", "--reuse"]) == rc
+    again = json.loads(next(tmp_path.glob("report-*.json")).read_text(encoding="utf-8"))
+    assert json.dumps(again["versions"]["S2"]["modes"]["rules"]["drivers"]) == first
+    out = capsys.readouterr().out
+    assert "checks against off" in out
+    assert "T10" in out
+    # the greedy against itself can never earn 1.25x its own net: the checks must fail
+    # (agents reading the texts alone, as in the competition; still scored with the gold)
+    rc = mod.main([*args, "--modes", "off", "--read", "text", "--json",
+                   str(tmp_path / "self.json")])
+    self_check = json.loads((tmp_path / "self.json").read_text(encoding="utf-8"))
+    assert self_check["agents_read"] == "text"
+    text_run = Path(self_check["versions"]["S2"]["modes"]["off"]["run_dir"])
+    given = json.loads((text_run / "competition" / "drivers.json").read_text(encoding="utf-8"))
+    assert all("structured" not in p for r in given for p in r["preferences"])
+    assert rc == 1
+    assert self_check["versions"]["S2"]["checks"]["ok"] is False
+    # bad input is refused before anything runs
+    assert mod.main([*args, "--modes", "nosuchmode"]) == 2
+    assert mod.main([*args[:2], "--drivers", "X99", "--out", str(tmp_path)]) == 2
