@@ -94,6 +94,9 @@ class DigestWritten(Annotation):
             "latency_s": self.latency_s, "outcome": self.outcome})
 
 
+MORE_BATCHES = 3  # rule_filter's batches of candidates while fines keep reordering them
+
+
 @dataclass(frozen=True, slots=True)
 class _Shown:
     """A search result as a candidate record when no cargo memory keeps it."""
@@ -425,12 +428,17 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net:
     the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
     a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
     by value after penalty (plain net when time is not priced). Only the first `limit` pairs
-    as given are tested and kept (the analyst ranks 5), so a month stays fast; a take whose
-    cargo the rules have not seen keeps its net. `now` is the rules' clock, `now_world` the
-    options' (default the same)."""
+    as given are tested and kept (the analyst ranks 5), so a month stays fast, and while a
+    batch holds fined takes the next `limit` are tested too (up to MORE_BATCHES batches): a
+    box rule that fines every long haul must not hide the local orders ranked below them; a
+    take whose cargo the rules have not seen keeps its net. `now` is the rules' clock,
+    `now_world` the options' (default the same)."""
     t = now if now_world is None else now_world
     out = []
-    for c, o in pairs[:limit]:
+    for k, (c, o) in enumerate(pairs[:limit * MORE_BATCHES]):
+        if k and k % limit == 0 and len(out) == k and all(
+                x.net == p.net for (_, x), (_, p) in zip(out, pairs, strict=False)):
+            break  # a whole batch unfined: later ones rank below it whatever their fines
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
         extra = 0.0 if take is None else rules.extra_penalty(take)
         if o.net - extra < min_net:
