@@ -1,7 +1,7 @@
 """Run time of the hindsight optimum on a synthetic month: 1 driver x N days x M cargo per day.
 
-The stream imitates the reported market (COMPETITION.md §9): origins around the Pearl River Delta
-cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time about
+The stream imitates the reported market (docs/competition.md §9): origins around the Pearl River
+Delta cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time about
 180 + 2 min per haul km, about 5.3 yuan per km plus a base, 60% with a loading window.
 Measured 2026-12-02 on the shared 2-core dev host (load ~8): 31 days x 16,000 cargo with the
 default caps (idle 180 min, pickup 120 km, 16 successors): build 5.5 s, solve 245 s wall / about

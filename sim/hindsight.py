@@ -2,7 +2,7 @@
 
 Why: a policy's income means little on its own; its share of what was achievable on the same
 cargo stream is comparable across scenarios. The bound ignores query costs (scan minutes) and is
-computed under the competition rules (COMPETITION.md §2.1, §4.1-§4.5, §6).
+computed under the competition rules (docs/competition.md §2.1, §4.1-§4.5, §6).
 
 Model. A plan is a chain of takes. Before each take the truck stands at the previous drop point q
 (or its start) at minute t; waiting is free. Cargo j (pickup s, online [c, r], window [ws, we] or
@@ -51,7 +51,7 @@ the upper bound is exact when max_idle_minutes is None, i.e. up to H). Heuristic
 elapsed minute). With caps the result is a feasible plan's income (a lower bound of the optimum)
 and no longer a guaranteed upper bound of every policy; `HindsightResult.exact` says which.
 
-Preferences (structured form of /work/notes/PREF_PARAMS.md, with optional start_time/end_time
+Preferences (structured form of docs/competition.md §7.5, with optional start_time/end_time
 validity). Per-take kinds are exact edge penalties when their count penalty is uncapped under the
 scoring version: K5 forbidden_cargo_category, K6 forbidden_cargo_place, K7 max_haul_km (static per
 cargo) and K8 max_pickup_deadhead_km (option A only: after a reposition the pickup distance is 0).

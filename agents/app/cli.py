@@ -270,7 +270,7 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score a competition run's logs as the official scorer (COMPETITION.md §6-§7)."""
+    """Score a competition run's logs as the official scorer (docs/competition.md §6-§7)."""
     import json
 
     from sim.scoring.scorer import ScoringInputError, format_report, score_run

@@ -1,8 +1,8 @@
 """What every preference kind shares: typed params, the rule context and the Kind base class.
 
 Params are frozen dataclasses whose type hints drive `from_dict`, `to_dict` and the JSON schema,
-so a kind declares its fields once (PREF_PARAMS.md) and parsers, validators and the schema enum
-cannot drift apart.
+so a kind declares its fields once (docs/competition.md §7.5) and parsers, validators and the schema
+enum cannot drift apart.
 """
 
 from __future__ import annotations
