@@ -27,9 +27,11 @@ VALIDATE_TIMEOUT = 60
 RUN_TIMEOUT = 120
 RUN_WORK_LIMIT = 3000  # run only scenarios this small (a few seconds); validate runs all
 
-FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
+# derandomized, so every run asks the same examples: 15 and 12 each (a subprocess, 1-2 s of
+# CPU each) keep the three fuzz tests near a minute of CPU on two cores
+FUZZ = settings(max_examples=15, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-FUZZ_JSONL = settings(FUZZ, max_examples=25)
+FUZZ_JSONL = settings(FUZZ, max_examples=12)
 
 BASE = {"scenario": {"name": "fuzz", "days": 0.1, "seed": 1},
         "drivers": {"count": 2, "preferences_per_driver": 1},
