@@ -46,33 +46,22 @@ def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
-LLM_GROUP = "llm"  # the xdist group of the tests that talk to the local model server
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Groups and order for `make test` (`-n 2 --dist loadgroup --no-loadscope-reorder`).
-
-    Every test of a file shares one xdist group, so a module-scoped fixture (a scenario run, a
-    bench) is computed once, on one worker. The tests marked `llm` form one group across files,
-    so one worker starts the model server once (a session fixture) and asks it everything. The
-    groups are handed out in the order below, longest work first: the model tests, then the
-    files holding `slow` tests, then the rest in collection order. Without xdist the marks do
-    nothing and only the order changes."""
+    """Longest work first for `make test` (`-n 2 --dist loadfile --no-loadscope-reorder`): the
+    file of the model tests (every `llm` test lives in tests/test_llm_integration.py, so one
+    worker starts one model server for them), then the files holding `slow` tests, then the rest
+    in collection order. A file stays on one worker, so its module-scoped fixtures (a scenario
+    run, a bench) are computed once. Without xdist only the order changes."""
     def rank(item: pytest.Item) -> int:
         if item.get_closest_marker("llm"):
             return 0
         return 1 if item.get_closest_marker("slow") else 2
 
-    groups: dict[str, int] = {}  # group -> its rank, in order of first appearance
+    files: dict[Path, int] = {}  # file -> its rank, in order of first appearance
     for item in items:
-        if not item.get_closest_marker("xdist_group"):
-            own = LLM_GROUP if item.get_closest_marker("llm") else item.path.stem
-            item.add_marker(pytest.mark.xdist_group(own))
-        group = _group(item)
-        groups[group] = min(groups.get(group, 2), rank(item))
-    first = {g: i for i, g in enumerate(groups)}
-    items.sort(key=lambda it: (groups[_group(it)], first[_group(it)]))  # stable within a group
+        files[item.path] = min(files.get(item.path, 2), rank(item))
+    first = {f: i for i, f in enumerate(files)}
+    items.sort(key=lambda it: (files[it.path], first[it.path]))  # stable within a file
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -84,11 +73,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         reporter.ensure_newline()
         reporter.write_line(f"FREIGHTSIM_NO_SKIPS=1: {len(skipped)} test(s) skipped", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def _group(item: pytest.Item) -> str:
-    mark = item.get_closest_marker("xdist_group")
-    return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
 
 
 def _server_threads() -> int | None:

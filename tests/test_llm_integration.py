@@ -2,7 +2,8 @@
 
 What the small base model decides is not asserted; the plumbing is: every reply parsed or fell
 back with a recorded cause, recorded tokens equal the server's usage, latency is recorded, and
-the model's preference parses are scored against the rules parser.
+the model's preference parses are scored against the rules parser. Every test that needs the
+model server is in this file, so `--dist loadfile` runs them on one worker with one server.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from agents.app.runner import run_scenario
 from sim.recorder import read_events
 from sim.scenario import Scenario
 from tests.llama_server import UsageProxy
+from tests.test_model_eval import run_slice
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
@@ -88,3 +90,17 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     assert res["compressed"]["server_prompt_tokens_per_step"] < res["rules"][
         "server_prompt_tokens_per_step"]
     assert "latency per step compressed/rules" in proc.stdout
+
+
+def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
+    # one step, two questions per mode: a 270M model on 2 cores spends seconds per reply
+    small = ("--qa-steps", "1", "--qa-max-questions", "2")
+    got = run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
+    for mode in got["qa"].values():
+        assert mode["questions"] == 2
+        assert mode["accuracy"] is None or 0 <= mode["accuracy"] <= 1
+    assert got["decision_agreement"]["steps"] == 1
+    print(f"\nlocal model QA/agreement (plumbing, not quality): {json.dumps(got)}")
+    again = run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache",
+                       str(tmp_path / "live" / "qa-cache.jsonl"), "--model", "local", *small)
+    assert again == got
