@@ -12,6 +12,9 @@ LLAMA_VERSION := 0.3.36
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
 	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
 SCENARIO ?= scenarios/default.toml
+# pytest-xdist workers for `make test`, one test file per work unit, longest first
+# (tests/conftest.py); TEST_WORKERS=0 runs in one process
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint bench clean
 
@@ -36,10 +39,14 @@ $(VENV)/.llm-installed: $(VENV)/.installed Makefile
 run: $(VENV)/.installed
 	$(BIN)/freightsim run $(SCENARIO) --out runs/default
 
+# pytest's exit code 5 (no test collected) fails like any other: a suite that finds nothing
+# proves nothing
 test: $(VENV)/.llm-installed
 	bash scripts/install-browser.sh
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	@rc=0; $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder \
+	  || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; exit $$rc
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

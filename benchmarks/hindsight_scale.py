@@ -6,7 +6,7 @@ Two uses:
   driver's bound within a time limit and a memory ceiling (sim.hindsight.bounded_hindsight_for_run:
   exact where it fits, else a ladder of capped searches), printed per driver with its kind.
 
-The synthetic stream imitates the reported market (COMPETITION.md §9): origins around the Pearl
+The synthetic stream imitates the reported market (docs/competition.md §9): origins around the Pearl
 River Delta cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time
 about 180 + 2 min per haul km, about 5.3 yuan per km plus a base, 60% with a loading window.
 Figures: docs/benchmarks-hindsight.md.

@@ -6,7 +6,7 @@ usage: python benchmarks/llm_concurrency.py [SCENARIO] [--quick] [--drivers 100]
 
 The scenario's rules pick the world (default scenarios/competition.toml):
 
-Competition rules (independent drivers, COMPETITION.md): each driver is its own world, so all
+Competition rules (independent drivers, docs/competition.md): each driver is its own world, so all
 of them can have a decision in flight. Our agents run under the official loop
 (agents/app/compete.py) with the `llm` backend, `--drivers` drawn drivers, one simulated day
 and at most `--steps` decision steps per driver, first with `[llm] concurrency = 1` (drivers one
@@ -197,7 +197,7 @@ def competition_run(sc, url: str | None, concurrency: int, out: Path, cache: Pat
 
 
 def main_competition(a, sc, levels: list[int], url: str, scale: float | None) -> int:
-    """Independent drivers (COMPETITION.md): every driver its own world, so all of them can
+    """Independent drivers (docs/competition.md): every driver its own world, so all of them can
     have a decision in flight. The calibrated market is drawn once, so every run reads the
     same cargo file."""
     from agents.app.compete import _official_cargo

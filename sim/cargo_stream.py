@@ -1,9 +1,9 @@
 """The calibrated market (`[cargo] model = "calibrated"`) as official cargo records (§2.2).
 
-COMPETITION.md §9 reports what the real first-round market looks like: about 16,000 cargo a day,
-origins concentrated in the Pearl River Delta, hauls of 2-330 km, a price curve, takes that cost
-about 237 + 2.37 min/km. `official_cargo_records` draws such a market day by day and yields each
-cargo as the dict the official JSON Lines file holds, so the same stream can be exported
+docs/competition.md §9 reports what the real first-round market looks like: about 16,000 cargo a
+day, origins concentrated in the Pearl River Delta, hauls of 2-330 km, a price curve, takes that
+cost about 237 + 2.37 min/km. `official_cargo_records` draws such a market day by day and yields
+each cargo as the dict the official JSON Lines file holds, so the same stream can be exported
 (`freightsim export-cargo`), fed to the competition rules, or read back as world cargo.
 
 Every draw comes from a stream of its own (`calibrated_rng`), spawned from the scenario seed with

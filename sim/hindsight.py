@@ -2,7 +2,7 @@
 
 Why: a policy's income means little on its own; its share of what was achievable on the same
 cargo stream is comparable across scenarios. The bound ignores query costs (scan minutes) and is
-computed under the competition rules (COMPETITION.md §2.1, §4.1-§4.5, §6).
+computed under the competition rules (docs/competition.md §2.1, §4.1-§4.5, §6).
 
 Model. A plan is a chain of takes. Before each take the truck stands at the previous drop point q
 (or its start) at minute t; waiting is free. Cargo j (pickup s, online [c, r], window [ws, we] or

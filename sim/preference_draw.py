@@ -1,11 +1,11 @@
-"""Preferences for generated drivers: every competition kind (COMPETITION.md §7.5), drawn with
+"""Preferences for generated drivers: every competition kind (docs/competition.md §7.5), drawn with
 realistic numbers, fines and caps, and rendered as driver prose in Chinese or English.
 
 Generated drivers need preferences that exercise the same kinds the real competition files do,
 but our scorer must not depend on a parser to know what was drawn: each draw keeps its structured
-form (PREF_PARAMS.md) beside the text, and `to_official` writes it into the drivers-file object as
-the `structured` extension. Texts come from several templates per kind and language, worded
-differently from the evaluation set (data/preference_eval.jsonl), so parser accuracy is not
+form (docs/competition.md §7.5) beside the text, and `to_official` writes it into the drivers-file
+object as the `structured` extension. Texts come from several templates per kind and language,
+worded differently from the evaluation set (data/preference_eval.jsonl), so parser accuracy is not
 inflated by generated drivers. Every random choice comes from the caller's numpy Generator.
 """
 

@@ -42,7 +42,7 @@ class Meta:
     seed: int = 0
     days: float = 1.0
     start: str = "2026-03-02T00:00:00"
-    rules: str = "generator"  # "competition": COMPETITION.md's environment (sim/competition)
+    rules: str = "generator"  # "competition": docs/competition.md's environment (sim/competition)
     scoring: str = "S4"  # competition scoring version S1-S4 (§7.1)
     max_steps: int = 20000  # competition: steps per driver
 
@@ -92,7 +92,7 @@ class CargoConfig:
     unload_minutes: float = 30.0
     destination_scale_km: float = 150.0
     file: str | None = None
-    # -- the calibrated market (COMPETITION.md §9; sim/cargo_stream.py). Read only when
+    # -- the calibrated market (docs/competition.md §9; sim/cargo_stream.py). Read only when
     # model = "calibrated", so "poisson" scenarios draw exactly what they always drew.
     model: str = "poisson"
     cargo_per_day: float = 16000.0
@@ -132,10 +132,10 @@ class MarketConfig:
 
 @dataclass(frozen=True)
 class Rule:
-    """A competition-kind preference (COMPETITION.md §7.5) as a drivers file states it.
+    """A competition-kind preference (docs/competition.md §7.5) as a drivers file states it.
 
-    `kind`/`params` is the structured form (PREF_PARAMS.md) when known; a rule read from text
-    that nothing parsed has kind None and is scored by the scorer's text parser or reported as
+    `kind`/`params` is the structured form (docs/competition.md §7.5) when known; a rule read from
+    text that nothing parsed has kind None and is scored by the scorer's text parser or reported as
     unscored. `to_official` is the drivers-file object sim.scoring reads.
     """
 

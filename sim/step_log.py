@@ -1,4 +1,4 @@
-"""The generator world's decisions as official step records (COMPETITION.md §5.2).
+"""The generator world's decisions as official step records (docs/competition.md §5.2).
 
 The competition's preference kinds (sim/scoring) are defined over a step model built from action
 log records. Giving the generator world the same records lets every kind score it unchanged, so

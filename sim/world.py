@@ -121,7 +121,7 @@ class World:
         if c.file is not None:
             return iter(load_cargo(c.file, self.start, self.geo, c.competitor_share,
                                    self.rng_cargo))
-        if c.model == "calibrated":  # COMPETITION.md §9's market, from its own seeded stream
+        if c.model == "calibrated":  # docs/competition.md §9's market, from its own seeded stream
             from sim.cargo_stream import world_cargo
             return world_cargo(self.scenario, self.geo, self.rng_cargo)
         offset = self.start.hour * 60 + self.start.minute

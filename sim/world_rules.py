@@ -1,4 +1,5 @@
-"""Driver preferences in the generator world: the 24 kinds of COMPETITION.md §7.5, the only kinds.
+"""Driver preferences in the generator world: the 24 kinds of docs/competition.md §7.5, the only
+kinds.
 
 Drivers carry them as `DriverSpec.rules` (from `[[drivers.fixed]] preferences`, a drivers file,
 or drawn for generated drivers with sim.preference_draw by `[drivers] preferences_per_driver`).

@@ -228,7 +228,7 @@ def test_market_calibration_notebook(tmp_path: Path) -> None:
                 "execution_vs_km.png", "online_minutes.png", "categories.png"):
         assert (tmp_path / png).stat().st_size > 5000
     table = (tmp_path / "calibration_table.md").read_text(encoding="utf-8").splitlines()
-    assert table[0] == "| figure | generated | reported (COMPETITION.md §9) |"
+    assert table[0] == "| figure | generated | reported (docs/competition.md §9) |"
     rows = {line.split(" | ")[0].lstrip("| "): line for line in table[2:]}
     assert {"cargo per day", "haul km: min / median / max", "categories",
             "take execution (pickup + window wait + cost time)"} <= set(rows)

@@ -44,7 +44,7 @@ def _two_decimals(x: object) -> None:
 
 
 def check_official_cargo(rec: dict) -> None:
-    """Field by field, the official cargo line (COMPETITION.md §2.2) with our stricter choices:
+    """Field by field, the official cargo line (docs/competition.md §2.2) with our stricter choices:
     string ids, an explicit null or [start, end] window, int cost and int fen."""
     assert list(rec) == FIELDS
     assert isinstance(rec["cargo_id"], str)
@@ -117,7 +117,7 @@ def test_export_refuses_a_poisson_scenario(tmp_path: Path) -> None:
 
 
 def test_market_matches_the_reported_figures(tmp_path: Path) -> None:
-    """One day of the shipped calibration against COMPETITION.md §9, with sampling slack."""
+    """One day of the shipped calibration against docs/competition.md §9, with sampling slack."""
     sc = load_scenario(SCENARIOS / "competition.toml").with_overrides(scenario={"days": 1})
     df = records_frame(official_cargo_records(sc))
     assert len(df) == pytest.approx(16000, rel=0.03)

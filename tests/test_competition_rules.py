@@ -1,4 +1,4 @@
-"""COMPETITION.md §3-§5 at their boundaries: one test per action-semantics rule.
+"""docs/competition.md §3-§5 at their boundaries: one test per action-semantics rule.
 
 Each test builds real files (cargo JSON Lines, drivers JSON array), runs the real loop with a
 scripted competition-style agent and reads the action log it wrote.

@@ -1,4 +1,5 @@
-"""Spec conformance of the loop, the actions and the api (COMPETITION.md §3, §4), adversarially.
+"""Spec conformance of the loop, the actions and the api (docs/competition.md §3, §4),
+adversarially.
 
 The existing tests/test_competition_rules.py covers each rule once; these tests go after the
 boundaries it leaves open (ties after removals, the 1 mm snap, eligibility with a window wait,

@@ -1,4 +1,4 @@
-"""Spec conformance, byte level (COMPETITION.md §2.1, §5): float normalisation, dumps, names.
+"""Spec conformance, byte level (docs/competition.md §2.1, §5): float normalisation, dumps, names.
 
 Each test states the rule it pins in the spec's own terms; references are built from the
 Python builtins the spec names (round, json.dumps, datetime), never from our helpers.

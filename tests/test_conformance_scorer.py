@@ -1,4 +1,4 @@
-"""Spec conformance across the simulator and the scorer (COMPETITION.md §4, §6).
+"""Spec conformance across the simulator and the scorer (docs/competition.md §4, §6).
 
 Each run is a real replica run whose written files are then scored; where the spec says the two
 disagree (a fractional wait, remove < create, an unknown id), the driver must abort, and

@@ -1,6 +1,6 @@
 """Hindsight optimum: brute force on small instances, never below a realised policy, boundaries.
 
-The brute force and the policies below re-implement the take arithmetic from COMPETITION.md §4
+The brute force and the policies below re-implement the take arithmetic from docs/competition.md §4
 on their own (not through sim.hindsight), so a shared mistake would have to be made twice.
 """
 

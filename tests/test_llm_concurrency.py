@@ -358,7 +358,8 @@ def test_competition_benchmark_last_line(tmp_path: Path) -> None:
 
     report = tmp_path / "report.json"
     proc = subprocess.run(
-        [sys.executable, "benchmarks/llm_concurrency.py", "scenarios/competition.toml",
+        # the shipped small market (600 cargo): the calibrated one draws 16,000 cargo a day
+        [sys.executable, "benchmarks/llm_concurrency.py", "scenarios/competition-smoke.toml",
          "--drivers", "3", "--steps", "2", "--concurrency", "3", "--time-scale", "0.002",
          "--out", str(report)],
         cwd=ROOT, capture_output=True, text=True, timeout=300)

@@ -2,7 +2,8 @@
 
 What the small base model decides is not asserted; the plumbing is: every reply parsed or fell
 back with a recorded cause, recorded tokens equal the server's usage, latency is recorded, and
-the model's preference parses are scored against the rules parser.
+the model's preference parses are scored against the rules parser. Every test that needs the
+model server is in this file, so `--dist loadfile` runs them on one worker with one server.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from agents.app.runner import run_scenario
 from sim.recorder import read_events
 from sim.scenario import Scenario
 from tests.llama_server import UsageProxy
+from tests.test_model_eval import run_slice
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
@@ -24,13 +26,14 @@ pytestmark = [pytest.mark.llm, pytest.mark.slow]
 
 
 def test_smoke_against_local_model(tmp_path: Path, smoke: Scenario, model_server: str) -> None:
-    # the smoke scenario cut to two drivers and three hours, and a budget of model calls: a
-    # 270M model on 2 CPU cores spends seconds per constrained reply, CI has minutes; calls past
-    # the budget fall back to the rules (cause call_budget), which the checks below include
+    # the smoke scenario cut to two drivers and three hours, and a budget of 6 model calls
+    # (enough for every agent to be asked once and a repair): a 270M model on a CPU core spends
+    # seconds per constrained reply and the suite has minutes; calls past the budget fall back
+    # to the rules (cause call_budget), which the checks below include
     sc = smoke.with_overrides(
         scenario={"days": 3 / 24}, drivers={"count": 2},
         llm={"backend": "llm", "timeout_s": 120.0, "max_retries": 1, "max_tokens": 64,
-             "max_calls": 16, "cache": str(tmp_path / "cache.jsonl")})
+             "max_calls": 6, "cache": str(tmp_path / "cache.jsonl")})
     with UsageProxy(model_server) as proxy:
         result = run_scenario(sc.with_overrides(llm={"base_url": proxy.base_url}),
                               tmp_path / "run")
@@ -47,7 +50,7 @@ def test_smoke_against_local_model(tmp_path: Path, smoke: Scenario, model_server
     assert all(json.loads(d)["cause"] for d in fallbacks.detail)
     # tokens recorded equal what the server reported, request by request in total
     served = calls[calls.calls > 0]
-    assert 0 < served.calls.sum() == len(proxy.usages) <= 16
+    assert 0 < served.calls.sum() == len(proxy.usages) <= 6
     assert served.prompt_tokens.sum() == sum(u["prompt_tokens"] for u in proxy.usages)
     assert served.completion_tokens.sum() == sum(u["completion_tokens"] for u in proxy.usages)
     assert (served.latency_s > 0).all()
@@ -73,7 +76,7 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     out = tmp_path / "latency.json"
     proc = subprocess.run(
         [sys.executable, str(root / "benchmarks" / "llm_latency.py"), str(scenario),
-         "--base-url", model_server, "--drivers", "2", "--every", "25", "--compress-calls", "2",
+         "--base-url", model_server, "--drivers", "2", "--every", "25", "--compress-calls", "1",
          "--out", str(out)],
         capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -87,3 +90,17 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     assert res["compressed"]["server_prompt_tokens_per_step"] < res["rules"][
         "server_prompt_tokens_per_step"]
     assert "latency per step compressed/rules" in proc.stdout
+
+
+def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
+    # one step, two questions per mode: a 270M model on 2 cores spends seconds per reply
+    small = ("--qa-steps", "1", "--qa-max-questions", "2")
+    got = run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
+    for mode in got["qa"].values():
+        assert mode["questions"] == 2
+        assert mode["accuracy"] is None or 0 <= mode["accuracy"] <= 1
+    assert got["decision_agreement"]["steps"] == 1
+    print(f"\nlocal model QA/agreement (plumbing, not quality): {json.dumps(got)}")
+    again = run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache",
+                       str(tmp_path / "live" / "qa-cache.jsonl"), "--model", "local", *small)
+    assert again == got

@@ -19,13 +19,18 @@ def test_ring_search_equals_brute_force() -> None:
     for cid in list(market.registry)[::7]:  # some leave the market
         market.remove(cid, CargoStatus.COMPETITOR)
     online = [c for c in market.registry.values() if c.status is CargoStatus.ONLINE]
+    lat = np.array([c.origin.lat for c in online])
+    lng = np.array([c.origin.lng for c in online])
     rng = np.random.default_rng(1)
     checked = 0
     for _ in range(300):
         p = geo.sample_point(int(rng.integers(len(geo.counties))), rng)
         r = float(rng.choice([2.0, 5.0, 15.0, 30.0, 80.0]))
+        # the brute force, over the cargo inside a box twice the radius wide (a degree of
+        # latitude is 111 km, of longitude at least 90 km here): nothing within r lies outside
+        near = (np.abs(lat - p.lat) <= 2 * r / 111) & (np.abs(lng - p.lng) <= 2 * r / 90)
         want = sorted((haversine_km(p.lat, p.lng, c.origin.lat, c.origin.lng), c.cargo_id)
-                      for c in online)
+                      for c, ok in zip(online, near, strict=True) if ok)
         want = [cid for d, cid in want if d <= r][:50]
         got = [v.cargo_id for v in market.search(p, r)]
         assert got == want

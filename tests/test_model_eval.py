@@ -3,9 +3,10 @@
 Against ScriptedServer (a real OpenAI-compatible HTTP server whose replies come from a function
 that reads the view the way a careful reader would): the figures follow the views, and a
 replay from the recorded cache reproduces them with no server. The same slice also runs
-against the local llama.cpp model when the `llm-server` extra is installed (marked `llm`). A
+against the local llama.cpp model (the `llm-server` extra, marked `llm`). A
 270M base model proves the plumbing (questions asked, answers scored, decisions compared,
-replay exact), not that its answers or decisions mean anything.
+replay exact), not that its answers or decisions mean anything; that test lives with the
+other model tests in test_llm_integration.py, so one worker's model server answers them all.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-
-import pytest
 
 from agents.testing.fakes import ScriptedServer
 from tests.conftest import SCENARIOS, cli
@@ -50,7 +49,7 @@ def _model_figures(out: Path) -> dict:
     return json.loads((out / "report.json").read_text())["quality"]["model"]
 
 
-def _run_slice(out: Path, *extra: str, timeout: int = 600) -> dict:
+def run_slice(out: Path, *extra: str, timeout: int = 600) -> dict:
     proc = cli("bench", str(SCENARIOS / "bench.toml"), "--out", str(out), *SLICE, *extra,
                timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -60,7 +59,7 @@ def _run_slice(out: Path, *extra: str, timeout: int = 600) -> dict:
 
 def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     with ScriptedServer(reader) as srv:
-        got = _run_slice(tmp_path / "live", "--base-url", srv.base_url, "--model", "scripted")
+        got = run_slice(tmp_path / "live", "--base-url", srv.base_url, "--model", "scripted")
         requests = len(srv.requests)
     qa = got["qa"]
     assert got["steps"] == 3
@@ -78,24 +77,6 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     assert d["rules_vs_compressed"] == 1.0  # both views carry the same ranking
     # replay: the recorded answers, no server, the same figures
     cache = tmp_path / "live" / "qa-cache.jsonl"
-    again = _run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache", str(cache),
+    again = run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache", str(cache),
                        "--model", "scripted")
-    assert again == got
-
-
-
-
-@pytest.mark.llm
-@pytest.mark.slow
-def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
-    # one step, two questions per mode: a 270M model on 2 cores spends seconds per reply
-    small = ("--qa-steps", "1", "--qa-max-questions", "2")
-    got = _run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
-    for mode in got["qa"].values():
-        assert mode["questions"] == 2
-        assert mode["accuracy"] is None or 0 <= mode["accuracy"] <= 1
-    assert got["decision_agreement"]["steps"] == 1
-    print(f"\nlocal model QA/agreement (plumbing, not quality): {json.dumps(got)}")
-    again = _run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache",
-                       str(tmp_path / "live" / "qa-cache.jsonl"), "--model", "local", *small)
     assert again == got

@@ -1,5 +1,5 @@
 """The preference generator and the preference evaluation set, both checked against the agreed
-structured form (/work/notes/PREF_PARAMS.md), written out here as a small schema."""
+structured form (docs/competition.md §7.5), written out here as a small schema."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
 from sim.preference_draw import KINDS, DrawnPreference, draw_preferences, to_official
 
 # ---------------------------------------------------------------------------------------------
-# Schema (PREF_PARAMS.md)
+# Schema (docs/competition.md §7.5)
 
 Check = Callable[[Any], bool]
 

@@ -1,4 +1,4 @@
-"""Each competition preference kind's exact test (COMPETITION.md §7.6) at its boundaries.
+"""Each competition preference kind's exact test (docs/competition.md §7.6) at its boundaries.
 
 Logs come from tests/competition_logs.py (official action arithmetic), so the steps, minutes and
 positions are those a real run would log; expectations are derived from the spec's wording.

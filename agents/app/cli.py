@@ -294,7 +294,7 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    """Score a competition run's logs as the official scorer (COMPETITION.md §6-§7), after
+    """Score a competition run's logs as the official scorer (docs/competition.md §6-§7), after
     checking that the directory holds the whole run (sim/competition/completeness.py): a
     partial run is refused (exit 3) unless --allow-partial, which scores what exists and
     marks the incomplete drivers."""

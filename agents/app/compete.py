@@ -1,4 +1,5 @@
-"""`freightsim compete`: a competition agent (or ours) under the official loop (COMPETITION.md).
+"""`freightsim compete`: a competition agent (or ours) under the official loop
+(docs/competition.md).
 
 The agent class is constructed once as `CLASS(api)` and called as `decide(driver_id)`. The api
 is sim/competition's, plus `model_chat_completion` through our [llm] settings (record/replay

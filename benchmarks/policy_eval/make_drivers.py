@@ -1,6 +1,6 @@
 """Write the evaluation drivers files (docs/evaluation.md): a `tune` and a `heldout` split.
 
-Each driver gets 3-4 rules drawn so that every one of the 24 kinds (COMPETITION.md §7.5)
+Each driver gets 3-4 rules drawn so that every one of the 24 kinds (docs/competition.md §7.5)
 appears in each split, with the kinds the brief names (rest, curfews, city boxes, off days,
 quotas, errands, family events, must-take cargo) several times. Homes spread over busy and
 quiet Guangdong cities. Texts come from `phrases.py`; the gold reading goes in `structured`

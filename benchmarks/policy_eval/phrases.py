@@ -1,4 +1,4 @@
-"""How drivers say each of the 24 rule kinds (COMPETITION.md §7.5), in Chinese and English.
+"""How drivers say each of the 24 rule kinds (docs/competition.md §7.5), in Chinese and English.
 
 Written from the kinds' definitions, as a driver or a fleet dispatcher would put them in a
 chat: colloquial, several phrasings per kind, the fine sometimes in the text and sometimes

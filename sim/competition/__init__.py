@@ -1,4 +1,4 @@
-"""The competition environment (COMPETITION.md), one job per module.
+"""The competition environment (docs/competition.md), one job per module.
 
 records (files in), clock (minutes and wall clock), pool (per-driver k-nearest), actions (the
 arithmetic of wait/reposition/take_order), env (the run loop and the agent api), log (action logs

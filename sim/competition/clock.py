@@ -1,4 +1,4 @@
-"""Competition time and distance base (COMPETITION.md §2.1): integer minutes from 2026-03-01.
+"""Competition time and distance base (docs/competition.md §2.1): integer minutes from 2026-03-01.
 
 Wall-clock strings have exactly one format; every conversion here floors seconds, so minute
 arithmetic stays in integers and matches the official simulator.

@@ -1,4 +1,5 @@
-"""Loading the official cargo JSON Lines and drivers file, strictly (COMPETITION.md §2.2, §2.3).
+"""Loading the official cargo JSON Lines and drivers file, strictly (docs/competition.md §2.2,
+§2.3).
 
 Every bad row is one `ScenarioError` `file:line: field: expected ..., found ...`. The cargo file
 is kept as its bytes plus per-row offsets and a few numpy columns: a query parses only the rows

@@ -1,7 +1,7 @@
 """The structured form every parser (rules or model) produces, and its validation.
 
 One frozen record for every way of reading a preference, so the rules parser, the model parser
-and the CLI compare and print the same thing (schema: notes/PREF_PARAMS.md).
+and the CLI compare and print the same thing (schema: docs/competition.md §7.5).
 """
 
 from __future__ import annotations

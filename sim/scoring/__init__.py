@@ -1,4 +1,4 @@
-"""The competition's official scorer (COMPETITION.md §6-§7), rebuilt from the spec.
+"""The competition's official scorer (docs/competition.md §6-§7), rebuilt from the spec.
 
 One job per module: `timebase` (minutes, haversine), `cargo` (the raw cargo index), `steps`
 (the step model of §7.2), `windows` (validity windows §7.3), `versions` (S1-S4 §7.1),

@@ -1,4 +1,4 @@
-"""Typing-only protocols of the competition api (COMPETITION.md §3); nothing here runs.
+"""Typing-only protocols of the competition api (docs/competition.md §3); nothing here runs.
 
 Any other name an agent imports from `simkit.ports` resolves to a permissive placeholder
 protocol, because the official module's full list of names is not public.

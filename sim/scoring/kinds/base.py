@@ -1,8 +1,8 @@
 """What every preference kind shares: typed params, the rule context and the Kind base class.
 
 Params are frozen dataclasses whose type hints drive `from_dict`, `to_dict` and the JSON schema,
-so a kind declares its fields once (PREF_PARAMS.md) and parsers, validators and the schema enum
-cannot drift apart.
+so a kind declares its fields once (docs/competition.md §7.5) and parsers, validators and the schema
+enum cannot drift apart.
 """
 
 from __future__ import annotations
@@ -259,8 +259,8 @@ class Kind(ABC):
     family: ClassVar[str]
     model: ClassVar[PenaltyModel]
     Params: ClassVar[type[Params]]
-    # the kind's wording (COMPETITION.md §8, and English): a text read as this kind with none of
-    # it is reported ambiguous, not trusted (sim/preftext/reading.py); "" checks nothing
+    # the kind's wording (docs/competition.md §8, and English): a text read as this kind with none
+    # of it is reported ambiguous, not trusted (sim/preftext/reading.py); "" checks nothing
     signals: ClassVar[str] = ""
     # where the progress re-runs the test each step (MONTH, the whole log, is always exact)
     scope: ClassVar[Scope] = Scope.MONTH

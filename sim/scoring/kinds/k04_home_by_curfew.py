@@ -15,7 +15,7 @@ from sim.scoring.steps import StepLog
 from sim.scoring.timebase import DAY, hhmm_to_minutes
 
 
-@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
+@dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside
 class HomeByCurfewParams(Params):
     lat: Lat
     lng: Lng

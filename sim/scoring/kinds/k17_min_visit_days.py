@@ -13,7 +13,7 @@ from sim.scoring.steps import StepLog
 from sim.scoring.timebase import DAY
 
 
-@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
+@dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside
 class MinVisitDaysParams(Params):
     lat: Lat
     lng: Lng

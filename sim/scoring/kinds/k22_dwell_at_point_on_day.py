@@ -25,7 +25,7 @@ from sim.scoring.steps import Pos, StepLog
 from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
 
 
-@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
+@dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside
 class DwellAtPointParams(Params):
     date: Date
     lat: Lat

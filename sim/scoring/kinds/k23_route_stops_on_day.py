@@ -54,7 +54,7 @@ class Stop(Params):
     min_dwell_minutes: Minutes = 0
 
 
-@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
+@dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside
 class RouteStopsParams(Params):
     date: Date
     radius_km: Km = 2.0

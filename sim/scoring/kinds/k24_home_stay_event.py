@@ -58,7 +58,7 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
     return out
 
 
-@dataclass(frozen=True, kw_only=True)  # fields in PREF_PARAMS.md's order, defaults inside
+@dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside
 class HomeStayEventParams(Params):
     w0: Wall
     w1: Wall
