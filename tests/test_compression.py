@@ -82,10 +82,16 @@ def test_month_main_decision_tokens_bounded(tmp_path: Path, smoke: Scenario) -> 
 def memory_with_history(tmp_path: Path, smoke: Scenario):
     world, services = build_run(smoke.with_overrides(memory={"mode": "compressed"}), tmp_path)
     world.run()
-    mem = max(services.memories.values(), key=lambda m: len(m.market.grids))
-    obs = Observation(mem.spec.driver_id, DAY - 1.0, DAY, Point(mem.spec.lat, mem.spec.lng),
-                      mem.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
-    return mem, obs
+
+    def obs_of(m):
+        return Observation(m.spec.driver_id, DAY - 1.0, DAY, Point(m.spec.lat, m.spec.lng),
+                           m.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
+
+    def owes(m) -> bool:  # a driver with a rule due, at risk or fined at the day's end
+        return bool(m.rules_views(m.refresh(obs_of(m)))["preference"].hints())
+
+    mem = max(services.memories.values(), key=lambda m: (owes(m), len(m.market.grids)))
+    return mem, obs_of(mem)
 
 
 def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> None:
