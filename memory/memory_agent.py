@@ -405,7 +405,10 @@ class MemoryAgent:
                 "marks": dict(self.marks),
                 "digests": {a: {"bullets": list(d.bullets), "t": d.t, "marks": d.marks,
                                 "source": d.source}
-                            for a, d in self.digests.items()}}
+                            for a, d in self.digests.items()},
+                # what keeping each rule has forgone, and the rules broken knowingly since
+                "forgone": {str(i): v for i, v in self.forgone.items()},
+                "waived": sorted(self.rules.waived) if self.rules is not None else []}
 
     def set_state(self, s: dict) -> None:
         self.cargo.set_state(s["cargo"])
@@ -414,6 +417,10 @@ class MemoryAgent:
         self.marks = dict(s["marks"])
         self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]), d["source"])
                         for a, d in s["digests"].items()}
+        self.forgone = {int(i): float(v) for i, v in s.get("forgone", {}).items()}
+        if self.rules is not None:
+            for i in s.get("waived", []):
+                self.rules.waive(int(i))
 
 
 def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate, ...]:

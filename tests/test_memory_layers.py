@@ -85,3 +85,19 @@ def test_a_run_teaches_the_next_the_price_of_time(rules_sc: Scenario, tmp_path: 
     # a mode without the lessons layer starts from the default guess
     blind = _agent_memories(sc, "cargo-market-driver", tmp_path / "third")
     assert all(m.driver.prior_rate != prior.rate for m in blind.values())
+
+
+def test_rule_plans_survive_a_state_round_trip(rules_sc: Scenario, tmp_path: Path) -> None:
+    import json
+
+    a = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "a")
+    b = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "b")
+    d = next(k for k, m in a.items() if m.rules is not None and m.rules.rules)
+    first = a[d].rules.rules[0].index
+    a[d].forgone[first] = 123.5
+    a[d].rules.waive(first)
+    state = json.loads(json.dumps(a[d].get_state()))  # must survive JSON
+    b[d].set_state(state)
+    assert b[d].forgone == {first: 123.5}
+    assert first in b[d].rules.waived  # a waived rule stays broken knowingly after a restore
+    assert json.loads(json.dumps(b[d].get_state())) == state
