@@ -70,13 +70,24 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
+    (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"多过", "超过"), (r"少过", "少于"),
+)
+
+# Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
+# its verb (别给我派单 = 别派单, 也别让我空车跑 = 别空车跑) and a load verb left bare before its
+# pair (装或卸 = 装货或卸货, load or unload).
+_SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(别|不要|不许|不准|不能|不用|不得|莫)(?:再|老是?|总)?(?:给|帮|替|让|叫|跟|同)(?:我|俺|咱|老子)",
+     r"\1"),
+    (r"(?<![货车])装(?=\s*(?:或者?|或是|和|与|及|/|、)\s*卸)", "装货"),
+    (r"(?<=或|者|是|和|与|及|/|、)(\s*)卸(?![货车])", r"\1卸货"),
 )
 
 
 def normalise(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
-    for pat, rep in _DIALECT:
+    for pat, rep in _DIALECT + _SHAPES:
         t = rx.sub(pat, rep, t)
     return rx.sub(r"\s+", " ", t).strip()
 
@@ -112,8 +123,11 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
-    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
     t = _english_numbers(t)
+    # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
+    t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?(?![\d{_CN}])".replace(
+        "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
@@ -580,6 +594,7 @@ _CAP = [
 _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
     r"yuan)",
+    r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
@@ -826,8 +841,8 @@ def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
 def cargo_ids(t: str) -> list[str]:
     """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
     out = []
-    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|cargo\s*(?:id|no\.?|"
-                         r"number|#)|"
+    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|号码|编码|票号|"
+                         r"cargo\s*(?:id|no\.?|number|#)|"
                          r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
                          r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
                          r"([A-Za-z0-9][A-Za-z0-9_-]{2,})", t, re.I):
