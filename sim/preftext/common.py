@@ -58,14 +58,17 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"no (?:empty|deadhead)|not (?:run|move|drive)|nothing moves|no moving|no repositioning|"
            r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
            r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
-           r"not be (?:driving|working|moving)|no jobs?|no trips?")
+           r"not be (?:driving|working|moving)|no jobs?|no trips?|"
+           r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
+           r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
 REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
           r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
-          r"not for me|count me out|pass on|no thanks|不要派|别派给")
+          r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
+          r"out of the question|off my list|no way")
 LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"

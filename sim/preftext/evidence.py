@@ -83,6 +83,8 @@ def _hours(f: Facts) -> bool:
 
 
 HOME = r"家|屋企|home|house"
+NIGHTLY = (r"每天|每日|每晚|天天|每一天|晚晚|日日|nightly|daily|every (?:day|night|evening)|"
+           r"each (?:day|night|evening)")
 HOMING = r"回家|到家|回到家|屋企|\bhome\b|\bhouse\b"
 # loads and orders themselves (a place's loads, orders on days), not "to"/"from" or "drop by"
 LOAD = (r"装|卸|货|单|活|load|cargo|orders?|jobs?|pick(?:ing)?[\s-]*up|pickup|"
@@ -149,7 +151,7 @@ EVIDENCE: dict[str, Evidence] = {
     "quiet_window": Evidence((common.NO_WORK,), _quiet,
                              "no work in a clock span, rest not required"),
     "home_by_curfew": Evidence((HOME,), lambda f: bool(f.clocks) and (
-        not f.dates or hit(f, common.DAILY)), "home by a clock time, every night"),
+        not f.dates or hit(f, NIGHTLY)), "home by a clock time, every night"),
     "forbidden_cargo_category": Evidence((common.REFUSE,), lambda f: bool(f.categories),
                                          "a refused cargo category"),
     "forbidden_cargo_place": Evidence(

@@ -70,7 +70,8 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
-    (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"多过", "超过"), (r"少过", "少于"),
+    (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"礼拜(?=[一二三四五六日天])", "星期"),
+    (r"多过", "超过"), (r"少过", "少于"),
 )
 
 # Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
@@ -79,6 +80,10 @@ _DIALECT: tuple[tuple[str, str], ...] = (
 _SHAPES: tuple[tuple[str, str], ...] = (
     (r"(别|不要|不许|不准|不能|不用|不得|莫)(?:再|老是?|总)?(?:给|帮|替|让|叫|跟|同)(?:我|俺|咱|老子)",
      r"\1"),
+    (r"(?i)\b(don't|do not|never|won't|will not)\s+(?:make|let|have|force|get)\s+me\s+",
+     r"\1 "),
+    (r"(?i)\b(only|just)\s+(?:one|a single)\s+(\S+\s*(?:yuan|rmb|元))\s+(fine|penalty|charge)\b",
+     r"\1 one \3 of \2"),
     (r"(?<![货车])装(?=\s*(?:或者?|或是|和|与|及|/|、)\s*卸)", "装货"),
     (r"(?<=或|者|是|和|与|及|/|、)(\s*)卸(?![货车])", r"\1卸货"),
 )
@@ -96,7 +101,62 @@ _EN_NUM = {w: i for i, w in enumerate([
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen", "twenty"])}
-_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
+_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                "eighty": 80, "ninety": 90})
+_EN_WORD = r"(?:" + "|".join(sorted(_EN_NUM, key=len, reverse=True)) + r")"
+# a spelled-out number: "one hundred and twenty", "two thousand", "forty-five", "a hundred"
+_EN_PHRASE = (rf"\b(?:{_EN_WORD}(?:[\s-]+{_EN_WORD})?|an?)(?:\s+(?:hundred|thousand)"
+              rf"(?:\s+(?:and\s+)?{_EN_WORD}(?:[\s-]+{_EN_WORD})?)?)+\b")
+
+
+def _en_phrase_value(s: str) -> int | None:
+    total = part = 0
+    for w in rx.split(r"[\s-]+", s.lower()):
+        if w in ("and", ""):
+            continue
+        if w in ("a", "an"):
+            part = 1
+        elif w == "hundred":
+            part = (part or 1) * 100
+        elif w == "thousand":
+            total += (part or 1) * 1000
+            part = 0
+        elif w in _EN_NUM:
+            part += _EN_NUM[w]
+        else:
+            return None
+    return total + part
+
+
+# "half past eleven at night", "six in the morning", "a quarter to seven": digits and am/pm
+_EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                  r"\d{1,2})(?![:\d])")
+
+
+def _english_clocks(t: str) -> str:
+    def hour(w: str) -> int:
+        return int(w) if w.isdigit() else _EN_NUM[w.lower()]
+
+    def day_part(m: re.Match[str], h: int, mi: int) -> str:
+        part = (m.group("part") or "").lower()
+        suffix = " pm" if rx.search(r"night|evening|afternoon", part) else (
+            " am" if "morning" in part else "")
+        if "night" in part and h == 12:
+            return f"0:{mi:02d} am"
+        if "night" in part and h < 5:  # two at night: 02:00
+            suffix = " am"
+        return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
+
+    part = r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight))?"
+    t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
+                                  else 15), t, flags=re.I)
+    t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
+    words = r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # 5 am: clocks()
+    return rx.sub(words + r"(?:\s+o'clock)?\s+(?P<part>at night|in the "
+                  r"(?:morning|evening|afternoon)|tonight)\b",
+                  lambda m: day_part(m, hour(m.group(1)), 0), t, flags=re.I)
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
@@ -105,15 +165,44 @@ _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|
 
 
 def _english_numbers(t: str) -> str:
-    """'two hours', 'half an hour', 'an hour', 'one and a half hours' as digits."""
+    """'two hours', 'half an hour', 'an hour', 'one and a half hours', 'a six-hour block' as
+    digits."""
+    t = rx.sub(r"\b(\w+)-(hour|day|minute|km|kilometre|kilometer)s?\b", r"\1 \2s", t, flags=re.I)
     t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
     t = rx.sub(r"\b(\w+) and a half hours\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
                if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
                flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
-    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+    t = _english_clocks(t)
+    t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
+               if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,
+               flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")-(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()] + _EN_NUM[m.group(2).lower()]), t,
+               flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+    # a number, then a word or two, then what it counts: "fifteen vegetable orders"
+    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b(?=(?:\s+[a-z&-]+){1,2}\s+(?:orders?|"
+                  r"jobs?|loads?|trips?|runs?|days?)\b)",
                   lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+
+
+def _cn_decimal_coords(t: str) -> str:
+    """北纬二十二点八 = 22.8: a Chinese decimal in a text about latitude and longitude, where
+    its whole part is a Guangdong latitude or longitude (a clock's 点 never is both)."""
+    if not rx.search(r"北纬|东经|纬度|经度|南纬|西经", t):
+        return t
+
+    def repl(m: re.Match[str]) -> str:
+        whole, frac = cn_to_int(m.group(1)), m.group(2)
+        digits = "".join(str(CN_DIGITS[c]) for c in frac)
+        if whole is None or not (18 <= whole <= 27 or 105 <= whole <= 120):
+            return m.group(0)
+        return f"{whole}.{digits}"
+
+    return rx.sub(rf"([{_CN}]+)点([零〇一二三四五六七八九]+)(?![{_CN}]|分|钟|半)", repl, t)
 
 
 def number_view(t: str) -> str:
@@ -121,6 +210,8 @@ def number_view(t: str) -> str:
     def repl(m: re.Match[str]) -> str:
         v = cn_to_int(m.group(0))
         return m.group(0) if v is None else str(v)
+
+    t = _cn_decimal_coords(t)
 
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
     t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
