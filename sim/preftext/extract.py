@@ -153,15 +153,24 @@ def _english_clocks(t: str) -> str:
                                   else 15), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
-    words = r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"  # 5 am: clocks()
-    return rx.sub(words + r"(?:\s+o'clock)?\s+(?P<part>at night|in the "
-                  r"(?:morning|evening|afternoon)|tonight)\b",
-                  lambda m: day_part(m, hour(m.group(1)), 0), t, flags=re.I)
+    part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
+            r"tonight)\b")
+
+    def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
+        return (day_part(m, hour(m.group(1)), 0) + m.group(2)
+                + day_part(m, hour(m.group(3)), 0))
+
+    t = rx.sub(_EN_CLOCK_WORD + r"(\s*(?:and|to|till|until|-)\s*)" + _EN_CLOCK_WORD + part,
+               both, t, flags=re.I)
+    return rx.sub(_EN_CLOCK_WORD + part, lambda m: day_part(m, hour(m.group(1)), 0), t,
+                  flags=re.I)
+
+
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
             r"orders?|jobs?|loads?|trips?|runs?|times|km|"
-            r"kilomet|minutes?|mins?|nights?|visits?))")
+            r"kilomet|minutes?|mins?|nights?|visits?|per (?:month|day|week|night)\b))")
 
 
 def _english_numbers(t: str) -> str:
@@ -184,8 +193,9 @@ def _english_numbers(t: str) -> str:
     t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
                lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
     # a number, then a word or two, then what it counts: "fifteen vegetable orders"
-    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b(?=(?:\s+[a-z&-]+){1,2}\s+(?:orders?|"
-                  r"jobs?|loads?|trips?|runs?|days?)\b)",
+    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b(?=(?:\s+(?!(?:of|the|a|an|per|each|every|in|"
+                  r"on|at|for|to|by)\b)[a-z&-]+){1,3}\s+(?:orders?|jobs?|loads?|trips?|runs?|"
+                  r"days?)\b)",
                   lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
 
 
@@ -220,6 +230,8 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?(?![\d{_CN}])".replace(
         "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
+    t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
