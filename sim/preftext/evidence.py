@@ -115,6 +115,10 @@ SLEEP = r"睡|sleep|asleep|\bbed\b|熄火|engine off"
 ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|也行|就行)|可以停|想歇就歇|"
            r"吃饭|午饭|晚饭|饭点|歇脚|午休|lunch|meal|dinner|(?:is|are) (?:fine|allowed|ok|okay)|"
            r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)")
+# empty moves allowed on the days without orders (K13), not a truck at rest (K14)
+MOTION_ALLOWED = (r"(?:空车|空跑|空驶|挪|empty|reposition\w*|move)[^。；;.!]{0,12}?"
+                  r"(?:可以|没关系|没事|也行|无所谓|不算|不要紧|"
+                  r"(?:is|are) (?:fine|ok|okay|allowed))")
 SEQUENCE = r"先|再|然后|接着|之后|first|then|after that|on to|followed by|next"
 MONTH = common.MONTH
 TOTAL = (MONTH + r"|总和|累计|加起来|加一起|一共|共计|总共|合计|total|altogether|sum|combined|"
@@ -172,11 +176,12 @@ EVIDENCE: dict[str, Evidence] = {
         bool(f.places) or f.bbox is not None), "a place avoided on dates"),
     "min_days_without_orders": Evidence(
         (NO_ORDER, MONTH),
-        lambda f: _days(f) and not _hours(f) and (not hit(f, MOTION) or hit(f, ALLOWED)),
+        lambda f: _days(f) and not _hours(f) and (
+            not hit(f, MOTION) or hit(f, ALLOWED) or hit(f, MOTION_ALLOWED)),
         "days without orders in a month, the truck free to move"),
     "min_full_off_days": Evidence(
         (MOTION + r"|完全歇|彻底歇|完全休息|completely|fully off",),
-        lambda f: _days(f) and not hit(f, ALLOWED),
+        lambda f: _days(f) and not hit(f, ALLOWED) and not hit(f, MOTION_ALLOWED),
         "whole days the truck does not move, in a month"),
     "max_orders_per_day": Evidence((MOST, common.DAILY + r"|一天|一日|同日|a day|per day"),
                                    _orders_n, "at most some orders a day"),

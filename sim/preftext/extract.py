@@ -72,6 +72,12 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
     (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"礼拜(?=[一二三四五六日天])", "星期"),
     (r"多过", "超过"), (r"少过", "少于"),
+    # northern numerals: 仨 = 三个, 俩 = 两个 (仨百 = 三百)
+    (r"仨(?=[十百千万])", "三"), (r"俩(?=[十百千万])", "两"), (r"仨", "三个"), (r"俩", "两个"),
+    (r"眯(?!眼)", "睡"),
+    # Cantonese N日 = N天 for a Chinese numeral that is no date (三月十五日, 到三日 stay dates)
+    (r"(?<![月\d一二两三四五六七八九十到至~\-、和及号第初])([一二两三四五六七八九十]+)日"
+     r"(?![期子前后内起])", r"\1天"),
 )
 
 # Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
@@ -232,6 +238,9 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
+    # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
