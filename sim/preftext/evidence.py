@@ -211,10 +211,16 @@ FINE_CONDITION = (r"if (?:i |you |it |we )?(?:don't|do not|can't|cannot|fail|mis
                   r"差一天|唔系|没办到|不做到|不达标|达不到")
 
 
-def established(kind: str, f: Facts) -> bool:
-    """Whether the text carries the kind's defining evidence (a kind without an entry: yes)."""
+def core(f: Facts) -> Facts:
+    """The facts with the conditions of fines taken out of the keyword view (computed once per
+    text by the reader, then shared by every kind's test)."""
+    return dataclasses.replace(f, kw=rx.sub(FINE_CONDITION, " ", f.kw, flags=re.I))
+
+
+def established(kind: str, f: Facts, *, stripped: bool = False) -> bool:
+    """Whether the text carries the kind's defining evidence (a kind without an entry: yes);
+    `stripped`: `f` is already `core(f)`."""
     ev = EVIDENCE.get(kind)
     if ev is None:
         return True
-    core = dataclasses.replace(f, kw=rx.sub(FINE_CONDITION, " ", f.kw, flags=re.I))
-    return ev.holds(core)
+    return ev.holds(f if stripped else core(f))

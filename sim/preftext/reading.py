@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from sim.preftext import common
-from sim.preftext.evidence import EVIDENCE, established
+from sim.preftext.evidence import EVIDENCE, core, established
 from sim.preftext.extract import facts
 from sim.preftext.parser import MAX_CHARS, MIN_SCORE, candidates
 from sim.preftext.types import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
@@ -143,14 +143,19 @@ def read_preference(text: str) -> Reading:
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,
                        f"{claims[0].kind} scores higher but misses {claims[0].error}; "
                        f"read as {top.kind}")
+    c = core(f)
+
+    def sure(kind: str) -> bool:
+        return established(kind, c, stripped=True)
+
     signals = REGISTRY[top.kind].signals
     ev = EVIDENCE.get(top.kind)
-    worded = ev is not None and bool(ev.words) and established(top.kind, f)  # §8 words too
+    worded = ev is not None and bool(ev.words) and sure(top.kind)  # §8 words too
     if signals and not common.hit(f, signals) and not worded:  # numbers alone claimed it
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,
                        f"read as {top.kind} from its numbers alone: none of the kind's wording "
                        f"is in the text")
-    if not established(top.kind, f):  # the kind's own evidence is not all in the text
+    if not sure(top.kind):  # the kind's own evidence is not all in the text
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,
                        f"read as {top.kind} but the text does not establish "
                        f"{EVIDENCE[top.kind].what}")
@@ -160,7 +165,7 @@ def read_preference(text: str) -> Reading:
                        f"{top.kind} and {rival.kind} both read it "
                        f"(scores {top.score:.1f} and {rival.score:.1f})")
     rival = next((a for a in valid[1:] if a.kind != top.kind and top.score - a.score < WIDE
-                  and established(a.kind, f)), None)
+                  and sure(a.kind)), None)
     if rival is not None:  # a close runner-up the text establishes as well
         return Reading(text, Status.AMBIGUOUS, best, alts, cues,
                        f"{top.kind} and {rival.kind} both read it and the text has the "
