@@ -90,7 +90,8 @@ HOMING = r"回家|到家|回到家|屋企|\bhome\b|\bhouse\b"
 LOAD = (r"装|卸|货|单|活|load|cargo|orders?|jobs?|pick(?:ing)?[\s-]*up|pickup|"
         r"drop(?:ping)?[\s-]*off|deliver|haul|shipments?|origin|destination")
 VISIT = (r"到|去|回|来|访|看|转|露面|经过|visit|be at|go|stop|drop|show|call|check|back|come|"
-         r"swing|pop|near|within|arrive|reach|抵达|spend|be (?:there|near|in)")
+         r"swing|pop|near|within|arrive|reach|抵达|spend|be (?:there|near|in)|see|meet|"
+         r"look in|看望|探望|陪")
 FIRST = (r"首单|头单|头一单|第一单|第一个|第一趟|开工|开始|出车|first|start|begin|earliest|"
          r"kick off")
 QUOTA = (r"考核|指标|kpi|target|quota|goal|至少|起码|不少于|满|够|at least|minimum|不低于|≥|>=|"
@@ -99,6 +100,7 @@ LONG = r"长途|远|大半天|long|far|over|超过|超|以上|多于|more than|l
 DWELL = r"停|待|留|呆|办|逗留|歇|dwell|stay|stop|park|wait|remain|spend|be at|visit|hang"
 MOST = (r"最多|至多|多过|多于|顶多|不超过|不得超过|不能超过|超过|上限|不多于|不得多于|封顶|"
         r"cap|limit|at most|no more than|not more than|never more|max|up to|exceed|多一单|"
+        r"the most|at the most|"
         r"多接|每多|more than|over")
 HAUL = common.HAUL + r"|距离|distance|长途|远途|far|long|以.{0,8}为限"
 # §8: empty running, the truck not moving, a whole day at rest: K14, not K13
