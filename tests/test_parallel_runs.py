@@ -27,7 +27,7 @@ def test_results_come_back_in_order_from_other_processes():
     assert {pid for pid, _ in run_all(pid_and_square, [(1,), (2,)])} == {os.getpid()}
 
 
-@pytest.mark.parametrize("kw, msg", [({"workers": 0}, "at least 1"),
+@pytest.mark.parametrize(("kw", "msg"), [({"workers": 0}, "at least 1"),
                                       ({"engine": "threads"}, "engine must be one of")])
 def test_bad_engine_or_worker_count_is_refused(kw, msg):
     with pytest.raises(ValueError, match=msg):

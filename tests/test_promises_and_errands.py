@@ -34,7 +34,8 @@ def promise(amount: float = 5000.0) -> dict:
 
 
 def errand() -> dict:
-    return {"content": "家里有急事：3月2号下午4点起先到车站接人，停留不少于15分钟，再回家待到第二天早上7点。",
+    return {"content": "家里有急事：3月2号下午4点起先到车站接人，停留不少于15分钟，"
+                       "再回家待到第二天早上7点。",
             "start_time": "2026-03-01 00:00:00", "end_time": "2026-03-31 23:59:59",
             "penalty_amount": 2000.0, "penalty_cap": None,
             "structured": {"kind": "home_stay_event", "params": {
@@ -50,9 +51,11 @@ def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
     opens = 2 * 1440 + 20 * 60 + 1
     assert promise_todo(rp, opens - 600) is None  # far ahead: nothing to do yet
     wait = promise_todo(rp, opens - 40)
-    assert wait is not None and (wait.action, wait.minutes) == ("wait", 40)
+    assert wait is not None
+    assert (wait.action, wait.minutes) == ("wait", 40)
     take = promise_todo(rp, opens + 5)
-    assert take is not None and (take.action, take.cargo_id, take.at_stake) == (
+    assert take is not None
+    assert (take.action, take.cargo_id, take.at_stake) == (
         "take", PROMISED, 5000.0)
     # a take still running 30 minutes after the listing is charged the fine; one ending
     # before, or the promised cargo itself, is not
