@@ -74,8 +74,8 @@ class DriverMemory:
             self.action_counts[ev.action] = self.action_counts.get(ev.action, 0) + 1
             self.last_action = ev.action
             self.searches_in_row = self.searches_in_row + 1 if ev.action == "search" else 0
-            if ev.action != "wait":
-                self.waits_without_order = 0
+            if ev.action not in ("wait", "search"):  # a search is no order: waiting on
+                self.waits_without_order = 0  # between searches is still being stuck
             if ev.action == "reposition":  # a new place: its searches start afresh
                 self.fruitless_searches = 0
             if "short_plan" in ev.params:
