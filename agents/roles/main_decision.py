@@ -18,6 +18,9 @@ from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
 from sim.clock import DAY
 from sim.geo import Geography, haversine_km, in_guangdong
 
+# stuck this long without an order, a driver leaves for a big market rather than the next town
+FAR_AFTER_MINUTES = 12 * 60
+
 MAIN = Prompt(
     agent="main_decision", version="main-v1",
     system=(
@@ -59,6 +62,10 @@ class MainDecisionAgent:
         """The deterministic answer: preference advice first, then the best ranked order, a
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
+        if pref.take and pref.value > 0:
+            # a promised cargo listed now: tried blind, once (its fine outweighs a minute)
+            return _out("take_order", f"take promised {pref.take}: {pref.reason}",
+                        cargo_id=pref.take)
         due = pref.wait_minutes > 0 or (
             pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0)
         if due and ranking.options:
@@ -100,11 +107,14 @@ class MainDecisionAgent:
             return _out("search", search.reason, lat=search.lat, lng=search.lng)
         g = view.best_grid
         moving_on = stuck or view.last_action == "search"
-        if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
-                pos.lat, pos.lng, g.lat, g.lng) > 5.0:
+        # hours without an order: the nearby grids have failed too, look for a big market
+        far = stuck and view.minutes_without_order >= FAR_AFTER_MINUTES
+        if moving_on and not far and g is not None and g.value > (view.here_value or 0.0) and (
+                haversine_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
-        target = densest_nearby(self.geo, pos, elsewhere=True)
+        target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0)
+                  if far else densest_nearby(self.geo, pos, elsewhere=True))
         if stuck and target is not None:
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)
@@ -121,10 +131,10 @@ class MainDecisionAgent:
         def validate(o: dict) -> Decision:
             a, plan = o["action"], str(o.get("short_plan", ""))[:200]
             if a == "take_order":
-                ids = {x.cargo.cargo_id for x in ranking.options}
+                ids = {x.cargo.cargo_id for x in ranking.options} | ({pref.take} - {""})
                 if o["cargo_id"] not in ids:
                     raise InvalidOutputError(
-                        f"cargo_id {o['cargo_id']!r} is not a ranked candidate")
+                        f"cargo_id {o['cargo_id']!r} is neither ranked nor promised")
                 return Decision(TakeOrder(o["cargo_id"]), plan, "take_order")
             if a == "search":
                 return Decision(Search(search.lat, search.lng, search.radius_km), plan, "search")
