@@ -48,7 +48,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
-           r"不空车|不空跑|不赶路|"
+           r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
            r"不跑|不动车|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
            r"不能开|"
@@ -117,7 +117,17 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     (扣一次, 罚1次, charged once) is not one."""
     not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
     return [(int(float(m.group(1))), m.start()) for m in
-            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
+            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)
+            if not fine_unit(f.low, after + m.start())]
+
+
+def fine_unit(t: str, pos: int) -> bool:
+    """The number at pos is the unit of a fine, not a limit or a quota: 少一单罚八十, 多1单扣50,
+    超1次赔 (but 最多2单, 至少5单, 不少于3单 are limits)."""
+    before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺)\s*$",
+                       t[max(0, pos - 3):pos])
+    fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
+    return before is not None and fine is not None
 
 
 def km_after_limit(f: Facts) -> float | None:
@@ -160,6 +170,9 @@ NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|n
 
 def min_days(f: Facts) -> int | None:
     vals = [v for v, _ in int_before(f, DAYS_UNIT) if 0 < v <= 31]
+    if not vals and hit(f, r"\bdays?\b|整天"):  # "days off: at least 2 per month"
+        vals = [v for v, _ in int_before(f, r"(?:per|a|each|every)\s+month|/\s*month")
+                if 0 < v <= 31]
     return vals[0] if vals else None
 
 

@@ -23,7 +23,7 @@ CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 
 CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CN = "零〇一二两三四五六七八九十百千万"
 _UNIT_AFTER = (r"(?=个半|个|半|点|时|小时|钟头|天|日|号|单|次|公里|千米|里|元|块|分钟|分|月|年|周|"
-               r"趟|星期|倍|%|米|票|趟|回|笔|整天|自然日|不同)")
+               r"趟|星期|倍|%|米|票|趟|回|笔|整天|自然日|不同|度)")
 
 
 def cn_to_int(s: str) -> int | None:
@@ -153,14 +153,15 @@ def _english_clocks(t: str) -> str:
             suffix = " am"
         return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
 
-    part = r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight))?"
+    part = (r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight|"
+            r"(?:the )?(?:next|following) morning))?")
     t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
                                   else 15), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
     part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
-            r"tonight)\b")
+            r"tonight|(?:the )?(?:next|following) morning)\b")
 
     def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
         return (day_part(m, hour(m.group(1)), 0) + m.group(2)
@@ -175,7 +176,7 @@ def _english_clocks(t: str) -> str:
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
-            r"orders?|jobs?|loads?|trips?|runs?|times|km|"
+            r"orders?|jobs?|loads?|trips?|runs?|hauls?|times|km|"
             r"kilomet|minutes?|mins?|nights?|visits?|per (?:month|day|week|night)\b))")
 
 
@@ -237,6 +238,8 @@ def number_view(t: str) -> str:
         "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
+    t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
     # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
     t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
@@ -676,6 +679,12 @@ def radius(t: str) -> float | None:
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
                       t, re.I)
          or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
+    if m is None:  # metres: 五百米内, within 500 m
+        mm = (rx.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:米|m|meters?|metres?)\s*(?:以内|之内|内|"
+                        r"范围)", t, re.I)
+              or rx.search(r"(?:半径|方圆|within|radius(?: of)?)\s*(\d+(?:\.\d+)?)\s*(?:米|m\b|"
+                           r"meters?|metres?)", t, re.I))
+        return float(mm.group(1)) / 1000 if mm else None
     return float(m.group(1)) if m else None
 
 
@@ -801,7 +810,7 @@ _CAT_ALIASES: list[tuple[str, str]] = [
      r"seafood", "鲜活水产品"),
     (r"\bcloth(?:ing|es)\b|\bgarments?\b|\btextiles?\b|\bleather\b|\bapparel\b", "服饰纺织皮革"),
     (r"express(?:\s*(?:delivery|freight|parcels?))?|courier|parcels?|house moving|"
-     r"moving house|removals?|\bmoving\b", "快递快运搬家"),
+     r"moving house|removals?|\bmoving (?:jobs?|loads?|orders?|cargo|goods)\b", "快递快运搬家"),
 ]
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.preftext.common import AT_LEAST, MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days, span
+from sim.preftext.evidence import MOTION_ALLOWED
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import off_days_progress
@@ -52,7 +53,7 @@ class MinDaysWithoutOrders(Kind):
         if n is None or not hit(f, NO_ORDERS):
             return None
         score = 1.8 + 0.5 * hit(f, MONTH) + 0.3 * hit(f, AT_LEAST)
-        if hit(f, OFF_FULL):
+        if hit(f, OFF_FULL) and not hit(f, MOTION_ALLOWED):  # empty moves allowed: still K13
             score -= 1.0
         if f.coords or f.places or f.categories or f.dates:
             score -= 1.0

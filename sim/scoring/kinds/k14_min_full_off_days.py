@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.preftext.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
+from sim.preftext.evidence import MOTION_ALLOWED
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import off_days_progress
@@ -54,6 +55,8 @@ class MinFullOffDays(Kind):
         score = 1.6 + 0.5 * hit(f, MONTH) + (0.8 if hit(f, OFF_FULL) else -0.5)
         if f.coords or f.places or f.categories or f.dates:
             score -= 1.0
+        if hit(f, MOTION_ALLOWED):  # empty moves allowed on those days: K13 (§8)
+            score -= 1.5
         return Candidate("min_full_off_days", score, {"min_days": n})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
