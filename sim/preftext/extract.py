@@ -229,6 +229,9 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = _cn_decimal_coords(t)
+    # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
+    t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
+    t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
 
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
     t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
@@ -289,7 +292,8 @@ _CLOCK_ZH = re.compile(_PREFIX + r"(?<![\d.])(\d{1,2})(?:(?::(\d{2}))|(?:点|时
                        r"o'clock))", re.I)
 _CLOCK_EN = re.compile(r"(?<![\d.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock)(?![a-z])",
                        re.I)
-_WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午", re.I)
+_WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午|"
+                         r"(?<=[到至日号])中午(?!\s*\d)|中午(?=\s*(?:前|之前|以前))", re.I)
 
 
 def _adjust(h: int, mi: int, prefix: str) -> int:
@@ -389,7 +393,7 @@ def clocks(t: str) -> list[Clock]:
         if any(c.start <= m.start() < c.end or m.start() <= c.start < m.end() for c in out):
             continue
         w = m.group(0).lower()
-        mins = 12 * 60 if w in ("noon", "正午") else 0
+        mins = 12 * 60 if w in ("noon", "正午", "中午") else 0
         ctx = t[max(0, m.start() - 6):m.start()]
         out.append(Clock(mins, m.start(), m.end(),
                          any(x in ctx for x in _NEXT) or _en_next(t, m.end()),
