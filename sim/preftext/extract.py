@@ -194,6 +194,8 @@ def _english_numbers(t: str) -> str:
     t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
                if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,
                flags=re.I)
+    t = rx.sub(rf"\b{_EN_WORD}(?:[\s-]+{_EN_WORD})?(?=\s+(?:yuan|rmb|cny)\b)",  # fifty yuan
+               lambda m: str(_en_phrase_value(m.group(0)) or m.group(0)), t, flags=re.I)
     t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")-(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
                lambda m: str(_EN_NUM[m.group(1).lower()] + _EN_NUM[m.group(2).lower()]), t,
                flags=re.I)
@@ -232,9 +234,15 @@ def number_view(t: str) -> str:
     # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
     t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
     t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
+    # 罚一百五一单 = 150 a load (一百五一 is no numeral; 罚五十一单 stays: 51 or 50 a load?)
+    t = rx.sub(rf"(?<=罚|扣|赔)([{_CN}]*[一二两三四五六七八九][十百千万][一二两三四五六七八九])"
+               r"(?=一(?:单|次|天|晚|趟|回|笔|票|步))", lambda m: repl(m) + "元", t)
 
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
     t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    # 罚款一天一百五 = 150 a day
+    t = rx.sub(rf"((?:罚|扣|赔)(?:款|钱)?\s*(?:1|每)\s*(?:天|晚|次|单|趟|回)\s*)([{_CN}]+)"
+               rf"(?![{_CN}])", lambda m: m.group(1) + repl(rx.match(r".*", m.group(2))), t)
     t = _english_numbers(t)
     # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?(?![\d{_CN}])".replace(
@@ -727,6 +735,10 @@ _AMOUNT = [
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
     r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    # 罚款一天200块, 每公里两块
+    r"(?:罚款|扣款|罚钱|扣钱|罚|扣|赔)\s*(?:每|1)\s*(?:天|晚|次|单|趟|回)\s*(\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"每\s*(?:1\s*)?(?:公里|km)\s*(\d+(?:\.\d+)?)\s*(?:元|块)",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
