@@ -110,6 +110,9 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     a, b = pair
     if b.bare and a.minutes >= 720 and b.minutes < 720 and b.minutes + 720 > a.minutes:
         b = dataclasses.replace(b, minutes=b.minutes + 720)
+    elif b.bare and not a.bare and 600 <= a.minutes < 720 and b.minutes < 360:
+        # 中午十一点半到一点半: a midday span ends in the afternoon
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
     return a, b
 
 
@@ -162,7 +165,7 @@ NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|n
               r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
               r"放.{0,3}天假|一单(?:都|也)?不接|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
-              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
+              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|不揽|"
               r"休息|停工|no orders?|without (?:any )?orders|"
               r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|"
               r"rest days?|"

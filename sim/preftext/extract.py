@@ -61,7 +61,8 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"喺", "在"), (r"咗", "了"),
     (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
     (r"揸车", "开车"),
-    (r"瞓觉|瞓", "睡觉"), (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
+    (r"瞓觉|瞓", "睡觉"), (r"晌午", "中午"),
+    (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
     (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
     (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
     (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
@@ -189,6 +190,13 @@ def _english_numbers(t: str) -> str:
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
                if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
                flags=re.I)
+    def and_a_half(m: re.Match[str]) -> str:  # an hour and a half, two hours and a half
+        w = m.group(1).lower()
+        return f"{1 if w == 'an' else _EN_NUM.get(w, w)}.5 hours"
+
+    t = rx.sub(r"\b(an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) hours? and a half\b",
+               and_a_half, t, flags=re.I)
+    t = rx.sub(r"\bhalf an? (?:km|kilomet(?:er|re))\b", "0.5 km", t, flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
     t = _english_clocks(t)
     t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
@@ -252,6 +260,9 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
     t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
+    if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
+        t = rx.sub(r"\b((?:over|exceed|more than|above|beyond)\s+)(\d+(?:\.\d+)?)"
+                   r"(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
     # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
     t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
@@ -728,13 +739,13 @@ _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
     r"yuan)",
     r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
-    r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)",
+    r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
-    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|分钟|%|个|米))",
     # 罚款一天200块, 每公里两块
     r"(?:罚款|扣款|罚钱|扣钱|罚|扣|赔)\s*(?:每|1)\s*(?:天|晚|次|单|趟|回)\s*(\d+(?:\.\d+)?)"
     r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",

@@ -57,6 +57,8 @@ class MinFullOffDays(Kind):
             score -= 1.0
         if hit(f, MOTION_ALLOWED):  # empty moves allowed on those days: K13 (§8)
             score -= 1.5
+        if f.durations and not hit(f, r"整天|全天|whole|full|entire"):  # 趴窝六个钟头: K1's hours
+            score -= 1.0
         return Candidate("min_full_off_days", score, {"min_days": n})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
