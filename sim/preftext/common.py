@@ -221,7 +221,7 @@ PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货
            r"shipper)|getting to the load")
 
 
-EMPTY = (r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|"
+EMPTY = (r"空驶|空车|空跑|空载|放空|empty|deadhead|unloaded|without (?:a )?load|"
           r"with no load\b")
 
 

@@ -178,7 +178,8 @@ _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
             r"orders?|jobs?|loads?|trips?|runs?|hauls?|times|km|"
-            r"kilomet|minutes?|mins?|nights?|visits?|per (?:month|day|week|night)\b))")
+            r"kilomet|minutes?|mins?|nights?|visits?|"
+            r"(?:per|a|each|every) (?:month|day|week|night)\b))")
 
 
 def _english_numbers(t: str) -> str:
