@@ -67,7 +67,7 @@ REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|excl
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b(?!\s+(?:fewer|less|more|later|earlier)\b)|won't|will not|decline|not take|"
           r"not haul|not carry|skip|turn down|reject|"
-          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
+          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off[- ]limits|"
           r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
           r"out of the question|off my list|no way|not on my (?:truck|lorry|vehicle)|"
           r"keep\b.{0,30}\boff my (?:truck|lorry)")
@@ -197,7 +197,7 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
-         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
+         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off[- ]limits|"
          r"forbidden")
 
 

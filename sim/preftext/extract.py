@@ -198,6 +198,9 @@ def _english_numbers(t: str) -> str:
     t = rx.sub(r"\b(an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) hours? and a half\b",
                and_a_half, t, flags=re.I)
     t = rx.sub(r"\bhalf an? (?:km|kilomet(?:er|re))\b", "0.5 km", t, flags=re.I)
+    t = rx.sub(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+) and a half "
+               r"(km|kilomet(?:er|re)s?)\b",
+               lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 km", t, flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
     t = _english_clocks(t)
     t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
@@ -261,16 +264,18 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
     t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
-    if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
-        t = rx.sub(r"\b((?:over|exceed|more than|above|beyond)\s+)(\d+(?:\.\d+)?)"
-                   r"(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
     # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
     t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
-    return rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
+        t = rx.sub(r"\b((?:over|exceed|more than|above|beyond|at most|max(?:imum)?|up to)\s+)"
+                   r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
+        t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(?=\s+at (?:the )?most\b)", r"\1 km", t, flags=re.I)
+    return t
 
 
 # ---------------------------------------------------------------- spans of numbers
@@ -724,7 +729,8 @@ _CAP = [
     r"最多不超过|总额不超过)\s*(?:为|是|到)?\s*(?:¥|rmb|cny|人民币)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
-    r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
+    r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:orders?|"
+    r"jobs?|loads?|trips?|runs?|km|kilomet|days?|hours?|单|天|公里))",
     r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
     r"cny)?\s*"
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
