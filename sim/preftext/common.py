@@ -182,7 +182,7 @@ def min_days(f: Facts) -> int | None:
 
 ORDERS = (r"个(?=单|订单|活|\s*$|\s*[，。,.；;])|(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|"
           r"runs?|hauls?)\b|单|笔|趟|票|次|"
-          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?")
+          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|hauls?|shipments?|consignments?")
 
 
 DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次(?!性)|"

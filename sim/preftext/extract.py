@@ -269,6 +269,9 @@ def number_view(t: str) -> str:
     # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
     t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
+    # "March 12 and 13:" = "March 12 and March 13"
+    t = rx.sub(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|to|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?(?=\s*[:;,.]|\s*$)", r"\1 \2\3\1 \4", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
