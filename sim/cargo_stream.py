@@ -16,15 +16,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import cache
 
 import numpy as np
 
 from sim.cargo import Cargo
-from sim.competition.pool import haversine_np
-from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, Geography, Point, load_counties
+from sim.geo import (
+    LAT_MAX,
+    LAT_MIN,
+    LNG_MAX,
+    LNG_MIN,
+    Geography,
+    Point,
+    county_arrays,
+    haversine_np,
+)
 from sim.scenario import CargoConfig, Scenario
 
 EPOCH = datetime(2026, 3, 1)
@@ -35,28 +41,9 @@ KM_PER_DEG_LNG = 111.320
 DAY_S = 86400
 BLOCK = 2048  # rows per rows x counties matrix
 
-# Prefecture names in the official style; the county table carries English city names only.
-CITY_ZH = {
-    "Guangzhou": "广州市", "Shaoguan": "韶关市", "Shenzhen": "深圳市", "Zhuhai": "珠海市",
-    "Shantou": "汕头市", "Foshan": "佛山市", "Jiangmen": "江门市", "Zhanjiang": "湛江市",
-    "Maoming": "茂名市", "Zhaoqing": "肇庆市", "Huizhou": "惠州市", "Meizhou": "梅州市",
-    "Shanwei": "汕尾市", "Heyuan": "河源市", "Yangjiang": "阳江市", "Qingyuan": "清远市",
-    "Dongguan": "东莞市", "Zhongshan": "中山市", "Chaozhou": "潮州市", "Jieyang": "揭阳市",
-    "Yunfu": "云浮市",
-}
-# Prefecture-level cities without districts: the official name stops at the city.
-CITY_ONLY = {"Dongguan", "Zhongshan"}
-
-
 def calibrated_rng(seed: int) -> np.random.Generator:
     """The calibrated market's own stream: same seed, same market, other streams untouched."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM_KEY,)))
-
-
-def official_place_name(city_en: str, county_zh: str) -> str:
-    """'广东省深圳市宝安区' (or '广东省东莞市' for a city without districts)."""
-    city = CITY_ZH[city_en]
-    return f"广东省{city}" if city_en in CITY_ONLY else f"广东省{city}{county_zh}"
 
 
 def official_km(lat1: np.ndarray, lng1: np.ndarray, lat2: np.ndarray,
@@ -65,30 +52,6 @@ def official_km(lat1: np.ndarray, lng1: np.ndarray, lat2: np.ndarray,
     computed by the environment's own query haversine so generated hauls and query distances
     agree to the last bit."""
     return haversine_np(lat1, lng1, lat2, lng2)
-
-
-@dataclass(frozen=True)
-class _Counties:
-    """County arrays the sampler indexes (built once per process)."""
-
-    lat: np.ndarray
-    lng: np.ndarray
-    radius: np.ndarray
-    pop: np.ndarray
-    city: tuple[str, ...]
-    names: tuple[str, ...]
-
-
-@cache
-def _counties() -> _Counties:
-    cs = load_counties()
-    return _Counties(
-        lat=np.array([c.lat for c in cs]), lng=np.array([c.lng for c in cs]),
-        radius=np.array([max(c.radius_km, 1.0) for c in cs]),
-        pop=np.array([c.population for c in cs], dtype=float),
-        city=tuple(c.city_en for c in cs),
-        names=tuple(official_place_name(c.city_en, c.name_zh) for c in cs),
-    )
 
 
 def _flat_km(lat1: np.ndarray, lng1: np.ndarray, lat2: np.ndarray,
@@ -111,7 +74,7 @@ class CalibratedMarket:
     def __init__(self, cfg: CargoConfig, seed: int) -> None:
         self.cfg = cfg
         self.rng = calibrated_rng(seed)
-        self.k = _counties()
+        self.k = county_arrays()
         city_w = dict(cfg.origin_city_weights)
         # a city's weight is spread over its counties by population
         city_pop: dict[str, float] = {}

@@ -85,8 +85,8 @@ from typing import Any
 import numpy as np
 
 from sim.clock import DAY
-from sim.competition.clock import EARTH_RADIUS_KM as R_KM
-from sim.competition.clock import drive_minutes, haversine
+from sim.competition.clock import drive_minutes
+from sim.geo import haversine_km, haversine_rad_np
 from sim.scoring.timebase import wall_to_minutes
 from sim.scoring.versions import ScoringVersion as Version
 from sim.scoring.versions import settings_for
@@ -116,10 +116,9 @@ def wall_minutes(text: str) -> int:
 
 def _hav_np(lat1: float, lng1: float, p2: np.ndarray, l2: np.ndarray,
             cos2: np.ndarray) -> np.ndarray:
-    """Vectorised haversine to points given in radians with their latitude cosines."""
+    """Haversine from one point in degrees to points given in radians with their cosines."""
     p1, l1 = math.radians(lat1), math.radians(lng1)
-    h = np.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * cos2 * np.sin((l2 - l1) / 2) ** 2
-    return 2 * R_KM * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
+    return haversine_rad_np(p1, l1, math.cos(p1), p2, l2, cos2)
 
 
 def _minutes_np(d: np.ndarray, speed: float) -> np.ndarray:
@@ -154,7 +153,7 @@ class CargoTable:
     s_rad: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False)  # lat, lng, cos lat
 
     def __post_init__(self) -> None:
-        haul = np.array([haversine(a, b, c, d) for a, b, c, d in
+        haul = np.array([haversine_km(a, b, c, d) for a, b, c, d in
                          zip(self.slat, self.slng, self.elat, self.elng, strict=True)])
         object.__setattr__(self, "haul_km", haul)
         object.__setattr__(self, "haul_r", np.array([round(float(h), 2) for h in haul]))
@@ -737,7 +736,7 @@ def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: floa
     gross = km_total = pen_total = 0.0
     for lid in chain:
         j, reach = labels.cargo[lid], labels.reach[lid]
-        d = haversine(lat, lng, float(table.slat[j]), float(table.slng[j]))
+        d = haversine_km(lat, lng, float(table.slat[j]), float(table.slng[j]))
         m = drive_minutes(d, speed)
         c, ws, ct = int(table.create[j]), int(table.win_start[j]), int(table.cost_time[j])
         if reach is Reach.REPOSITION:

@@ -7,7 +7,7 @@ import math
 import h3
 
 from sim.cargo import Cargo, CargoStatus, CargoView
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
 
 
 class Market:
@@ -67,7 +67,7 @@ class Market:
                 if not bucket:
                     continue
                 for c in bucket.values():
-                    d = haversine_km(center.lat, center.lng, c.origin.lat, c.origin.lng)
+                    d = great_circle_km(center.lat, center.lng, c.origin.lat, c.origin.lng)
                     if d <= radius_km:
                         found.append((d, c.cargo_id, c))
             if len(found) >= self.max_results:

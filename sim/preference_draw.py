@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, County, haversine_km, load_counties
+from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, County, great_circle_km, load_counties
 from sim.scoring.kinds import kind_names
 
 # the scoring registry's kinds, in K-number order (the order draws pick from, so seeded draws
@@ -99,7 +99,7 @@ class _Ctx:
     def near_county(self, max_km: float = 120.0, min_km: float = 0.0) -> County:
         lat, lng = self.home
         near = [c for c in _counties()
-                if min_km <= haversine_km(lat, lng, c.lat, c.lng) <= max_km]
+                if min_km <= great_circle_km(lat, lng, c.lat, c.lng) <= max_km]
         return self.pick(near or _counties())
 
 
@@ -157,7 +157,7 @@ def _prefecture_bbox(city_en: str) -> dict[str, float]:
 def _other_prefecture(ctx: _Ctx) -> str:
     """A prefecture (English key) that is not the one the driver lives in."""
     lat, lng = ctx.home
-    home_city = min(_counties(), key=lambda c: haversine_km(lat, lng, c.lat, c.lng)).city_en
+    home_city = min(_counties(), key=lambda c: great_circle_km(lat, lng, c.lat, c.lng)).city_en
     return ctx.pick([k for k in PREFECTURES_ZH if k != home_city])
 
 
@@ -248,7 +248,7 @@ def _k10(ctx: _Ctx) -> Draw:
 
 def _k11(ctx: _Ctx) -> Draw:
     lat, lng = ctx.home
-    far = [c for c in _counties() if haversine_km(lat, lng, c.lat, c.lng) > 25]
+    far = [c for c in _counties() if great_circle_km(lat, lng, c.lat, c.lng) > 25]
     c = ctx.pick(far)
     r = float(ctx.step(3, 20, 1))
     mode = "once" if ctx.rng.random() < 0.3 else "per_step"
@@ -360,7 +360,7 @@ def _k23(ctx: _Ctx) -> Draw:
     stops: list[dict[str, Any]] = []
     for _ in range(int(ctx.pick([2, 2, 3]))):
         c = ctx.near_county(80.0)
-        while any(haversine_km(c.lat, c.lng, s["lat"], s["lng"]) < 5 for s in stops):
+        while any(great_circle_km(c.lat, c.lng, s["lat"], s["lng"]) < 5 for s in stops):
             c = ctx.pick(_counties())  # distinct stops; rare, so any county will do
         dwell = 0 if ctx.rng.random() < 0.25 else int(ctx.step(20, 90, 10))
         stops.append({"lat": round(c.lat, 2), "lng": round(c.lng, 2), "arrive_by": _hm(t),

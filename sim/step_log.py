@@ -29,14 +29,13 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
 
 import numpy as np
 
 from sim.cargo import Cargo
 from sim.events import ActionChosen, Drove, Event, EventBus, OrderTaken, SearchDone, TakeFailed
-from sim.geo import Geography, Point
+from sim.geo import Geography, Point, county_arrays
 from sim.scoring.cargo import CargoRecord
 from sim.scoring.steps import StepLog
 from sim.scoring.timebase import EPOCH, minutes_to_wall
@@ -54,18 +53,11 @@ def to_minute(t: float) -> int:
     return math.ceil(t - EPS)
 
 
-@cache
-def _county_arrays() -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    from sim.cargo_stream import _counties
-
-    k = _counties()
-    return k.lat, k.lng, k.names
-
-
 def place_name(p: Point) -> str:
     """The official-style Chinese place name of the county nearest to `p` (as cargo_stream
     names calibrated destinations): '广东省深圳市宝安区'."""
-    lat, lng, names = _county_arrays()
+    k = county_arrays()
+    lat, lng, names = k.lat, k.lng, k.names
     dy = (lat - p.lat) * 110.574
     dx = (lng - p.lng) * 111.320 * math.cos(math.radians(p.lat))
     return names[int(np.argmin(dx * dx + dy * dy))]

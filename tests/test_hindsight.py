@@ -459,7 +459,8 @@ def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> Non
     environment with the scalar §2.1 haversine (libm): they may differ in the last ulp, which is
     harmless only if no drive minute, snap or rounded-km decision changes. 4M pairs measured
     0 minute disagreements and |Δ| ≤ 2.3e-13 km; this checks a 100k sample of Guangdong."""
-    from sim.competition.clock import drive_minutes, haversine
+    from sim.competition.clock import drive_minutes
+    from sim.geo import haversine_km
     from sim.hindsight import _hav_np, _minutes_np
 
     rng = np.random.default_rng(7)
@@ -467,7 +468,8 @@ def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> Non
     p2, l2 = np.radians(lat), np.radians(lng)
     for a, b in rng.uniform((20.2, 109.6), (25.5, 117.3), (5, 2)):
         d = _hav_np(float(a), float(b), p2, l2, np.cos(p2))
-        s = np.array([haversine(float(a), float(b), x, y) for x, y in zip(lat, lng, strict=True)])
+        s = np.array([haversine_km(float(a), float(b), x, y)
+                      for x, y in zip(lat, lng, strict=True)])
         assert np.abs(d - s).max() < 1e-9
         for speed in (60.0, 47.0):
             np.testing.assert_array_equal(

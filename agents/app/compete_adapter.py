@@ -34,7 +34,7 @@ from sim.actions import (
     Wait,
 )
 from sim.cargo import CargoView
-from sim.competition.clock import haversine, parse_wall, to_minutes
+from sim.competition.clock import parse_wall, to_minutes
 from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
 from sim.events import (
     ActionChosen,
@@ -46,7 +46,7 @@ from sim.events import (
     TakeFailed,
     Waited,
 )
-from sim.geo import Geography, Point
+from sim.geo import Geography, Point, haversine_km
 from sim.scenario import DriverSpec, Scenario
 from sim.scoring.pins import pins_of
 from sim.scoring.steps import Pos
@@ -78,7 +78,7 @@ def cargo_view(item: dict, now: int) -> CargoView | None:
             return None
         w0, w1 = float(to_minutes(a)), float(to_minutes(b))
     return CargoView(cargo_key(c["cargo_id"]), o, d, float(c.get("price", 0.0)), w0, w1,
-                     float(remove), float(cost), haversine(o.lat, o.lng, d.lat, d.lng))
+                     float(remove), float(cost), haversine_km(o.lat, o.lng, d.lat, d.lng))
 
 
 @dataclass

@@ -11,7 +11,7 @@ from agents.roles.feasibility import densest_nearby
 from memory.memory_agent import rule_filter
 from memory.rule_progress import RuleProgress
 from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
 from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
 from sim.scoring.steps import Pos
@@ -89,7 +89,7 @@ class GreedyPolicy:
             return None
         if t.action == "wait":
             return Decision(Wait(float(max(1, t.minutes))), reason=t.reason)
-        if haversine_km(obs.position.lat, obs.position.lng, t.lat, t.lng) > 0.5:
+        if great_circle_km(obs.position.lat, obs.position.lng, t.lat, t.lng) > 0.5:
             return Decision(Reposition(t.lat, t.lng), reason=t.reason)
         return None
 

@@ -7,7 +7,7 @@ asks for now is its RuleProgress `todo` and what a take would cost its `extra_pe
 
 from __future__ import annotations
 
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
 
 
 def densest_nearby(geo: Geography, pos: Point, elsewhere: bool = False) -> Point | None:
@@ -17,7 +17,7 @@ def densest_nearby(geo: Geography, pos: Point, elsewhere: bool = False) -> Point
     """
     best, best_score, best_d = None, -1.0, 0.0
     for i, c in enumerate(geo.counties):
-        d = haversine_km(pos.lat, pos.lng, c.lat, c.lng)
+        d = great_circle_km(pos.lat, pos.lng, c.lat, c.lng)
         if d < 120.0 and not (elsewhere and d <= 8.0):
             score = float(geo.weights[i]) / (1.0 + (d / 15.0) ** 2)
             if score > best_score:

@@ -16,7 +16,7 @@ from memory.view_builders import MainViews
 from memory.views import MainDecisionView
 from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
 from sim.clock import DAY
-from sim.geo import Geography, haversine_km, in_guangdong
+from sim.geo import Geography, great_circle_km, in_guangdong
 
 MAIN = Prompt(
     agent="main_decision", version="main-v1",
@@ -60,7 +60,7 @@ class MainDecisionAgent:
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
         due = pref.wait_minutes > 0 or (
-            pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0)
+            pref.go is not None and great_circle_km(pos.lat, pos.lng, *pref.go) > 2.0)
         if due and ranking.options:
             # a rule's wait or drive forgoes work: an order worth more goes first (both
             # values are over the driver's rate: net after fines less the hours it takes)
@@ -100,7 +100,7 @@ class MainDecisionAgent:
             return _out("search", search.reason, lat=search.lat, lng=search.lng)
         g = view.best_grid
         moving_on = stuck or view.last_action == "search"
-        if moving_on and g is not None and g.value > (view.here_value or 0.0) and haversine_km(
+        if moving_on and g is not None and g.value > (view.here_value or 0.0) and great_circle_km(
                 pos.lat, pos.lng, g.lat, g.lng) > 5.0:
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))

@@ -13,7 +13,6 @@ from functools import lru_cache
 
 EPOCH = datetime(2026, 3, 1)
 WALL_FORMAT = "%Y-%m-%d %H:%M:%S"
-EARTH_RADIUS_KM = 6371.0
 MONTH_PREFIX = "202603"  # the log prefix stays 202603 even in the 92-day round (§5.1)
 
 
@@ -78,16 +77,6 @@ def wall_time(minutes: int) -> str:
 def end_time(minutes: int) -> str:
     """`simulation_end_time` in logs: YYYY-MM-DD HH:MM."""
     return (EPOCH + timedelta(minutes=minutes)).strftime("%Y-%m-%d %H:%M")
-
-
-def haversine(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    """The scalar haversine of §2.1 (moves and take distances): each angle to radians first."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp = p2 - p1
-    dl = math.radians(lng2) - math.radians(lng1)
-    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    h = min(1.0, max(0.0, h))
-    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
 
 
 def drive_minutes(km: float, speed_kmh: float) -> int:

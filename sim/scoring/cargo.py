@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.scoring.timebase import haversine_km, wall_to_minutes
+from sim.geo import haversine_km
+from sim.scoring.timebase import wall_to_minutes
 
 
 class CargoFileError(ValueError):

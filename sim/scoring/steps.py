@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
+from sim.geo import haversine_km
 from sim.scoring.cargo import CargoRecord
-from sim.scoring.timebase import DAY, haversine_km
+from sim.scoring.timebase import DAY
 
 
 class ActionKind(StrEnum):

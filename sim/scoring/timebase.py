@@ -9,12 +9,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from sim.clock import DAY
-from sim.competition.clock import EARTH_RADIUS_KM as EARTH_R_KM
 from sim.competition.clock import EPOCH, WALL_FORMAT, drive_minutes, wall_minutes
-from sim.competition.clock import haversine as haversine_km
 
-__all__ = ["DAY", "EARTH_R_KM", "EPOCH", "WALL_FORMAT", "drive_minutes", "haversine_km",
-           "wall_to_minutes"]
+__all__ = ["DAY", "EPOCH", "WALL_FORMAT", "drive_minutes", "wall_to_minutes"]
 
 # One time and distance base for the simulator and the scorer (sim/competition/clock.py):
 # the scorer reads the same wall strings and recomputes the same minutes, so two copies

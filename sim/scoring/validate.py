@@ -12,8 +12,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from sim.geo import haversine_km
 from sim.scoring.cargo import CargoRecord
-from sim.scoring.timebase import drive_minutes, haversine_km
+from sim.scoring.timebase import drive_minutes
 from sim.scoring.versions import VersionSettings
 
 ACTIONS = ("wait", "reposition", "take_order")

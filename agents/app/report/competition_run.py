@@ -26,6 +26,7 @@ from agents.app.report.model import (
     Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
+from sim.geo import haversine_km
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.scorer import (
     RunInputs,
@@ -35,7 +36,7 @@ from sim.scoring.scorer import (
     resolve_inputs,
     score_run,
 )
-from sim.scoring.timebase import DAY, drive_minutes, haversine_km
+from sim.scoring.timebase import DAY, drive_minutes
 from sim.scoring.versions import settings_for
 
 INCOME_FILE = "monthly_income_202603.json"
