@@ -3,8 +3,9 @@
 Two uses:
 - a synthetic month, one driver, one search with fixed caps (1 driver x N days x M cargo a day);
 - `--cargo FILE --drivers FILE`: what `freightsim bench` runs on a competition month, i.e. every
-  driver's bound within a time limit and a memory ceiling (sim.hindsight.bounded_hindsight_for_run:
-  exact where it fits, else a ladder of capped searches), printed per driver with its kind.
+  driver's bound within a time limit and a memory ceiling
+  (sim.analysis.hindsight.bounded_hindsight_for_run: exact where it fits, else a ladder of capped
+  searches), printed per driver with its kind.
 
 The synthetic stream imitates the reported market (docs/competition.md §9): origins around the Pearl
 River Delta cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.hindsight import (
+from sim.analysis.hindsight import (
     CargoTable,
     HindsightLimits,
     bounded_hindsight_for_run,

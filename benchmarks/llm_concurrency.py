@@ -21,7 +21,7 @@ it: 100 drivers x 10 steps at time scale 0.6, concurrency 100 (about 47 minutes,
 of it the sequential run).
 
 Otherwise (the shared generator world, e.g. scenarios/month.toml): the `llm` backend with a
-lookahead window of `--window` simulated minutes (sim.dispatch), concurrency 1 then each level
+lookahead window of `--window` simulated minutes (sim.world.dispatch), concurrency 1 then each level
 (default 32,128); event logs compared without latencies, the concurrent run replayed.
 `--quick`: 100 drivers, 90 simulated minutes, time scale 0.3; without it the whole scenario at
 time scale 0.01.
@@ -66,8 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents.app.runner import run_scenario  # noqa: E402
-from sim.recorder import read_events, without_wall_clock  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
+from sim.world.recorder import read_events, without_wall_clock  # noqa: E402
 
 
 def start_server(time_scale: float) -> tuple[subprocess.Popen, str]:

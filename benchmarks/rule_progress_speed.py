@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.rule_progress import HypoTake, RuleProgress, rules_from_entries
-from sim.scoring.steps import Pos
+from sim.spec.steps import Pos
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_rule_progress import pref
 from tests.test_scoring_run import HOME, SAMPLES

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memory.tokens import FactLog, TokenCounter
-from sim.cargo import CargoView
-from sim.events import Event, OrderTaken, SearchDone, TakeFailed
 from sim.geo import Geography, Point, great_circle_km
+from sim.world.cargo import CargoView
+from sim.world.events import Event, OrderTaken, SearchDone, TakeFailed
 
 
 class Seen(StrEnum):

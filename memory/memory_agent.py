@@ -30,14 +30,14 @@ from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
-from sim.actions import Observation
-from sim.cargo import CargoView
-from sim.clock import DAY
-from sim.events import Annotation, Event, EventBus
 from sim.geo import Geography
-from sim.order_rules import Option, evaluate, feasible, takeable
 from sim.scenario import DriverSpec, Scenario
-from sim.scoring.steps import Pos
+from sim.spec.steps import Pos
+from sim.spec.timebase import DAY
+from sim.world.actions import Observation
+from sim.world.cargo import CargoView
+from sim.world.events import Annotation, Event, EventBus
+from sim.world.order_costs import Option, evaluate, feasible, takeable
 
 
 @dataclass(frozen=True)

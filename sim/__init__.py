@@ -1,4 +1,7 @@
-"""The freight world: clock, geography, cargo, market, drivers, preferences, events.
+"""The freight simulator, one room per concern (the import order runs down this list):
 
-Nothing in here knows about agents or memory: a driver calls the `Policy` it is given.
+geo (geography), redact; spec/ (the competition's shared arithmetic); scoring/ (the official
+scorer and the preference kinds); preftext/ (the rules parser of preference text); scenario
+(the scenario loader); competition/ (the competition environment); world/ (the generator
+world); analysis/ (hindsight and metrics). Nothing in here knows about agents or memory.
 """

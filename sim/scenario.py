@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sim.clock import DAY
 from sim.geo import in_guangdong
+from sim.spec.timebase import DAY
 
 
 class ScenarioError(ValueError):
@@ -92,7 +92,7 @@ class CargoConfig:
     unload_minutes: float = 30.0
     destination_scale_km: float = 150.0
     file: str | None = None
-    # -- the calibrated market (docs/competition.md §9; sim/cargo_stream.py). Read only when
+    # -- the calibrated market (docs/competition.md §9; sim/world/cargo_stream.py). Read only when
     # model = "calibrated", so "poisson" scenarios draw exactly what they always drew.
     model: str = "poisson"
     cargo_per_day: float = 16000.0
@@ -225,7 +225,7 @@ class LLMConfig:
 class PreferencesConfig:
     # a drivers-file preference neither parser can read: "warn" lists it (validate) and scores
     # it as unscored with a warning in summary.json; "error" stops validate and run before the
-    # simulation, listing every one (sim.world_rules.check_unparsed)
+    # simulation, listing every one (sim.world.driver_preferences.check_unparsed)
     unparsed: str = "warn"
     # a pin file (JSON Lines: driver_id, index, kind, params) fixing the reading of chosen
     # drivers-file texts before any parser (sim/scoring/pins.py); relative to the scenario
@@ -664,9 +664,10 @@ PREFERENCE_KEYS = ("text", "structured", "penalty_amount", "penalty_cap", "start
 def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     """One `[[drivers.fixed]] preferences` table: the competition drivers.json preference
     form with `text` for its `content` (read by the same reader as a drivers file,
-    sim.competition.generator_files.rule_from_entry). A `structured` form must be one the
+    sim.world.competition_files.rule_from_entry). A `structured` form must be one the
     scorer reads (sim.scoring.scorer.read_preferences); a text alone is parsed at the run and,
-    unreadable, handled by `[preferences] unparsed` (sim.world_rules.unparsed_preferences)."""
+    unreadable, handled by `[preferences] unparsed`
+    (sim.world.driver_preferences.unparsed_preferences)."""
     table = "drivers.fixed"
 
     def fail(key: str, expected: str, found: object) -> ScenarioError:
@@ -693,9 +694,9 @@ def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     for k in ("start_time", "end_time"):
         if p.get(k) is not None and not isinstance(p[k], str):
             raise fail(f"preferences.{k}", "a wall time like 2026-03-01 00:00:00", p[k])
-    from sim.competition.generator_files import rule_from_entry
     from sim.scoring.scorer import read_preferences
-    from sim.scoring.versions import settings_for
+    from sim.spec.versions import settings_for
+    from sim.world.competition_files import rule_from_entry
 
     rule = rule_from_entry({**{k: v for k, v in p.items() if k != "text"}, "content": text})
     if st is not None:  # the structured form as the scorer reads it, without a text parser

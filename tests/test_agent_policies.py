@@ -25,11 +25,11 @@ from memory.views import (
     PreferenceView,
     SearchView,
 )
-from sim.cargo import CargoView
-from sim.clock import DAY
 from sim.geo import Geography, Point
-from sim.order_rules import evaluate
-from sim.scoring.steps import Pos
+from sim.spec.steps import Pos
+from sim.spec.timebase import DAY
+from sim.world.cargo import CargoView
+from sim.world.order_costs import evaluate
 
 GUANGZHOU = Point(23.129, 113.264)
 # K3 as a scenario or drivers file states it: no orders or moves from 22:00 to 06:00

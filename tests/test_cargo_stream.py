@@ -11,16 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.cargo import CargoGenerator
-from sim.cargo_stream import (
+from sim.geo import PREFECTURES_ZH, Geography, in_guangdong, load_counties, official_place_name
+from sim.scenario import CargoConfig, ScenarioError, load_scenario, parse_scenario
+from sim.world.cargo import CargoGenerator
+from sim.world.cargo_stream import (
     official_cargo_records,
     official_km,
     records_frame,
     simulated_takes,
     world_cargo,
 )
-from sim.geo import PREFECTURES_ZH, Geography, in_guangdong, load_counties, official_place_name
-from sim.scenario import CargoConfig, ScenarioError, load_scenario, parse_scenario
 from tests.conftest import SCENARIOS, cli
 
 CLOCK = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")

@@ -1,7 +1,7 @@
 """Hindsight optimum: brute force on small instances, never below a realised policy, boundaries.
 
 The brute force and the policies below re-implement the take arithmetic from docs/competition.md §4
-on their own (not through sim.hindsight), so a shared mistake would have to be made twice.
+on their own (not through sim.analysis.hindsight), so a shared mistake would have to be made twice.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 
-from sim.hindsight import (
+from sim.analysis.hindsight import (
     Bound,
     Caps,
     CargoTable,
@@ -459,9 +459,9 @@ def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> Non
     environment with the scalar §2.1 haversine (libm): they may differ in the last ulp, which is
     harmless only if no drive minute, snap or rounded-km decision changes. 4M pairs measured
     0 minute disagreements and |Δ| ≤ 2.3e-13 km; this checks a 100k sample of Guangdong."""
-    from sim.competition.clock import drive_minutes
+    from sim.analysis.hindsight import _hav_np, _minutes_np
     from sim.geo import haversine_km
-    from sim.hindsight import _hav_np, _minutes_np
+    from sim.spec.timebase import drive_minutes
 
     rng = np.random.default_rng(7)
     lat, lng = rng.uniform(20.2, 25.5, 20_000), rng.uniform(109.6, 117.3, 20_000)

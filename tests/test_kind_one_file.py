@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
+from sim.spec.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Status
-from sim.scoring.steps import ActionKind, StepLog
+from sim.spec.steps import ActionKind, StepLog
 
 
 @dataclass(frozen=True)
@@ -71,11 +71,11 @@ SCRIPT = r'''
 import json
 from memory.rule_progress import DAY_KINDS, END_KINDS, STEP_KINDS, RuleProgress, rules_from_entries
 from sim.preftext import KINDS, parse_preference
-from sim.scoring.cargo import index_cargo
+from sim.spec.cargo_index import index_cargo
 from sim.scoring.kinds import kind_names, preference_schema
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
+from sim.spec.steps import Pos, StepLog
+from sim.spec.versions import settings_for
 from competition_logs import LogBuilder
 
 text = "这个月最多3次调车，多一次扣钱50元"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cargo import CargoGenerator, CargoStatus
 from sim.geo import Geography, great_circle_km
-from sim.market import Market
 from sim.scenario import CargoConfig
+from sim.world.cargo import CargoGenerator, CargoStatus
+from sim.world.market import Market
 
 
 def test_ring_search_equals_brute_force() -> None:

@@ -26,8 +26,8 @@ from agents.testing.fakes import ScriptedModel
 from memory import modes
 from memory.memory_agent import DigestWritten
 from memory.views import COMPACT, View
-from sim.events import EventBus, TakeFailed
 from sim.scenario import Scenario, ScenarioError, load_scenario
+from sim.world.events import EventBus, TakeFailed
 from tests.conftest import SCENARIOS, cli
 
 
@@ -132,7 +132,7 @@ def clock_agent():
 def test_a_fifth_agent_runs_is_accounted_and_digested(clock_agent, tmp_path: Path,
                                                       smoke: Scenario) -> None:
     from agents.app.runner import run_scenario
-    from sim.recorder import read_events
+    from sim.world.recorder import read_events
 
     assert "clock" in agent_names()
     sc = smoke.with_overrides(scenario={"days": 0.5}, drivers={"count": 2},

@@ -10,7 +10,7 @@ import pytest
 
 from memory.rule_progress import RuleProgress, rules_from_entries
 from memory.time_price import FLAT, HourRates, TimePrice
-from sim.scoring.steps import Pos
+from sim.spec.steps import Pos
 from tests.competition_logs import LogBuilder
 from tests.test_rule_progress import CARGO, pref
 from tests.test_scoring_run import HOME, NORTH

@@ -15,10 +15,10 @@ from memory.rule_progress import (
     Status,
     rules_from_entries,
 )
-from sim.scoring.cargo import index_cargo
 from sim.scoring.scorer import read_preferences, score_preferences
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
+from sim.spec.cargo_index import index_cargo
+from sim.spec.steps import Pos, StepLog
+from sim.spec.versions import settings_for
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_scoring_run import DG, HOME, NORTH, SAMPLES
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from sim.scoring.cargo import index_cargo
 from sim.scoring.kinds import RuleContext, build_rule
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
-from sim.scoring.windows import Window
+from sim.spec.cargo_index import index_cargo
+from sim.spec.steps import Pos, StepLog
+from sim.spec.versions import settings_for
+from sim.spec.windows import Window
 from tests.competition_logs import LogBuilder, cargo_row, hav
 
 HOME = (22.54, 114.05)

@@ -13,7 +13,7 @@ from sim.scoring.kinds import (
     params_schema,
     preference_schema,
 )
-from sim.scoring.penalties import (
+from sim.spec.penalties import (
     apply_cap,
     p_count,
     p_event,
@@ -22,7 +22,7 @@ from sim.scoring.penalties import (
     p_once,
     p_short,
 )
-from sim.scoring.versions import ScoringVersion, settings_for
+from sim.spec.versions import ScoringVersion, settings_for
 
 S1, S2, S3, S4 = (settings_for(v) for v in ScoringVersion)
 

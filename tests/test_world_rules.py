@@ -14,8 +14,8 @@ from agents.app.runner import build_run
 from sim.preference_draw import KINDS
 from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, Rule, ScenarioError
 from sim.scenario import parse_scenario as parse
-from sim.scoring.versions import settings_for
-from sim.step_log import chained
+from sim.spec.versions import settings_for
+from sim.world.step_log import chained
 from tests.conftest import SCENARIOS, Run, cli
 
 BASE = """
@@ -141,7 +141,7 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
     import numpy as np
 
     from sim.geo import Geography
-    from sim.world import World
+    from sim.world.world import World
 
     def specs(sc):
         geo = Geography.guangdong()
@@ -258,10 +258,10 @@ def test_step_mapping_on_hand_built_events() -> None:
     reposition with its road km, and a take still running at the end closed at its finish."""
     from datetime import datetime
 
-    from sim.cargo import Cargo
-    from sim.events import ActionChosen, Drove, EventBus, OrderTaken, SearchDone, TakeFailed
     from sim.geo import Geography, Point
-    from sim.step_log import StepRecorder
+    from sim.world.cargo import Cargo
+    from sim.world.events import ActionChosen, Drove, EventBus, OrderTaken, SearchDone, TakeFailed
+    from sim.world.step_log import StepRecorder
 
     geo = Geography.guangdong()
     home, pick, dest = Point(23.0, 113.0), Point(23.1, 113.1), Point(23.5, 113.6)
@@ -390,7 +390,7 @@ def test_generated_month_draws_only_the_24_kinds() -> None:
 
     from sim.geo import Geography
     from sim.scenario import load_scenario
-    from sim.world import World
+    from sim.world.world import World
 
     for name in ("month.toml", "month-rules.toml", "default.toml"):
         sc = load_scenario(SCENARIOS / name)

@@ -22,7 +22,13 @@ from agents.app.runner import build_services, uses_agents
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.actions import (
+from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
+from sim.geo import Geography, Point, haversine_km
+from sim.scenario import DriverSpec, Scenario
+from sim.scoring.pins import pins_of
+from sim.spec.steps import Pos
+from sim.spec.timebase import parse_wall, to_minutes
+from sim.world.actions import (
     NO_OUTCOME,
     Decision,
     Observation,
@@ -33,10 +39,9 @@ from sim.actions import (
     TakeOrder,
     Wait,
 )
-from sim.cargo import CargoView
-from sim.competition.clock import parse_wall, to_minutes
-from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
-from sim.events import (
+from sim.world.cargo import CargoView
+from sim.world.driver_preferences import scenario_pins
+from sim.world.events import (
     ActionChosen,
     Drove,
     EventBus,
@@ -46,11 +51,6 @@ from sim.events import (
     TakeFailed,
     Waited,
 )
-from sim.geo import Geography, Point, haversine_km
-from sim.scenario import DriverSpec, Scenario
-from sim.scoring.pins import pins_of
-from sim.scoring.steps import Pos
-from sim.world_rules import scenario_pins
 
 NO_WINDOW_END = 1e9
 MAX_SEARCHES_PER_STEP = 3

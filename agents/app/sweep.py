@@ -17,8 +17,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.recorder import read_events
 from sim.scenario import ScenarioError, load_scenario
+from sim.world.recorder import read_events
 
 
 @dataclass(frozen=True)

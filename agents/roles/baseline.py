@@ -10,11 +10,19 @@ from __future__ import annotations
 from agents.roles.feasibility import densest_nearby
 from memory.memory_agent import rule_filter
 from memory.rule_progress import RuleProgress
-from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
 from sim.geo import Geography, Point, great_circle_km
-from sim.order_rules import Option, evaluate, takeable
 from sim.scenario import Scenario
-from sim.scoring.steps import Pos
+from sim.spec.steps import Pos
+from sim.world.actions import (
+    Decision,
+    Observation,
+    OutcomeKind,
+    Reposition,
+    Search,
+    TakeOrder,
+    Wait,
+)
+from sim.world.order_costs import Option, evaluate, takeable
 
 
 class GreedyPolicy:

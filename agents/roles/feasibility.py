@@ -1,7 +1,7 @@
 """Repositioning helpers the deterministic agents share.
 
-Order economics live in sim/order_rules.py (the memory module uses them too); what a preference
-asks for now is its RuleProgress `todo` and what a take would cost its `extra_penalty`
+Order economics live in sim/world/order_costs.py (the memory module uses them too); what a
+preference asks for now is its RuleProgress `todo` and what a take would cost its `extra_penalty`
 (memory/rule_progress.py), which the memory computes once per step.
 """
 

@@ -14,9 +14,9 @@ from agents.roles.registry import AgentSpec, register
 from agents.roles.search_agent import SearchAdvice
 from memory.view_builders import MainViews
 from memory.views import MainDecisionView
-from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
-from sim.clock import DAY
 from sim.geo import Geography, great_circle_km, in_guangdong
+from sim.spec.timebase import DAY
+from sim.world.actions import Decision, Reposition, Search, TakeOrder, Wait
 
 MAIN = Prompt(
     agent="main_decision", version="main-v1",

@@ -16,8 +16,8 @@ from agents.llm.prompts import BOOL, NUM, STR, Prompt, compression_adapter, obj
 from agents.roles.registry import AgentSpec, register
 from memory.view_builders import PreferenceViews
 from memory.views import PreferenceView
-from sim.clock import DAY
 from sim.geo import in_guangdong
+from sim.spec.timebase import DAY
 
 PREFERENCE = Prompt(
     agent="preference", version="preference-v2",

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.timebase import DAY, drive_minutes
+from sim.spec.steps import Pos, StepLog
+from sim.spec.timebase import DAY, drive_minutes
 
 DUE_SLACK = 90  # minutes of slack before a daily rest or curfew must start
 

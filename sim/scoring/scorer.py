@@ -22,21 +22,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.scoring.cargo import CargoFileError, CargoRecord, load_cargo
-from sim.scoring.income import Income, compute_income
 from sim.scoring.kinds import Kind, ParamsError, RuleContext, build_rule
 from sim.scoring.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.timebase import DAY
 from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
-from sim.scoring.versions import (
+from sim.spec.cargo_index import CargoFileError, CargoRecord, load_cargo
+from sim.spec.income import Income, compute_income
+from sim.spec.steps import Pos, StepLog
+from sim.spec.timebase import DAY
+from sim.spec.versions import (
     DEFAULT_VERSION,
     PrefCount,
     ScoringVersion,
     VersionSettings,
     settings_for,
 )
-from sim.scoring.windows import Window
+from sim.spec.windows import Window
 
 INPUTS_FILE = "freightsim_inputs.json"
 SUMMARY_FILE = "run_summary_202603.json"

@@ -27,7 +27,6 @@ from agents.app.report.model import (
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
 from sim.geo import haversine_km
-from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.scorer import (
     RunInputs,
     ScoringInputError,
@@ -36,8 +35,9 @@ from sim.scoring.scorer import (
     resolve_inputs,
     score_run,
 )
-from sim.scoring.timebase import DAY, drive_minutes
-from sim.scoring.versions import settings_for
+from sim.spec.cargo_index import CargoRecord, parse_cargo_row
+from sim.spec.timebase import DAY, drive_minutes
+from sim.spec.versions import settings_for
 
 INCOME_FILE = "monthly_income_202603.json"
 SNAP_KM = 1e-6

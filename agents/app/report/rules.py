@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from agents.app.report.model import Area, Mark, RuleRow
-from sim.scoring.timebase import DAY, minutes_to_wall
+from sim.spec.timebase import DAY, wall_time
 
 _PREFIXES = ("", "pickup_", "home_")
 
@@ -89,7 +89,7 @@ def areas_of(params: Any, label: str, radius_km: float | None = None) -> list[Ar
 
 
 def _day_label(day: int) -> str:
-    return f"day {day} ({minutes_to_wall(day * DAY)[:10]})"
+    return f"day {day} ({wall_time(day * DAY)[:10]})"
 
 
 def _locations(counters: Mapping[str, Any], step_start: Mapping[int, float]

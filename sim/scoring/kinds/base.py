@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from sim.scoring.penalties import (
+from sim.scoring.progress import Progress, ProgressContext, Scope, Status
+from sim.spec.penalties import (
     PenaltyModel,
     p_count,
     p_event,
@@ -26,11 +27,10 @@ from sim.scoring.penalties import (
     p_once,
     p_short,
 )
-from sim.scoring.progress import Progress, ProgressContext, Scope, Status
-from sim.scoring.steps import Pos, Step, StepLog
-from sim.scoring.timebase import DAY
-from sim.scoring.versions import VersionSettings
-from sim.scoring.windows import EVERYTHING, Window
+from sim.spec.steps import Pos, Step, StepLog
+from sim.spec.timebase import DAY
+from sim.spec.versions import VersionSettings
+from sim.spec.windows import EVERYTHING, Window
 
 if TYPE_CHECKING:
     from sim.preftext.common import Candidate

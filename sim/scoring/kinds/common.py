@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from sim.scoring.progress import Progress, ProgressContext, Status, Todo, hm
-from sim.scoring.steps import ActionKind, Step
-from sim.scoring.timebase import DAY, hhmm_to_minutes
+from sim.spec.steps import ActionKind, Step
+from sim.spec.timebase import DAY, hhmm_to_minutes
 
 if TYPE_CHECKING:
     from sim.scoring.kinds.base import Counters, Kind

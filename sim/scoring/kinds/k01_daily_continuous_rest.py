@@ -18,10 +18,10 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Minutes, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo, hm
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import weekday
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import weekday
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit,
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import daily_window, window_progress
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog, covered
-from sim.scoring.timebase import weekday
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog, covered
+from sim.spec.timebase import weekday
 
 
 def _weekend_start(f: Facts, start: int) -> str | None:

@@ -9,9 +9,9 @@ from sim.preftext.common import NO_WORK, Candidate, hit, span
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import daily_window, window_progress
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

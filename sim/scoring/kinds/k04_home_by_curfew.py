@@ -9,10 +9,10 @@ from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Km, Lat, Lng, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import DAY, hhmm_to_minutes
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import DAY, hhmm_to_minutes
 
 
 @dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sim.preftext.common import REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
               r"进出|往返|来回|"

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sim.preftext.common import EMPTY, HAUL, LIMIT, PICKUP, RADIUS, Candidate, hit, km_after_limit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

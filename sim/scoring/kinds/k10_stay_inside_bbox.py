@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Lat, Lng, Params, ParamsError, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import Pos, StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import Pos, StepLog
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"

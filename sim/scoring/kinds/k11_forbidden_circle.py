@@ -8,9 +8,9 @@ from typing import Literal
 from sim.preftext.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Lat, Lng, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from sim.preftext.common import ENTER, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
 from sim.scoring.kinds.base import Counters, Date, Kind, Params, ParamsError, RuleContext
 from sim.scoring.kinds.k10_stay_inside_bbox import BBox
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import ActionKind, StepLog
-from sim.scoring.timebase import DAY, date_to_day
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import ActionKind, StepLog
+from sim.spec.timebase import DAY, date_to_day
 
 
 @dataclass(frozen=True)

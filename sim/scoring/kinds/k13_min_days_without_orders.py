@@ -8,9 +8,9 @@ from sim.preftext.common import AT_LEAST, MONTH, NO_ORDERS, OFF_FULL, Candidate,
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import off_days_progress
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import DAY, hhmm_to_minutes
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import DAY, hhmm_to_minutes
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from sim.preftext.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Km, Lat, Lng, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import DAY
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import DAY
 
 
 @dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside

@@ -8,9 +8,9 @@ from sim.preftext import rx
 from sim.preftext.common import DAYS_N, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts, cargo_ids
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
-from sim.scoring.steps import StepLog
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

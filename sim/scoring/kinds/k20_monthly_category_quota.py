@@ -9,10 +9,10 @@ from sim.preftext import rx
 from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, canonical_category, months
 from sim.scoring.kinds.base import Count, Counters, Kind, Month, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import month_of_minute
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import month_of_minute
 
 _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
                       r"(?:[a-z-]+\s+){0,2})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from sim.preftext.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Minutes, Params, RuleContext
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import month_of_minute
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import StepLog
+from sim.spec.timebase import month_of_minute
 
 
 @dataclass(frozen=True)

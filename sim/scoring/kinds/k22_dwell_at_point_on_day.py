@@ -19,10 +19,10 @@ from sim.scoring.kinds.base import (
     RuleContext,
 )
 from sim.scoring.kinds.common import dwell_after
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import Pos, StepLog
+from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 
 
 @dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside

@@ -23,10 +23,10 @@ from sim.scoring.kinds.base import (
     RuleContext,
 )
 from sim.scoring.kinds.common import dwell_after
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.timebase import DAY, date_to_day, hhmm_to_minutes
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import Pos, StepLog
+from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 
 
 def _dwell_after(f: Facts, start: int, end: int) -> int | None:

@@ -25,10 +25,10 @@ from sim.scoring.kinds.base import (
     RuleContext,
     Wall,
 )
-from sim.scoring.penalties import PenaltyModel
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.scoring.steps import ActionKind, Pos, StepLog
-from sim.scoring.timebase import wall_to_minutes
+from sim.spec.penalties import PenaltyModel
+from sim.spec.steps import ActionKind, Pos, StepLog
+from sim.spec.timebase import wall_to_minutes
 
 
 def _walls(f: Facts) -> list[tuple[str, Clock]]:

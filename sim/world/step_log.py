@@ -33,12 +33,20 @@ from typing import Any
 
 import numpy as np
 
-from sim.cargo import Cargo
-from sim.events import ActionChosen, Drove, Event, EventBus, OrderTaken, SearchDone, TakeFailed
 from sim.geo import Geography, Point, county_arrays
-from sim.scoring.cargo import CargoRecord
-from sim.scoring.steps import StepLog
-from sim.scoring.timebase import EPOCH, minutes_to_wall
+from sim.spec.cargo_index import CargoRecord
+from sim.spec.steps import StepLog
+from sim.spec.timebase import EPOCH, wall_time
+from sim.world.cargo import Cargo
+from sim.world.events import (
+    ActionChosen,
+    Drove,
+    Event,
+    EventBus,
+    OrderTaken,
+    SearchDone,
+    TakeFailed,
+)
 
 EPS = 1e-9
 
@@ -221,7 +229,7 @@ class StepRecorder:
             "action_exec_cost_minutes": exec_,
             "position_before": {"lat": before.lat, "lng": before.lng},
             "position_after": {"lat": after.lat, "lng": after.lng},
-            "simulation_end_time": minutes_to_wall(end)[:16],
+            "simulation_end_time": wall_time(end)[:16],
             "action": {"action": name, "params": params},
             "result": result,
         })

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from sim.cargo import CargoView
-from sim.clock import DAY
 from sim.geo import Point
+from sim.spec.timebase import DAY
+from sim.world.cargo import CargoView
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ from enum import StrEnum
 from functools import cached_property
 
 from sim.geo import haversine_km
-from sim.scoring.cargo import CargoRecord
-from sim.scoring.timebase import DAY
+from sim.spec.cargo_index import CargoRecord
+from sim.spec.timebase import DAY
 
 
 class ActionKind(StrEnum):

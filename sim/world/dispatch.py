@@ -10,7 +10,7 @@ Semantics (the shared world, `[llm] lookahead_minutes` = W, `[llm] concurrency` 
   move; the rest of the world goes on: cargo arrives, expires, is taken by competitors, other
   drivers drive). At the close the world is frozen and all the batch's policies decide at once,
   up to N at a time on worker threads, each on its own observation; whatever a decision
-  publishes or records while it is computed is held back (sim.effects). When all are back, the
+  publishes or records while it is computed is held back (sim.world.effects). When all are back, the
   held effects are released and the decisions applied in the fixed order (request time, driver
   id), all at simulated time t0 + W. So a decision acts up to W minutes after what it saw (as if
   the driver had thought that long): a take can find its cargo gone or its window missed, and two
@@ -20,7 +20,8 @@ Semantics (the shared world, `[llm] lookahead_minutes` = W, `[llm] concurrency` 
 * The event log therefore depends only on what the policies answer, never on the order or the
   moment their answers arrive: N = 1 and N = 64 give the same log for the same replies, and a
   recorded run replays to the same log. A policy must only read the world while it decides
-  (it runs while the world is frozen) and must publish through the EventBus or sim.effects.defer.
+  (it runs while the world is frozen) and must publish through the EventBus or
+  sim.world.effects.defer.
 
 The dispatcher knows nothing of agents or models: it gets (driver id, how to observe, policy)
 and hands back a SimPy event whose value is the decision.
@@ -34,8 +35,8 @@ from dataclasses import dataclass
 
 import simpy
 
-from sim.actions import Decision, Observation, Policy
-from sim.effects import captured
+from sim.world.actions import Decision, Observation, Policy
+from sim.world.effects import captured
 
 
 @dataclass

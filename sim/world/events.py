@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import pyarrow as pa
 
-from sim.effects import capturing, defer
+from sim.world.effects import capturing, defer
 
 ROW_SCHEMA = pa.schema([
     ("seq", pa.int64()),
@@ -58,7 +58,7 @@ class Event:
 @dataclass(slots=True)
 class CargoCreated(Event):
     kind: ClassVar[str] = "cargo_created"
-    cargo: Any  # sim.cargo.Cargo
+    cargo: Any  # sim.world.cargo.Cargo
 
     def row(self) -> dict[str, Any]:
         c = self.cargo
@@ -90,7 +90,7 @@ class SearchDone(Event):
     radius_km: float
     minutes: int
     budget_left: int
-    results: tuple = field(default=())  # tuple[sim.cargo.CargoView, ...], not written
+    results: tuple = field(default=())  # tuple[sim.world.cargo.CargoView, ...], not written
     rejected: str | None = None
     best_net: float = 0.0  # best route net among the results for this driver's costs
 

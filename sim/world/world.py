@@ -19,17 +19,23 @@ import pyarrow as pa
 import simpy
 from tqdm import tqdm
 
-from sim import world_rules
-from sim.actions import Policy
-from sim.cargo import Cargo, CargoGenerator, CargoStatus
-from sim.competition import load_cargo, load_drivers
-from sim.dispatch import DecisionDispatcher
-from sim.driver import Driver
-from sim.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
 from sim.geo import Geography
-from sim.market import Market
-from sim.recorder import EventRecorder, write_table, write_text_atomic
 from sim.scenario import DriverSpec, Scenario
+from sim.world.actions import Policy
+from sim.world.cargo import Cargo, CargoGenerator, CargoStatus
+from sim.world.competition_files import load_cargo, load_drivers
+from sim.world.dispatch import DecisionDispatcher
+from sim.world.driver import Driver
+from sim.world.driver_preferences import (
+    RuleScores,
+    attach_recorder,
+    score_rules,
+    with_drawn_rules,
+    write_outputs,
+)
+from sim.world.events import CargoCreated, CargoRemoved, Event, EventBus, TakeFailed
+from sim.world.market import Market
+from sim.world.recorder import EventRecorder, write_table, write_text_atomic
 
 PolicyFactory = Callable[["World", DriverSpec, np.random.Generator], Policy]
 
@@ -79,9 +85,10 @@ class World:
         self.bus.subscribe(self._count)
         self.market = Market(self.geo, s.market.search_max_results)
         self.specs = self._driver_specs()
-        # competition-kind rules: every decision as an official step record (sim.world_rules)
-        self.step_recorder = world_rules.attach_recorder(self)
-        self.rule_scores: world_rules.RuleScores | None = None
+        # competition-kind rules: every decision as an official step record
+        # (sim.world.driver_preferences)
+        self.step_recorder = attach_recorder(self)
+        self.rule_scores: RuleScores | None = None
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
         self.flush_hooks: list[Callable[[], None]] = []
@@ -102,12 +109,12 @@ class World:
         if d.file is not None:
             return load_drivers(d.file)
         # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
-        return world_rules.with_drawn_rules(self.scenario, World._generated_specs(self),
+        return with_drawn_rules(self.scenario, World._generated_specs(self),
                                             len(d.fixed))
 
     def _generated_specs(self) -> list[DriverSpec]:
         """The fixed drivers, then generated ones placed by county weight (their preferences
-        are drawn afterwards, from their own stream: sim.world_rules.with_drawn_rules)."""
+        are drawn afterwards, from their own stream: sim.world.with_drawn_rules)."""
         d = self.scenario.drivers
         specs = list(d.fixed)
         for i in range(len(specs), max(d.count, len(specs))):
@@ -122,7 +129,7 @@ class World:
             return iter(load_cargo(c.file, self.start, self.geo, c.competitor_share,
                                    self.rng_cargo))
         if c.model == "calibrated":  # docs/competition.md §9's market, from its own seeded stream
-            from sim.cargo_stream import world_cargo
+            from sim.world.cargo_stream import world_cargo
             return world_cargo(self.scenario, self.geo, self.rng_cargo)
         offset = self.start.hour * 60 + self.start.minute
         return CargoGenerator(c, self.geo, self.rng_cargo, offset).arrivals(self.horizon)
@@ -177,7 +184,7 @@ class World:
                 flush()
         if self.step_recorder is not None:
             self.step_recorder.finish(self.env.now)
-        self.rule_scores = world_rules.score_rules(self.scenario, self.specs, self.step_recorder,
+        self.rule_scores = score_rules(self.scenario, self.specs, self.step_recorder,
                                                    self.horizon)
         peak = tracemalloc.get_traced_memory()[1] if trace_memory else None
         if trace_memory:
@@ -192,7 +199,7 @@ class World:
         rows = []
         for d in self.drivers:
             s, spec = d.state, d.spec
-            # the 24-kind scorer's penalty over the driver's step log (sim.world_rules)
+            # the 24-kind scorer's penalty over the driver's step log (sim.world.driver_preferences)
             pen = self.rule_scores.by_driver.get(d.id, 0.0) if self.rule_scores else 0.0
             rows.append({
                 "driver_id": d.id, "start_lat": spec.lat, "start_lng": spec.lng,
@@ -243,7 +250,7 @@ class World:
         summary.update(extra)
         if self.out_dir is not None:
             if self.rule_scores is not None:
-                world_rules.write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
+                write_outputs(self.out_dir, self.rule_scores, self.step_recorder)
             write_table(self.out_dir / "drivers.parquet", rows, DRIVERS_SCHEMA)
             write_text_atomic(self.out_dir / "summary.json", json.dumps(summary, indent=2))
         return RunResult(self.out_dir, summary, rows)

@@ -9,7 +9,10 @@ from typing import Any
 
 import simpy
 
-from sim.actions import (
+from sim.geo import Geography, Point, in_guangdong
+from sim.scenario import DriverSpec, MarketConfig
+from sim.spec.timebase import DAY
+from sim.world.actions import (
     NO_OUTCOME,
     Decision,
     Observation,
@@ -21,9 +24,8 @@ from sim.actions import (
     TakeOrder,
     Wait,
 )
-from sim.clock import DAY
-from sim.dispatch import DecisionDispatcher
-from sim.events import (
+from sim.world.dispatch import DecisionDispatcher
+from sim.world.events import (
     ActionChosen,
     Drove,
     EventBus,
@@ -33,9 +35,7 @@ from sim.events import (
     TakeFailed,
     Waited,
 )
-from sim.geo import Geography, Point, in_guangdong
-from sim.market import Market
-from sim.scenario import DriverSpec, MarketConfig
+from sim.world.market import Market
 
 
 @dataclass
@@ -92,7 +92,7 @@ class Driver:
             t0 = self.env.now
             if self.dispatcher is None or self.dispatcher.immediate:
                 decision = self.policy.decide(self.observe())
-            else:  # decided with the other drivers of its lookahead window (sim.dispatch)
+            else:  # decided with the other drivers of its lookahead window (sim.world.dispatch)
                 decision = yield self.dispatcher.submit(self.id, self.observe, self.policy)
             self.publish_choice(decision)
             yield from self.execute(decision)

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.events import ROW_SCHEMA, Event, EventBus
 from sim.redact import redact, redact_column, redact_columns
+from sim.world.events import ROW_SCHEMA, Event, EventBus
 
 if TYPE_CHECKING:
     import pandas as pd

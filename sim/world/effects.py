@@ -1,6 +1,6 @@
 """Side effects held back while a decision is computed off the simulation thread.
 
-A decision computed on a worker thread (see sim.dispatch) must not publish events or write
+A decision computed on a worker thread (see sim.world.dispatch) must not publish events or write
 records as it goes: their order would follow the order replies arrive in. Inside `captured()`
 every `defer(fn)` (and every EventBus.publish, which defers itself) is queued on the calling
 thread instead of run; the dispatcher runs the queues on the simulation thread in a fixed order.

@@ -4,8 +4,8 @@ kinds.
 Drivers carry them as `DriverSpec.rules` (from `[[drivers.fixed]] preferences`, a drivers file,
 or drawn for generated drivers with sim.preference_draw by `[drivers] preferences_per_driver`).
 The world penalises nothing while it runs: it records every decision as an official step record
-(sim.step_log) and, at the end of the run, scores each preference with sim.scoring exactly as the
-competition scorer would score that log. Per-preference penalties go to `preferences.parquet`
+(sim.world.step_log) and, at the end of the run, scores each preference with sim.scoring exactly
+as the competition scorer would score that log. Per-preference penalties go to `preferences.parquet`
 and summary.json (`preferences`), the driver total to drivers.parquet `penalty`.
 
 Accounting: `income` is the world's net haul income (gross - cost), `penalty` the scorer's,
@@ -29,18 +29,18 @@ import numpy as np
 import pyarrow as pa
 
 from sim.geo import Point
-from sim.recorder import write_table
 from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.scoring.steps import Pos
-from sim.scoring.timebase import DAY, EPOCH
-from sim.scoring.versions import settings_for
-from sim.step_log import StepRecorder, epoch_offset
+from sim.spec.steps import Pos
+from sim.spec.timebase import DAY, EPOCH
+from sim.spec.versions import settings_for
+from sim.world.recorder import write_table
+from sim.world.step_log import StepRecorder, epoch_offset
 
 if TYPE_CHECKING:
-    from sim.world import World
+    from sim.world.world import World
 
 # A spawn key no other stream uses (the world spawns children 0-3, cargo_stream uses "CAL").
 STREAM_KEY = 0x52554C  # "RUL"
@@ -246,8 +246,8 @@ def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
     path = scenario.drivers.file
     if path is None:
         return out
-    from sim.competition.generator_files import read_entry
     from sim.competition.records import _driver_rows
+    from sim.world.competition_files import read_entry
 
     competition = scenario.scenario.rules == "competition"
     p = Path(path)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.cargo import CargoView
 from sim.geo import Geography, Point
+from sim.world.cargo import CargoView
 
 
 @dataclass(frozen=True, slots=True)

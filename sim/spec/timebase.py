@@ -1,16 +1,21 @@
-"""Competition time and distance base (docs/competition.md §2.1): integer minutes from 2026-03-01.
+"""The time base (docs/competition.md §2.1, §4.1): integer minutes from 2026-03-01, 1440-minute
+days, 31-day months, wall-clock strings, drive minutes.
 
-Wall-clock strings have exactly one format; every conversion here floors seconds, so minute
-arithmetic stays in integers and matches the official simulator.
+One time base for the generator world, the competition environment and the scorer: the scorer
+reads the same wall strings and recomputes the same minutes, so two copies could only drift
+apart. Wall-clock strings have exactly one format; every conversion here floors seconds, so
+minute arithmetic stays in integers and matches the official simulator.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+DAY = 1440  # minutes in a day
+MONTH_DAYS = 31  # the competition's month
 EPOCH = datetime(2026, 3, 1)
 WALL_FORMAT = "%Y-%m-%d %H:%M:%S"
 MONTH_PREFIX = "202603"  # the log prefix stays 202603 even in the 92-day round (§5.1)
@@ -84,3 +89,32 @@ def drive_minutes(km: float, speed_kmh: float) -> int:
     if km <= 0:
         return 1
     return max(1, math.ceil((km / speed_kmh) * 60))
+
+
+def wall_to_minutes(text: str) -> int:
+    """'YYYY-MM-DD HH:MM:SS' -> floor((t - epoch) / 60 s); raises ValueError on another format
+    (the scorer aborts a driver or the run where the simulator would fail a take)."""
+    m = wall_minutes(text)
+    if m is None:
+        raise ValueError(f"time data {text!r} does not match format 'YYYY-MM-DD HH:MM:SS'")
+    return m
+
+
+def date_to_day(text: str) -> int:
+    """'YYYY-MM-DD' -> day index from the epoch (negative before it)."""
+    return (date.fromisoformat(text.strip()) - EPOCH.date()).days
+
+
+def hhmm_to_minutes(text: str) -> int:
+    hh, mm = text.split(":")
+    return int(hh) * 60 + int(mm)
+
+
+def month_of_minute(minutes: int) -> str:
+    """'YYYY-MM' of the calendar day holding this minute."""
+    return (EPOCH + timedelta(days=minutes // DAY)).strftime("%Y-%m")
+
+
+def weekday(day: int) -> int:
+    """Mon = 0; day 0 (2026-03-01) is a Sunday."""
+    return (day + 6) % 7

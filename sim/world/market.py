@@ -6,8 +6,8 @@ import math
 
 import h3
 
-from sim.cargo import Cargo, CargoStatus, CargoView
 from sim.geo import Geography, Point, great_circle_km
+from sim.world.cargo import Cargo, CargoStatus, CargoView
 
 
 class Market:

@@ -20,7 +20,6 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from sim.cargo import Cargo
 from sim.geo import (
     LAT_MAX,
     LAT_MIN,
@@ -32,6 +31,7 @@ from sim.geo import (
     haversine_np,
 )
 from sim.scenario import CargoConfig, Scenario
+from sim.world.cargo import Cargo
 
 EPOCH = datetime(2026, 3, 1)
 # A spawn key no other stream uses: the world spawns children 0-3 of SeedSequence(seed).

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from sim.cargo import Cargo
 from sim.competition.records import (
     MAX_COST_MINUTES,
     MAX_PRICE_FEN,
@@ -30,6 +29,7 @@ from sim.competition.records import (
 )
 from sim.geo import Geography, Point, in_guangdong
 from sim.scenario import DriverSpec, Rule, ScenarioError
+from sim.world.cargo import Cargo
 
 
 def _rows(path: Path):

@@ -70,7 +70,7 @@ class Cargo:
     status: CargoStatus = CargoStatus.CREATED
     cell: str = ""
     # facts only the scorer's preference kinds read (K5/K6/K18/K20): empty when the cargo
-    # model does not draw them (cities then come from the nearest county, sim.step_log)
+    # model does not draw them (cities then come from the nearest county, sim.world.step_log)
     category: str = ""
     start_city: str = ""
     end_city: str = ""
