@@ -76,13 +76,13 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
 
 def bench_month(a: argparse.Namespace) -> None:
     """The bench's bounded hindsight on a real cargo file, per driver."""
-    from sim.scoring.scorer import _as_dict, default_parser
+    from sim.scoring.scorer import default_parser, parsed_dict
 
     parser = default_parser()
 
     def parse(p: object) -> dict | None:
         text = p if isinstance(p, str) else p.get("content", "")  # type: ignore[union-attr]
-        return None if parser is None else _as_dict(parser(text))
+        return None if parser is None else parsed_dict(parser(text))
 
     def rows():
         with open(a.cargo, encoding="utf-8") as fh:

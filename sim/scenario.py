@@ -18,8 +18,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sim.geo import in_guangdong
+from sim.geo import in_guangdong, load_counties
+from sim.scoring.kinds import kind_names
+from sim.scoring.scorer import read_preferences
 from sim.spec.timebase import DAY
+from sim.spec.versions import settings_for
 
 
 class ScenarioError(ValueError):
@@ -156,6 +159,26 @@ class Rule:
         if self.kind is not None:
             out["structured"] = {"kind": self.kind, "params": self.params}
         return out
+
+
+def rule_from_entry(p: dict) -> Rule:
+    """A drivers-file preference object (or a `[[drivers.fixed]]` preference table, its `text`
+    as `content`) as a competition rule; its numbers are read by the
+    scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
+    st = p.get("structured")
+    kind = str(st.get("kind")) if isinstance(st, dict) and st.get("kind") else None
+    params = st.get("params") if isinstance(st, dict) and isinstance(st.get("params"), dict) \
+        else {}
+
+    def num(v: Any) -> float | None:
+        ok = isinstance(v, int | float) and not isinstance(v, bool)
+        return float(v) if ok else None
+
+    def wall(v: Any) -> str | None:
+        return v if isinstance(v, str) else None
+
+    return Rule(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
+                num(p.get("penalty_cap")), wall(p.get("start_time")), wall(p.get("end_time")))
 
 
 @dataclass(frozen=True)
@@ -514,8 +537,6 @@ def _check_geo(ctx: _Ctx, g: GeoConfig) -> None:
 
 def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
     """The calibrated market's keys that single-value checks cannot catch."""
-    from sim.geo import load_counties
-
     for key in ("haul_short_share", "window_share"):
         if not 0.0 <= getattr(c, key) <= 1.0:
             raise ctx.fail("cargo", key, "a share from 0 to 1", getattr(c, key))
@@ -545,8 +566,6 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
 
 def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
     """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
-    from sim.scoring.kinds import kind_names
-
     kinds = kind_names()
 
     if v == "all":
@@ -664,7 +683,7 @@ PREFERENCE_KEYS = ("text", "structured", "penalty_amount", "penalty_cap", "start
 def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     """One `[[drivers.fixed]] preferences` table: the competition drivers.json preference
     form with `text` for its `content` (read by the same reader as a drivers file,
-    sim.world.competition_files.rule_from_entry). A `structured` form must be one the
+    rule_from_entry). A `structured` form must be one the
     scorer reads (sim.scoring.scorer.read_preferences); a text alone is parsed at the run and,
     unreadable, handled by `[preferences] unparsed`
     (sim.world.driver_preferences.unparsed_preferences)."""
@@ -694,10 +713,6 @@ def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     for k in ("start_time", "end_time"):
         if p.get(k) is not None and not isinstance(p[k], str):
             raise fail(f"preferences.{k}", "a wall time like 2026-03-01 00:00:00", p[k])
-    from sim.scoring.scorer import read_preferences
-    from sim.spec.versions import settings_for
-    from sim.world.competition_files import rule_from_entry
-
     rule = rule_from_entry({**{k: v for k, v in p.items() if k != "text"}, "content": text})
     if st is not None:  # the structured form as the scorer reads it, without a text parser
         got = read_preferences([rule.to_official()], settings_for("S4"), None)

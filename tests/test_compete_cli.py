@@ -172,7 +172,7 @@ def test_memory_view_for_competition_agents(tmp_path: Path) -> None:
     class Peek:
         def __init__(self, api) -> None:
             from agents.app.compete_adapter import FreightsimAgent
-            from sim.competition.records import load_driver_records
+            from sim.competition.drivers_file import load_driver_records
 
             self.api = api
             self.ours = FreightsimAgent(api, sc, load_driver_records(tmp_path / "drivers.json"))

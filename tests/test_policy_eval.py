@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.records import load_driver_records
+from sim.competition.drivers_file import load_driver_records
 from sim.scenario import load_scenario
 from sim.scoring.kinds import build_rule, kind_names
 from sim.scoring.scorer import load_drivers, read_preferences

@@ -86,7 +86,7 @@ def hindsight(sc: Scenario, run_dirs: list[Path], limits: Any = None
         from sim.analysis.hindsight import HindsightLimits, bounded_hindsight_for_run
     except ImportError:
         return None, "not computed: sim/analysis/hindsight.py is not in this build"
-    from sim.scoring.scorer import _as_dict, default_parser
+    from sim.scoring.scorer import default_parser, parsed_dict
 
     records = cargo_records(sc, run_dirs)
     if records is None:
@@ -95,7 +95,7 @@ def hindsight(sc: Scenario, run_dirs: list[Path], limits: Any = None
 
     def parse(p: Any) -> dict | None:
         text = p if isinstance(p, str) else p.get("content", "")
-        return None if parser is None else _as_dict(parser(text))
+        return None if parser is None else parsed_dict(parser(text))
 
     # option C on: an exact optimum then bounds every policy, one that commits on the way too
     res = bounded_hindsight_for_run(records, official_drivers(sc), int(sc.scenario.days),

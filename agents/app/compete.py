@@ -28,9 +28,10 @@ import numpy as np
 from agents.app.rundir import RunDirLock, check_out_dir
 from agents.app.simkit_shim import install as install_simkit
 from agents.llm import providers
+from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
 from sim.competition.log import write_atomic
-from sim.competition.records import load_cargo_table, load_driver_records
+from sim.competition.records import load_cargo_table
 from sim.geo import Geography
 from sim.redact import add_secret_from_env, redact, redact_obj
 from sim.scenario import Scenario, ScenarioError

@@ -22,7 +22,8 @@ from agents.app.runner import build_services, uses_agents
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
+from sim.competition.drivers_file import DriverRecord
+from sim.competition.records import cargo_key, parse_cost_minutes
 from sim.geo import Geography, Point, haversine_km
 from sim.scenario import DriverSpec, Scenario
 from sim.scoring.pins import pins_of

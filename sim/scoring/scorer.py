@@ -174,7 +174,7 @@ def _num(v: object) -> float | None:
         return None
 
 
-def _as_dict(parsed: object) -> dict | None:
+def parsed_dict(parsed: object) -> dict | None:
     """A parser may return a dict or an object with `to_dict()` (sim.preftext's
     ParsedPreference) or any dataclass; a Reading (sim.preftext.read_preference) gives its best
     form; anything else reads as 'not understood'."""
@@ -200,7 +200,7 @@ def _resolve(text: str, structured: object, parser: Parser | None
     elif parser is not None and text:
         try:
             best, doubt = _doubt(parser(text))
-            parsed = _as_dict(best)
+            parsed = parsed_dict(best)
         except Exception as exc:  # a broken parser must not stop scoring
             return None, None, f"parser raised {type(exc).__name__}: {exc}", None
     if not parsed:
@@ -219,7 +219,7 @@ def _text_money(text: str, parser: Parser | None) -> tuple[float | None, float |
         return None, None
     try:
         best, _ = _doubt(parser(text))
-        d = _as_dict(best) or {}
+        d = parsed_dict(best) or {}
     except Exception:
         return None, None
     return _num(d.get("penalty_amount")), _num(d.get("penalty_cap"))

@@ -17,18 +17,18 @@ from typing import Any
 
 import numpy as np
 
+from sim.competition.drivers_file import load_driver_records
 from sim.competition.records import (
     MAX_COST_MINUTES,
     MAX_PRICE_FEN,
     RowError,
-    _driver_rows,
     decode_lines,
     finite_number,
     parse_object,
     short_value,
 )
 from sim.geo import Geography, Point, in_guangdong
-from sim.scenario import DriverSpec, Rule, ScenarioError
+from sim.scenario import DriverSpec, Rule, ScenarioError, rule_from_entry
 from sim.world.cargo import Cargo
 
 
@@ -124,37 +124,20 @@ def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_sha
 
 
 def load_drivers(path: str | Path) -> list[DriverSpec]:
+    """The drivers file as the generator world's drivers: read by the one drivers-file loader
+    (sim/competition/drivers_file.py), then what this world adds: a start inside Guangdong, a
+    positive cost per km (1.5 when left out) and each preference entry as a Rule."""
     path = Path(path)
     out: list[DriverSpec] = []
-    seen: dict[str, int] = {}
-    if not path.is_file():
-        raise ScenarioError(path, "file", "an existing regular file", str(path))
-    # the official JSON array or our JSON Lines, with line numbers either way
-    for n, row in _driver_rows(path, path.read_bytes()):
-        did = _field(path, n, row, "driver_id")
-        if not isinstance(did, str) or not did.strip():
-            raise ScenarioError(path, "driver_id", "a non-empty string", short_value(did), n)
-        if did in seen:
-            raise ScenarioError(path, "driver_id", "a unique driver id",
-                                f"{did} (also on line {seen[did]})", n)
-        seen[did] = n
-        lat = _number(path, n, "current_lat", _field(path, n, row, "current_lat"), -90, 90,
-                      "a latitude")
-        lng = _number(path, n, "current_lng", _field(path, n, row, "current_lng"), -180, 180,
-                      "a longitude")
-        if not in_guangdong(lat, lng):
-            raise ScenarioError(path, "current_lat", "a start inside Guangdong", [lat, lng], n)
-        cpk = _number(path, n, "cost_per_km", row.get("cost_per_km", 1.5), 1e-9, 1e6,
+    for rec in load_driver_records(path, strict=False):
+        if not in_guangdong(rec.lat, rec.lng):
+            raise ScenarioError(path, "current_lat", "a start inside Guangdong",
+                                [rec.lat, rec.lng], rec.line)
+        cpk = _number(path, rec.line, "cost_per_km", rec.raw.get("cost_per_km", 1.5), 1e-9, 1e6,
                       "a positive number")
-        rules = []
-        raw_prefs = row.get("preferences") or []
-        if not isinstance(raw_prefs, list):
-            raise ScenarioError(path, "preferences", "an array", short_value(raw_prefs), n)
-        for p in raw_prefs:
-            e = read_entry(path, n, p)
-            if e is not None:
-                rules.append(e)
-        out.append(DriverSpec(did, float(lat), float(lng), float(cpk), tuple(rules)))
+        rules = [read_entry(path, rec.line, p) for p in rec.preferences]
+        out.append(DriverSpec(rec.driver_id, rec.lat, rec.lng, float(cpk),
+                              tuple(r for r in rules if r is not None)))
     return out
 
 
@@ -171,23 +154,3 @@ def read_entry(path: Path, n: int, p: object) -> Rule | None:
         if p.get(key) is not None:
             _number(path, n, f"preferences.{key}", p[key], 0, 1e12, "null or a number of yuan")
     return rule_from_entry(p)
-
-
-def rule_from_entry(p: dict) -> Rule:
-    """A drivers-file preference object (or a `[[drivers.fixed]]` preference table, its `text`
-    as `content`) as a competition rule; its numbers are read by the
-    scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
-    st = p.get("structured")
-    kind = str(st.get("kind")) if isinstance(st, dict) and st.get("kind") else None
-    params = st.get("params") if isinstance(st, dict) and isinstance(st.get("params"), dict) \
-        else {}
-
-    def num(v: Any) -> float | None:
-        ok = isinstance(v, int | float) and not isinstance(v, bool)
-        return float(v) if ok else None
-
-    def wall(v: Any) -> str | None:
-        return v if isinstance(v, str) else None
-
-    return Rule(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
-                num(p.get("penalty_cap")), wall(p.get("start_time")), wall(p.get("end_time")))

@@ -23,12 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-from sim.geo import Point
+from sim.competition.drivers_file import driver_rows
+from sim.geo import Geography, Point
+from sim.preference_draw import draw_preferences
 from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.pins import PinFileError, Pins, check_pins, load_pins, pins_of
@@ -36,11 +38,11 @@ from sim.scoring.scorer import default_parser, read_preferences, score_preferenc
 from sim.spec.steps import Pos
 from sim.spec.timebase import DAY, EPOCH
 from sim.spec.versions import settings_for
+from sim.world.cargo import Cargo
+from sim.world.competition_files import read_entry
+from sim.world.events import EventBus
 from sim.world.recorder import write_table
 from sim.world.step_log import StepRecorder, epoch_offset
-
-if TYPE_CHECKING:
-    from sim.world.world import World
 
 # A spawn key no other stream uses (the world spawns children 0-3, cargo_stream uses "CAL").
 STREAM_KEY = 0x52554C  # "RUL"
@@ -65,8 +67,6 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
     d = scenario.drivers
     if d.preferences_per_driver <= 0 or d.file is not None:
         return specs
-    from sim.preference_draw import draw_preferences
-
     rng = rules_rng(scenario.scenario.seed)
     start = datetime.fromisoformat(scenario.scenario.start)
     if scenario.scenario.rules == "competition":  # that environment always starts at the epoch
@@ -85,12 +85,13 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
     return out
 
 
-def attach_recorder(world: World) -> StepRecorder | None:
+def attach_recorder(specs: Sequence[DriverSpec], bus: EventBus, geo: Geography, start: datetime,
+                    registry: dict[str, Cargo]) -> StepRecorder | None:
     """A step recorder on the world's bus when any driver carries competition rules."""
-    if not any(s.rules for s in world.specs):
+    if not any(s.rules for s in specs):
         return None
-    starts = {s.driver_id: Point(s.lat, s.lng) for s in world.specs}
-    return StepRecorder(world.bus, world.geo, starts, world.start, world.market.registry)
+    starts = {s.driver_id: Point(s.lat, s.lng) for s in specs}
+    return StepRecorder(bus, geo, starts, start, registry)
 
 
 @dataclass
@@ -246,12 +247,9 @@ def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
     path = scenario.drivers.file
     if path is None:
         return out
-    from sim.competition.records import _driver_rows
-    from sim.world.competition_files import read_entry
-
     competition = scenario.scenario.rules == "competition"
     p = Path(path)
-    for n, row in _driver_rows(p, p.read_bytes()):
+    for n, row in driver_rows(p, p.read_bytes()):
         raw = row.get("preferences") or []
         for i, entry in enumerate(raw if isinstance(raw, list) else [], 1):
             if not competition:
@@ -288,10 +286,8 @@ def scenario_pins(scenario: Scenario) -> Pins:
         pins = load_pins(path)
         counts = {s.driver_id: len(s.rules) for s in scenario.drivers.fixed}
         if scenario.drivers.file is not None:
-            from sim.competition.records import _driver_rows
-
             p = Path(scenario.drivers.file)
-            for _, row in _driver_rows(p, p.read_bytes()):
+            for _, row in driver_rows(p, p.read_bytes()):
                 raw = row.get("preferences") or []
                 counts[str(row.get("driver_id"))] = len(raw) if isinstance(raw, list) else 0
         check_pins(pins, counts)

@@ -23,6 +23,7 @@ from sim.geo import Geography
 from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Policy
 from sim.world.cargo import Cargo, CargoGenerator, CargoStatus
+from sim.world.cargo_stream import world_cargo
 from sim.world.competition_files import load_cargo, load_drivers
 from sim.world.dispatch import DecisionDispatcher
 from sim.world.driver import Driver
@@ -87,7 +88,8 @@ class World:
         self.specs = self._driver_specs()
         # competition-kind rules: every decision as an official step record
         # (sim.world.driver_preferences)
-        self.step_recorder = attach_recorder(self)
+        self.step_recorder = attach_recorder(self.specs, self.bus, self.geo, self.start,
+                                             self.market.registry)
         self.rule_scores: RuleScores | None = None
         self.finish_hooks: list[Callable[[World], dict | None]] = []
         # called however the run ends (an exception, Ctrl-C): write what is buffered
@@ -129,7 +131,6 @@ class World:
             return iter(load_cargo(c.file, self.start, self.geo, c.competitor_share,
                                    self.rng_cargo))
         if c.model == "calibrated":  # docs/competition.md §9's market, from its own seeded stream
-            from sim.world.cargo_stream import world_cargo
             return world_cargo(self.scenario, self.geo, self.rng_cargo)
         offset = self.start.hour * 60 + self.start.minute
         return CargoGenerator(c, self.geo, self.rng_cargo, offset).arrivals(self.horizon)
