@@ -11,7 +11,6 @@ import importlib.metadata
 import math
 import re
 import tomllib
-import types
 import typing
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,6 +22,7 @@ from sim.scoring.kinds import kind_names
 from sim.scoring.scorer import read_preferences
 from sim.spec.timebase import DAY
 from sim.spec.versions import settings_for
+from sim.typed_values import TypedValueError, convert
 
 
 class ScenarioError(ValueError):
@@ -426,58 +426,12 @@ class _Ctx:
         return ScenarioError(self.path, name, expected, found, self.line_of(table, key))
 
 
-def _type_name(tp: Any) -> str:
-    if tp == WEIGHT_TABLE:
-        return "a table of name = weight"
-    if tp in (tuple[float, float],):
-        return "a list of two numbers [start, end]"
-    if typing.get_origin(tp) is tuple:
-        return "a list of numbers"
-    if isinstance(tp, types.UnionType):
-        return " or ".join(_type_name(a) for a in typing.get_args(tp) if a is not type(None))
-    return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
-        tp, str(tp))
-
-
 def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
-    if isinstance(tp, types.UnionType):
-        inner = next(a for a in typing.get_args(tp) if a is not type(None))
-        return _coerce(ctx, table, key, inner, v)
-    if tp is bool:
-        if not isinstance(v, bool):
-            raise ctx.fail(table, key, "true or false", v)
-        return v
-    if tp is int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ctx.fail(table, key, "an integer", v)
-        return v
-    if tp is float:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise ctx.fail(table, key, "a number", v)
-        if not math.isfinite(v):
-            raise ctx.fail(table, key, "a finite number", v)
-        return float(v)
-    if tp is str:
-        if not isinstance(v, str):
-            raise ctx.fail(table, key, "a string", v)
-        if "\x00" in v:
-            raise ctx.fail(table, key, "a string without NUL characters", v)
-        return v
-    if tp == WEIGHT_TABLE:
-        ok = isinstance(v, dict) and all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in v.values())
-        if not ok:
-            raise ctx.fail(table, key, _type_name(tp), v)
-        return tuple((str(k), float(x)) for k, x in v.items())
-    if typing.get_origin(tp) is tuple:
-        args = typing.get_args(tp)
-        ok = isinstance(v, list) and len(v) <= 1000 and all(
-            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-            for x in v)
-        if not ok or (args[-1] is not Ellipsis and len(v) != len(args)):
-            raise ctx.fail(table, key, _type_name(tp) + " (finite)", v)
-        return tuple(float(x) for x in v)
-    raise ctx.fail(table, key, _type_name(tp), v)
+    """One value of a table, read by the one typed-value reader (sim/typed_values.py)."""
+    try:
+        return convert(v, tp, f"[{table}] {key}")
+    except TypedValueError as e:
+        raise ctx.fail(table, key, e.expected, e.found) from None
 
 
 def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = ()) -> Any:
