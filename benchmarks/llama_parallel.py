@@ -35,7 +35,8 @@ import openai
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.llm.model import LLMError, OpenAIModel  # noqa: E402
+from agents.llm.language_model import LLMError  # noqa: E402
+from agents.llm.openai_adapter import OpenAIModel  # noqa: E402
 from agents.testing.emulated_server import EmulatedServer, LatencyModel  # noqa: E402
 from agents.testing.local_server import llama_server  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402

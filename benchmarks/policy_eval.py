@@ -158,12 +158,13 @@ class Job:
     run_dir: str
     reuse: bool = False  # score an earlier run of the same job instead of running again
     gold_file: str | None = None  # what the scorer reads, when the agents read texts only
+    fine_weight: float = 1.0  # [policy] fine_weight: yuan of earnings a yuan of fine weighs
 
 
 def scenario_for(job: Job) -> Scenario:
     sc = load_scenario(str(scenario_path(job.market, job.split)))
     return sc.with_overrides(scenario={"days": job.days, "scoring": job.version},
-                             memory={"mode": job.mode},
+                             memory={"mode": job.mode}, policy={"fine_weight": job.fine_weight},
                              drivers={"file": job.drivers_file},
                              cargo={"file": job.cargo_file})
 
@@ -399,6 +400,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--read", choices=["structured", "text"], default="structured",
                     help="what the agents read: the gold `structured` field (default) or the "
                          "texts alone, as in the competition (scored with the gold either way)")
+    ap.add_argument("--fine-weight", type=float, default=1.0,
+                    help="[policy] fine_weight of the memory modes (1: a fine at its amount)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -417,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     tag = f"{args.market}-{args.split}-{args.days}d" + (
         f"-d{hashlib.sha256(args.drivers.encode()).hexdigest()[:6]}" if args.drivers else "") + (
-        "-text" if args.read == "text" else "")
+        "-text" if args.read == "text" else "") + (
+        f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "")
     try:
         drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
         cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
@@ -427,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     read = text_only(drivers) if args.read == "text" else drivers
     jobs = [Job(args.market, args.split, v, m, args.days, str(read), str(cargo.resolve()),
                 str(out / tag / v / m), args.reuse,
-                str(drivers) if args.read == "text" else None)
+                str(drivers) if args.read == "text" else None, args.fine_weight)
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

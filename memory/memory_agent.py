@@ -25,6 +25,7 @@ from memory.cargo_memory import CargoMemory, Seen
 from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
+from memory.promises import promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, RuleState, Todo, take_of
 from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
@@ -254,8 +255,9 @@ class MemoryAgent:
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
+        w = self.sc.policy.fine_weight
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
-                           price=tp, now_world=obs.now)
+                           price=tp, now_world=obs.now, fine_weight=w)
         self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
         fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
                  if o.net != before[c.cargo.cargo_id]}
@@ -267,7 +269,8 @@ class MemoryAgent:
         cands = _busy(tuple(fined(c) for c in cands), busy)
         kept = [(fined(c), o) for c, o in kept]
         rests = tuple(r for m in REST_MINUTES
-                      if (r := RestOption(m, round(self.rules.wait_saving(int(now), pos, m), 1),
+                      if (r := RestOption(m, round(w * self.rules.wait_saving(int(now), pos, m),
+                                                   1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
                          states, self.priced_todo(obs, now, pos, tp), tp, rests)
@@ -301,7 +304,8 @@ class MemoryAgent:
                 continue
             self.forgone[i] = self.forgone.get(i, 0.0) + gap * fines[i] / total
             bound = self.rules.liability(st)
-            if bound is not None and self.forgone[i] * left / elapsed > bound:
+            if bound is not None and self.forgone[i] * left / elapsed > (
+                    bound * self.sc.policy.fine_weight):
                 self.rules.waive(i)
 
     def time_price(self, obs: Observation) -> TimePrice:
@@ -324,19 +328,31 @@ class MemoryAgent:
         over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
         at `rate`, a drive's km and the fines the drive itself draws)."""
         assert self.rules is not None
+        w = self.sc.policy.fine_weight  # fines weigh w yuan of earnings each
+        promised = promise_todo(self.rules, now)
+        if promised is not None:  # a promised cargo: its fine is the whole stake
+            minutes = 1 if promised.action == "take" else promised.minutes
+            return dataclasses.replace(promised, at_stake=w * promised.at_stake,
+                                       cost=round(tp.cost(obs.now, minutes), 1))
         todo = self.rules.todo(now, pos)
         if todo is None:
             return None
         if todo.action == "wait":
             minutes = int(min(todo.minutes, DAY))
             saving = self.rules.wait_saving(int(now), pos, minutes)
-            return dataclasses.replace(todo, at_stake=round(saving, 1),
+            state = next((s for s in self.rules.states(now, pos) if s.todo is todo), None)
+            if state is not None and state.spec.kind in SEQUENCE_KINDS:
+                # one stop of a sequence (a family event's pickup, an itinerary's dwell): the
+                # wait alone keeps nothing, the sequence it starts keeps the rule's fine
+                saving = max(saving, todo.at_stake)
+            return dataclasses.replace(todo, at_stake=round(w * saving, 1),
                                        cost=round(tp.cost(obs.now, minutes), 1))
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
         return dataclasses.replace(
-            todo, cost=round(tp.cost(obs.now, drive) + km * obs.cost_per_km + fines, 1))
+            todo, at_stake=w * todo.at_stake,
+            cost=round(tp.cost(obs.now, drive) + km * obs.cost_per_km + w * fines, 1))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""
@@ -428,9 +444,13 @@ def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate
                  if c.cargo.cargo_id in busy else c for c in cands)
 
 
+# kinds whose waits are one stop of a sequence: priced by the fine the sequence keeps
+SEQUENCE_KINDS = frozenset({"home_stay_event", "route_stops_on_day"})
+
+
 def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net: float,
                 limit: int = 12, price: TimePrice = UNPRICED,
-                now_world: float | None = None) -> list:
+                now_world: float | None = None, fine_weight: float = 1.0) -> list:
     """Competition rules in the one feasibility check: each take's net becomes its net minus
     the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
     a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
@@ -439,7 +459,7 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net:
     batch holds fined takes the next `limit` are tested too (up to MORE_BATCHES batches): a
     box rule that fines every long haul must not hide the local orders ranked below them; a
     take whose cargo the rules have not seen keeps its net. `now` is the rules' clock,
-    `now_world` the options' (default the same)."""
+    `now_world` the options' (default the same); fines weigh `fine_weight` yuan each."""
     t = now if now_world is None else now_world
     out = []
     for k, (c, o) in enumerate(pairs[:limit * MORE_BATCHES]):
@@ -448,6 +468,8 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net:
             break  # a whole batch unfined: later ones rank below it whatever their fines
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
         extra = 0.0 if take is None else rules.extra_penalty(take)
+        extra += promise_fine(rules, c.cargo.cargo_id, now, now + o.finish - t)
+        extra *= fine_weight
         if o.net - extra < min_net:
             continue
         out.append((c, dataclasses.replace(o, net=o.net - extra) if extra else o))

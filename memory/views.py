@@ -43,6 +43,8 @@ def todo_words(t: Todo | None) -> str:
         saves += f", forgoes {t.cost:.0f}"
     if t.action == "wait":
         return f"wait {t.minutes} min ({t.reason}{saves})"
+    if t.action == "take":
+        return f"take cargo {t.cargo_id} now, unseen ({t.reason}{saves})"
     return f"go to ({t.lat:.4f}, {t.lng:.4f}) ({t.reason}{saves})"
 
 

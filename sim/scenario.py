@@ -207,6 +207,10 @@ class DriversConfig:
 class PolicyConfig:
     wait_minutes: float = 30.0
     min_net_income: float = 50.0
+    # how many yuan of earnings a yuan of preference fine weighs in the rule-aware agents'
+    # choices: 1 prices a fine at its amount (most net after penalties); above 1 a driver
+    # keeps rules that cost more than their fine (less penalty, less net). Scoring is unchanged.
+    fine_weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -340,7 +344,7 @@ POSITIVE = {
     ("cargo", "destination_scale_km"), ("market", "search_max_results"),
     ("market", "default_radius_km"), ("market", "max_radius_km"),
     ("market", "daily_query_budget"), ("drivers", "cost_per_km"), ("policy", "wait_minutes"),
-    ("memory", "compress_threshold"), ("memory", "recent_actions"),
+    ("policy", "fine_weight"), ("memory", "compress_threshold"), ("memory", "recent_actions"),
     ("memory", "confirm_minutes"), ("llm", "timeout_s"),
     ("llm", "max_tokens"), ("output", "batch_rows"),
     ("scenario", "max_steps"), ("llm", "concurrency"),
@@ -378,6 +382,7 @@ UPPER: dict[tuple[str, str], float] = {
     ("drivers", "count"): 10_000, ("drivers", "cost_per_km"): 1000,
     ("drivers", "preferences_per_driver"): 24,
     ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
+    ("policy", "fine_weight"): 100,
     ("memory", "low_yield_net"): 1e7, ("memory", "compress_threshold"): 1_000_000,
     ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
     ("llm", "timeout_s"): 3600, ("llm", "max_retries"): 10, ("llm", "backoff_s"): 60,

@@ -18,7 +18,9 @@ from agents.llm.calls import (
     checked_reply,
     clean_text,
 )
-from agents.llm.model import DeadlineModel, LLMError, OpenAIModel, RetryModel
+from agents.llm.language_model import LLMError
+from agents.llm.openai_adapter import OpenAIModel
+from agents.llm.resilience import DeadlineModel, RetryModel
 from agents.roles.search_agent import SEARCH
 from agents.testing.fakes import FAULTS, FaultServer, Raw, ScriptedServer, constant
 from memory.tokens import TokenCounter

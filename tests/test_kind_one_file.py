@@ -1,8 +1,11 @@
 """Adding a preference kind is adding one module: a throwaway 25th kind dropped into a copy of the
-packages is parsed from text, scored and described mid-run with no other file edited."""
+packages is parsed from text, scored, described mid-run and drawn for generated drivers with no
+other file edited; and each of the 24 kinds keeps its drawer and text templates in its own file."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import os
 import shutil
@@ -14,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 # The whole kind, as an engineer would write it: params, §7.6-style test, penalty model, hint,
-# text patterns and progress. It counts repositions (empty moves) beyond a monthly allowance.
+# text patterns, progress, drawer and text templates. It counts repositions (empty moves) beyond
+# a monthly allowance.
 K25 = '''
 """K25 (throwaway): at most max_moves repositions over the run."""
 
@@ -22,10 +26,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.spec.penalties import PenaltyModel
 from sim.scoring.progress import Progress, ProgressContext, Status
 from sim.spec.steps import ActionKind, StepLog
@@ -65,10 +71,26 @@ class MaxRepositions(Kind):
         if m is None or not hit(f, r"reposition|调车"):
             return None
         return Candidate("max_repositions", 4.0, {"max_moves": int(m.group(1))})
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxRepositionsParams]:
+        n = int(ctx.step(2, 6, 1))
+        return Drawn(MaxRepositionsParams(max_moves=n), {"n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"这个月最多{v['n']}次调车。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"At most {v['n']} repositions this month."]
 '''
 
 SCRIPT = r'''
+import datetime as dt
 import json
+import numpy as np
+from sim.preference_draw import draw_preferences, to_official
 from memory.rule_progress import DAY_KINDS, END_KINDS, STEP_KINDS, RuleProgress, rules_from_entries
 from sim.preftext import KINDS, parse_preference
 from sim.spec.cargo_index import index_cargo
@@ -94,12 +116,17 @@ rp = RuleProgress(rules_from_entries([entry], n_days=3, version="S4"), n_days=3,
 for rec in b.records:
     rp.on_step(rec)
 (state,) = rp.states(b.t)
+drawn = [to_official(p) for p in draw_preferences(
+    np.random.default_rng(1), 2, lang="mixed", kinds={"max_repositions"}, home=home,
+    start_day=dt.date(2026, 3, 1), days=31)]
 print(json.dumps({
     "names": kind_names(), "parser_kinds": list(KINDS),
     "enum": preference_schema()["properties"]["kind"]["enum"],
     "parsed": parse_preference(text).to_dict(), "total": total,
     "line": state.status_line(), "status": str(state.status), "penalty": state.penalty,
     "month_kind": "max_repositions" not in DAY_KINDS | STEP_KINDS | END_KINDS,
+    "drawn": drawn,
+    "reparsed": [parse_preference(d["content"]).to_dict() for d in drawn],
 }, ensure_ascii=False))
 '''
 
@@ -126,6 +153,14 @@ def test_a_25th_kind_is_one_module(tmp_path: Path) -> None:
     assert got["status"] == "violated"
     assert got["penalty"] == 100.0
     assert got["month_kind"]  # no scope declared: re-tested over the whole log
+    # generated drivers draw it: its own params and wording, a count fine when stated
+    for d, back in zip(got["drawn"], got["reparsed"], strict=True):
+        n = d["structured"]["params"]["max_moves"]
+        assert d["structured"] == {"kind": "max_repositions", "params": {"max_moves": n}}
+        assert 2 <= n <= 6
+        assert d["content"].startswith((f"这个月最多{n}次调车", f"At most {n} repositions"))
+        assert back["kind"] == "max_repositions"
+        assert back["params"] == {"max_moves": n}
 
 
 def test_the_copy_without_the_module_has_24_kinds(tmp_path: Path) -> None:
@@ -141,3 +176,28 @@ def test_the_copy_without_the_module_has_24_kinds(tmp_path: Path) -> None:
     n, parsed = run.stdout.split(" ", 1)
     assert n == "24"
     assert "max_repositions" not in parsed
+
+
+# what a kind's module holds for generated drivers, and the generic drawer that may hold none of it
+DRAW_PARTS = ("draw", "zh", "en")
+GENERIC_DRAWER = ROOT / "sim" / "preference_draw.py"
+
+
+def test_every_kind_draws_and_words_itself_in_its_own_file() -> None:
+    """Each kind's drawer and its Chinese and English templates are defined in the kind's own
+    module, not borrowed from elsewhere; the generic drawer names no kind and defines no
+    per-kind function (it picks kinds, languages, fines and windows, and asks the kind)."""
+    from sim.scoring.kinds import REGISTRY
+
+    misplaced = []
+    for name, cls in REGISTRY.items():
+        for part in DRAW_PARTS:
+            fn = inspect.unwrap(getattr(vars(cls).get(part), "__func__", vars(cls).get(part)))
+            if fn is None or fn.__module__ != cls.__module__:
+                misplaced.append((name, part))
+    assert misplaced == []
+    tree = ast.parse(GENERIC_DRAWER.read_text(encoding="utf-8"))
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+    assert strings.isdisjoint(REGISTRY), sorted(strings & set(REGISTRY))
+    functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    assert functions == {"to_official", "draw_preferences"}

@@ -12,7 +12,9 @@ import pytest
 
 from agents.app.runner import run_scenario
 from agents.llm.calls import AgentCaller, CallContext, CallRecord
-from agents.llm.model import LLMError, OpenAIModel, RetryModel
+from agents.llm.language_model import LLMError
+from agents.llm.openai_adapter import OpenAIModel
+from agents.llm.resilience import RetryModel
 from agents.roles.cargo_analyst import CARGO, CargoAnalystAgent
 from agents.roles.search_agent import SEARCH
 from agents.testing.fakes import ScriptedModel, ScriptedServer, constant

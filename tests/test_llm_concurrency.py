@@ -18,7 +18,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from agents.app.bench import mode_report
-from agents.llm.model import Completion, LanguageModel, LLMError, StepBudgetModel, TimedOpenAIModel
+from agents.llm.budgets import StepBudgetModel
+from agents.llm.language_model import Completion, LanguageModel, LLMError
+from agents.llm.openai_adapter import TimedOpenAIModel
 from agents.roles.baseline import GreedyPolicy
 from agents.testing.emulated_server import EmulatedServer, LatencyModel
 from sim.scenario import Scenario

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from agents.llm.model import LLMError
+from agents.llm.language_model import LLMError
 from agents.roles.preference_parse import (
     SCHEMA,
     compare,

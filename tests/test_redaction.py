@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from agents.app.cli import main
-from agents.llm.model import RecordReplayModel, request_key
+from agents.llm.record_replay import RecordReplayModel, request_key
 from agents.testing.fakes import LoopbackServer, ScriptedModel
 from sim.redact import REDACTED, add_secret, forget_secrets, redact, redact_column
 from tests.conftest import ROOT, SCENARIOS

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.app.compete import official_drivers, run_competition
+from agents.app.parallel import run_all
 from memory.modes import OFF, mode_names
 from sim.competition.completeness import check_run_complete
 from sim.scenario import Scenario
@@ -165,38 +166,51 @@ def agent_label(spec: str) -> str:
     return spec
 
 
+def bench_mode(sc: Scenario, run_dir: Path, mode: str) -> tuple[dict, dict[str, float]]:
+    """One memory mode under the official loop, scored (a worker runs it on its own)."""
+    t0 = time.perf_counter()
+    tally = TokenTally()
+    summary = run_competition(sc.with_overrides(memory={"mode": mode}), run_dir, stamp=STAMP,
+                              on_agent=tally.attach)
+    return entry_report(sc, run_dir, summary, tally, time.perf_counter() - t0)
+
+
+def bench_agent(sc: Scenario, run_dir: Path, spec: str) -> tuple[dict, dict[str, float]]:
+    """One `--agent MODULE:CLASS` under the official loop, scored."""
+    t0 = time.perf_counter()
+    summary = run_competition(sc, run_dir, agent_spec=spec, stamp=STAMP)
+    return entry_report(sc, run_dir, summary, None, time.perf_counter() - t0)
+
+
 def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
                           agents: tuple[str, ...] = (), limits: Any = None,
-                          with_hindsight: bool = True) -> dict:
+                          with_hindsight: bool = True, *, engine: str = "local",
+                          workers: int = 1) -> dict:
     """Our memory modes, then each `--agent MODULE:CLASS`, under the official loop, scored
-    the official way, and the hindsight bound of each driver (within `limits`)."""
+    the official way, and the hindsight bound of each driver (within `limits`). The runs are
+    independent: `workers` of them run at once (agents/app/parallel.py), same results."""
     days = int(sc.scenario.days)
     report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed, "days": days,
                     "rules": "competition", "scoring": sc.scenario.scoring,
                     "backend": sc.llm.backend, "modes": {}}
     realised: dict[str, dict[str, float]] = {}
-    run_dirs: list[Path] = []
-    for mode in modes or (OFF, *mode_names()):
-        t0 = time.perf_counter()
-        run_dir = out / mode
-        tally = TokenTally()
-        summary = run_competition(sc.with_overrides(memory={"mode": mode}), run_dir,
-                                  stamp=STAMP, on_agent=tally.attach)
-        report["modes"][mode], realised[mode] = entry_report(
-            sc, run_dir, summary, tally, time.perf_counter() - t0)
-        report["drivers"] = len(realised[mode])
-        run_dirs.append(run_dir)
+    modes = modes or (OFF, *mode_names())
+    mode_dirs = [out / mode for mode in modes]
+    agent_dirs = [out / "agents" / f"{k + 1}-{spec.rsplit(':', 1)[-1]}"
+                  for k, spec in enumerate(agents)]
+    got = run_all(_bench_one, [(sc, d, "mode", m) for d, m in zip(mode_dirs, modes, strict=True)]
+                  + [(sc, d, "agent", a) for d, a in zip(agent_dirs, agents, strict=True)],
+                  engine=engine, workers=workers)
+    for mode, (entry, net) in zip(modes, got, strict=False):
+        report["modes"][mode], realised[mode] = entry, net
+        report["drivers"] = len(net)
     if agents:
         report["agents"] = {}
-    for k, spec in enumerate(agents):
-        t0 = time.perf_counter()
-        run_dir = out / "agents" / f"{k + 1}-{spec.rsplit(':', 1)[-1]}"
-        summary = run_competition(sc, run_dir, agent_spec=spec, stamp=STAMP)
+    for spec, (entry, net) in zip(agents, got[len(modes):], strict=True):
         label = agent_label(spec)
-        report["agents"][label], realised[label] = entry_report(
-            sc, run_dir, summary, None, time.perf_counter() - t0)
-        report["drivers"] = len(realised[label])
-        run_dirs.append(run_dir)
+        report["agents"][label], realised[label] = entry, net
+        report["drivers"] = len(net)
+    run_dirs = [*mode_dirs, *agent_dirs]
     t0 = time.perf_counter()
     opt, why = (hindsight(sc, run_dirs, limits) if with_hindsight
                 else (None, "not computed (--hindsight-time-limit 0)"))
@@ -220,6 +234,11 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
     write_text_atomic(out / "report.json", json.dumps(report, indent=2))
     write_text_atomic(out / "report.md", competition_markdown(report, sc))
     return report
+
+
+def _bench_one(sc: Scenario, run_dir: Path, what: str, name: str
+               ) -> tuple[dict, dict[str, float]]:
+    return (bench_mode if what == "mode" else bench_agent)(sc, run_dir, name)
 
 
 def hindsight_figures(opt: dict[str, Any], days: int, wall_s: float) -> dict:

@@ -209,12 +209,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         limits = HindsightLimits(time_s=args.hindsight_time_limit,
                                  max_rss_bytes=int(args.hindsight_memory_gb * 2**30))
         report = run_competition_bench(sc, out, modes, agents, limits,
-                                       with_hindsight=args.hindsight_time_limit > 0)
+                                       with_hindsight=args.hindsight_time_limit > 0,
+                                       engine=args.engine, workers=args.workers)
         check = check_competition  # the gate for this kind of report
     else:
         if agents:
             raise ScenarioError(args.scenario, "--agent", "a competition-rules scenario "
                                 "([scenario] rules = \"competition\")", sc.scenario.rules)
+        if args.workers > 1:
+            print("note: --workers applies to competition-rules scenarios; the shared-world "
+                  "bench runs its modes one after another", file=sys.stderr)
         report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
@@ -459,6 +463,17 @@ _nonneg_float = _float_at_least(0.0, strict=False)
 _positive_float = _float_at_least(0.0, strict=True)
 
 
+def _positive_int(x: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        v = int(x)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {x!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, found {x}")
+    return v
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="freightsim", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -498,6 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="competition rules: also run this competition agent (a dotted module "
                         "or a .py path, as for `compete --agent`) into the same table; "
                         "repeatable")
+    b.add_argument("--workers", type=_positive_int, default=1,
+                   help="competition rules: run this many modes/agents at once (results are "
+                        "the same; 2 on a 2-core machine halves a month's wall time)")
+    b.add_argument("--engine", choices=["local", "ray"], default="local",
+                   help="with --workers: a local process pool or Ray")
     b.add_argument("--hindsight-time-limit", type=_nonneg_float, default=300.0, metavar="S",
                    help="competition rules: CPU seconds for all drivers' hindsight bounds "
                         "(exact where it fits, else capped lower bounds); 0 skips them")

@@ -19,8 +19,10 @@ from pathlib import Path
 import openai
 
 from agents.llm.calls import CallContext, Renderable
-from agents.llm.model import LanguageModel, LLMError, OpenAIModel, RecordReplayModel
+from agents.llm.language_model import LanguageModel, LLMError
+from agents.llm.openai_adapter import OpenAIModel
 from agents.llm.prompts import STR, Prompt, inputs_text, obj
+from agents.llm.record_replay import RecordReplayModel
 from agents.roles.main_decision import MAIN
 from agents.roles.pipeline import AgentServices
 from agents.roles.registry import agent_names

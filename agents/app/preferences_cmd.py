@@ -97,7 +97,8 @@ def _model(args: argparse.Namespace):
 
     import openai
 
-    from agents.llm.model import OpenAIModel, RetryModel
+    from agents.llm.openai_adapter import OpenAIModel
+    from agents.llm.resilience import RetryModel
     client = openai.OpenAI(base_url=args.base_url, timeout=args.timeout, max_retries=0,
                            api_key=os.environ.get("OPENAI_API_KEY", "") or "sk-no-key")
     return RetryModel(OpenAIModel(client, args.model), max_retries=2)

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from agents.app.rundir import RunDirLock, check_out_dir
-from agents.llm.model import RecordReplayModel
 from agents.llm.providers import build_model, uses_model
+from agents.llm.record_replay import RecordReplayModel
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy, AgentServices
 from memory.lessons import LessonStore, distil, load_lessons, load_time_prior

@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from agents.app.parallel import run_all
 from sim.scenario import ScenarioError, load_scenario
 from sim.world.recorder import read_events
 
@@ -59,22 +59,7 @@ def run_one(spec: RunSpec, out: str) -> dict:
 
 
 def _execute(specs: list[RunSpec], out: Path, engine: str, workers: int) -> list[dict]:
-    if engine == "ray":
-        try:
-            import ray
-        except ImportError:
-            raise SystemExit("engine ray needs the ray extra: pip install -e '.[ray]'") from None
-        ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True,
-                 log_to_driver=False)
-        task = ray.remote(run_one)
-        try:
-            return ray.get([task.remote(s, str(out)) for s in specs])
-        finally:
-            ray.shutdown()
-    if workers <= 1:
-        return [run_one(s, str(out)) for s in specs]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(run_one, specs, [str(out)] * len(specs)))
+    return run_all(run_one, [(s, str(out)) for s in specs], engine=engine, workers=workers)
 
 
 def gather(out: Path, rows: list[dict]) -> Path:

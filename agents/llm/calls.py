@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from agents.llm.model import LanguageModel, LLMError
+from agents.llm.language_model import LanguageModel, LLMError
 from agents.llm.prompts import Prompt, inputs_text
 from sim.redact import redact
 

@@ -20,13 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.llm.model import (
-    CallLimitModel,
-    LanguageModel,
-    LLMError,
-    RetryModel,
-    SingleFlightRecordReplayModel,
-)
+from agents.llm.budgets import CallLimitModel
+from agents.llm.language_model import LanguageModel, LLMError
+from agents.llm.record_replay import SingleFlightRecordReplayModel
+from agents.llm.resilience import RetryModel
 from sim.scenario import register_choices
 
 if TYPE_CHECKING:
@@ -116,7 +113,7 @@ def build_model(llm_cfg: LLMConfig, cache_path: Path | None) -> LanguageModel | 
 
 
 def _openai(llm_cfg: LLMConfig) -> LanguageModel:
-    from agents.llm.openai_model import from_config
+    from agents.llm.openai_adapter import from_config
 
     return from_config(llm_cfg)
 

@@ -59,6 +59,10 @@ class MainDecisionAgent:
         """The deterministic answer: preference advice first, then the best ranked order, a
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
+        if pref.take and pref.value > 0:
+            # a promised cargo listed now: tried blind, once (its fine outweighs a minute)
+            return _out("take_order", f"take promised {pref.take}: {pref.reason}",
+                        cargo_id=pref.take)
         due = pref.wait_minutes > 0 or (
             pref.go is not None and great_circle_km(pos.lat, pos.lng, *pref.go) > 2.0)
         if due and ranking.options:
@@ -121,10 +125,10 @@ class MainDecisionAgent:
         def validate(o: dict) -> Decision:
             a, plan = o["action"], str(o.get("short_plan", ""))[:200]
             if a == "take_order":
-                ids = {x.cargo.cargo_id for x in ranking.options}
+                ids = {x.cargo.cargo_id for x in ranking.options} | ({pref.take} - {""})
                 if o["cargo_id"] not in ids:
                     raise InvalidOutputError(
-                        f"cargo_id {o['cargo_id']!r} is not a ranked candidate")
+                        f"cargo_id {o['cargo_id']!r} is neither ranked nor promised")
                 return Decision(TakeOrder(o["cargo_id"]), plan, "take_order")
             if a == "search":
                 return Decision(Search(search.lat, search.lng, search.radius_km), plan, "search")

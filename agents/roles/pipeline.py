@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.llm.accounting import CallLog
+from agents.llm.budgets import StepBudgetModel
 from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
 from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
-from agents.llm.model import LanguageModel, StepBudgetModel
+from agents.llm.language_model import LanguageModel
 from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.registry import agent_names, agents, by_stage
 from memory.market_memory import MarketMemory

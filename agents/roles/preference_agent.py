@@ -20,14 +20,16 @@ from sim.geo import in_guangdong
 from sim.spec.timebase import DAY
 
 PREFERENCE = Prompt(
-    agent="preference", version="preference-v2",
+    agent="preference", version="preference-v3",
     system=(
         "You are the PreferenceAgent. From the driver's preference rules and their status, say "
         "what the driver must do now to avoid penalties: rest (wait) for some minutes, go to a "
-        "place, or nothing. A due action shows what it saves in fines and what it forgoes; "
-        "when it forgoes more than it saves, answer nothing (the rule is cheaper to break). "
-        "Use only places in the view. Answer with JSON only."),
-    schema=obj({"wait_minutes": NUM, "go": BOOL, "lat": NUM, "lng": NUM, "reason": STR},
+        "place, take a promised cargo by its id (cargo_id), or nothing. A due action shows "
+        "what it saves in fines and what it forgoes; when it forgoes more than it saves, "
+        "answer nothing (the rule is cheaper to break). Use only places and cargo ids in the "
+        "view. Answer with JSON only."),
+    schema=obj({"wait_minutes": NUM, "go": BOOL, "lat": NUM, "lng": NUM, "reason": STR,
+                "cargo_id": STR},
                ["wait_minutes", "go", "lat", "lng", "reason"]),
 )
 
@@ -39,6 +41,7 @@ class PreferenceAdvice:
     reason: str
     at_stake: float = float("inf")  # the fines following the advice avoids
     cost: float = 0.0  # what following it forgoes (time at the driver's rate, km, fines)
+    take: str = ""  # a promised cargo to take now, by id (its place unknown)
 
     @property
     def value(self) -> float:
@@ -49,10 +52,14 @@ class PreferenceAdvice:
     def main_input(self, brief: bool) -> tuple[str, Any] | None:
         wait = round(self.wait_minutes)
         if not brief:
-            return "preference", {"wait_minutes": wait, "go": self.go, "reason": self.reason}
-        if not wait and self.go is None:  # nothing due says nothing
+            out = {"wait_minutes": wait, "go": self.go, "reason": self.reason}
+            if self.take:
+                out["take"] = self.take
+            return "preference", out
+        if not wait and self.go is None and not self.take:  # nothing due says nothing
             return None
-        out: dict = {"wait_minutes": wait} if wait else {"go": self.go}
+        out = ({"take": self.take} if self.take else {"wait_minutes": wait} if wait
+               else {"go": self.go})
         out["reason"] = self.reason
         return "preference", out
 
@@ -73,6 +80,9 @@ class PreferenceAgent:
             return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0,
                     "reason": f"break ({t.reason}): saves {t.at_stake:.0f}, "
                               f"forgoes {t.cost:.0f}"}
+        if t is not None and t.action == "take":
+            return {"wait_minutes": 0, "go": False, "lat": 0.0, "lng": 0.0,
+                    "cargo_id": t.cargo_id, "reason": t.reason}
         if t is not None and t.action == "wait":
             return {"wait_minutes": min(t.minutes, DAY), "go": False, "lat": 0.0, "lng": 0.0,
                     "reason": t.reason}
@@ -94,10 +104,13 @@ class PreferenceAgent:
                     raise InvalidOutputError(f"place ({lat}, {lng}) outside Guangdong")
                 go = (lat, lng)
             t = view.todo_action
+            take = str(out.get("cargo_id") or "")
+            if take and (t is None or t.action != "take" or take != t.cargo_id):
+                raise InvalidOutputError(f"cargo_id {take!r} is not a promised cargo due now")
             ours = t is not None and t.reason == out.get("reason")
             return PreferenceAdvice(wait, go, str(out.get("reason", "")),
                                     at_stake=t.at_stake if ours else float("inf"),
-                                    cost=t.cost if ours else 0.0)
+                                    cost=t.cost if ours else 0.0, take=take)
 
         return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
 

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-from agents.llm.model import LanguageModel, LLMError
+from agents.llm.language_model import LanguageModel, LLMError
 from sim.preftext import InvalidPreferenceError, ParsedPreference, same, validate
 from sim.preftext.parser import parse_preference
 from sim.preftext.types import SCHEMA as PARAMS

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Self
 
-from agents.llm.model import Completion, LanguageModel, LLMError
+from agents.llm.language_model import Completion, LanguageModel, LLMError
 
 
 class ScriptedModel(LanguageModel):

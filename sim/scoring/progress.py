@@ -35,15 +35,16 @@ class Status(StrEnum):
 
 @dataclass(frozen=True)
 class Todo:
-    """What a due rule asks for now: wait `minutes`, or go to (lat, lng)."""
+    """What a due rule asks for now: wait `minutes`, go to (lat, lng), or take `cargo_id`."""
 
-    action: str  # "wait" | "go"
+    action: str  # "wait" | "go" | "take"
     reason: str
     minutes: int = 0
     lat: float = 0.0
     lng: float = 0.0
     at_stake: float = float("inf")  # the fines this action avoids (a planner prices them)
     cost: float = 0.0  # what following it forgoes: the time's earnings, km and other fines
+    cargo_id: str = ""  # the cargo a "take" asks for (a promised cargo, K19)
 
 
 Progress = tuple[Status, str, Todo | None]

@@ -79,7 +79,7 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
                                  lang=d.rule_lang,  # type: ignore[arg-type]
                                  kinds=kinds, home=(spec.lat, spec.lng),
                                  start_day=start.date(), days=days)
-        rules = tuple(Rule(p.text, p.kind, p.params, p.penalty_amount, p.penalty_cap,
+        rules = tuple(Rule(p.text, p.kind, p.params.to_dict(), p.penalty_amount, p.penalty_cap,
                            p.start_time, p.end_time) for p in drawn)
         out.append(dataclasses.replace(spec, rules=spec.rules + rules))
     return out

@@ -116,7 +116,7 @@ class World:
 
     def _generated_specs(self) -> list[DriverSpec]:
         """The fixed drivers, then generated ones placed by county weight (their preferences
-        are drawn afterwards, from their own stream: sim.world.with_drawn_rules)."""
+        are drawn afterwards, from their own stream: sim.world.world.with_drawn_rules)."""
         d = self.scenario.drivers
         specs = list(d.fixed)
         for i in range(len(specs), max(d.count, len(specs))):

@@ -1,10 +1,12 @@
 """Registry of the 24 competition preference kinds, discovered from the `kNN_*.py` modules.
 
 Adding a kind is one module defining one `Kind` subclass (plus its test): its params, §7.6
-test, penalty model, hint, text recogniser (`recognise`) and mid-run progress (`progress`,
-`scope`, `judged_at_end`). The registry (in K-number order), the kind-name enum and params
-table of the parsers (sim/preftext), the scorer and memory/rule_progress.py follow from it;
-tests/test_kind_one_file.py adds a throwaway 25th module to a copy of the packages to prove it.
+test, penalty model, hint, text recogniser (`recognise`), mid-run progress (`progress`,
+`scope`, `judged_at_end`), and for generated drivers its drawer (`draw`) and Chinese and
+English templates (`zh`, `en`). The registry (in K-number order), the kind-name enum and params
+table of the parsers (sim/preftext), the scorer, memory/rule_progress.py and the drivers' draw
+(sim/preference_draw.py) follow from it; tests/test_kind_one_file.py adds a throwaway 25th
+module to a copy of the packages to prove it.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ enum cannot drift apart.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 import types
 import typing
@@ -35,6 +36,8 @@ from sim.spec.windows import EVERYTHING, Window
 if TYPE_CHECKING:
     from sim.preftext.common import Candidate
     from sim.preftext.extract import Facts
+    from sim.scoring.kinds.drawing import DrawContext, Drawn
+    from sim.scoring.kinds.wording import FinePer
 
 
 class ParamsError(ValueError):
@@ -249,9 +252,11 @@ Counters = dict[str, Any]
 
 class Kind(ABC):
     """One preference kind, everything about it in one class: params, the §7.6 test
-    (`violations`), its penalty model, the agent's hint and the free-text recogniser
-    (`recognise`). The registry discovers the class from its kNN_*.py module, so adding a kind is
-    adding one module; the parser, the schema enum and the scorer follow from the registry.
+    (`violations`), its penalty model, the agent's hint, the free-text recogniser
+    (`recognise`) and, for generated drivers, its drawer (`draw`) and its Chinese and English
+    text templates (`zh`, `en`). The registry discovers the class from its kNN_*.py module, so
+    adding a kind is adding one module; the parser, the schema enum, the scorer and the drivers'
+    draw follow from the registry.
     """
 
     name: ClassVar[str]
@@ -351,3 +356,33 @@ class Kind(ABC):
         """The minute after which no step can change this rule's counters (the what-if skips
         later takes); never, by default."""
         return 10**12
+
+    # -- generated drivers (sim/preference_draw.py) ----------------------------------------
+    # what a per-count fine is charged for in a drawn text; "" where the model has no unit
+    fine_per: ClassVar[FinePer] = ""
+
+    def drawn_fine_per(self) -> FinePer:
+        """The unit a drawn text names for this rule's count fine (may depend on the params)."""
+        return self.fine_per
+
+    @classmethod
+    def draw_window(cls, ctx: DrawContext) -> tuple[dt.date, dt.date]:
+        """The drawn rule's validity window, first and last day (both whole): the horizon."""
+        return ctx.start, ctx.start + dt.timedelta(days=ctx.days - 1)
+
+    @classmethod
+    @abstractmethod
+    def draw(cls, ctx: DrawContext) -> Drawn:
+        """Realistic params for a generated driver, every random choice from `ctx.rng` (in a
+        fixed order: seeded drivers files must stay as they are), and the words the templates
+        fill in."""
+
+    @staticmethod
+    @abstractmethod
+    def zh(words: dict[str, Any]) -> list[str]:
+        """Chinese texts of a drawn rule, one per template; the drawer's words fill them."""
+
+    @staticmethod
+    @abstractmethod
+    def en(words: dict[str, Any]) -> list[str]:
+        """English texts of a drawn rule, one per template."""

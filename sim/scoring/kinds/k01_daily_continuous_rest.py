@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from sim.preftext.common import (
     AT_LEAST,
@@ -18,6 +18,8 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Minutes, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
+from sim.scoring.kinds.wording import hours
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo, hm
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -89,3 +91,27 @@ class DailyContinuousRest(Kind):
         # "每天24小时里" frames the day; it is not the rest length
         ds = [d for d, _ in f.durations if d < 1440] or [f.durations[0][0]]
         return Candidate("daily_continuous_rest", score, {"min_minutes": int(ds[0]), "days": days})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "day"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[DailyContinuousRestParams]:
+        m = int(ctx.step(4, 10, 1)) * 60
+        days = "weekdays" if ctx.rng.random() < 0.25 else "all"
+        return Drawn(DailyContinuousRestParams(min_minutes=m, days=days),
+                     {"h": hours(m), "weekdays": days == "weekdays"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        wd = "工作日（周一至周五）" if v["weekdays"] else ""
+        return [f"{wd or '每天'}我得有一整段不少于{v['h']}小时的连续休息，"
+                "停车熄火，中间不能被打断。",
+                f"{wd}每日连续停车休息时长不低于{v['h']}小时。",
+                f"{wd}跑车再忙，一天里也要连着歇够{v['h']}个小时。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        when = "every weekday (Monday to Friday)" if v["weekdays"] else "every day"
+        return [f"I need one continuous rest of at least {v['h']} hours {when}.",
+                f"Rest rule: {when}, one uninterrupted stop of {v['h']} hours or more."]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import daily_window, window_progress
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog, covered
@@ -96,3 +98,29 @@ class RestWindowFullCoverage(Kind):
         ws = _weekend_start(f, a.minutes)
         return Candidate("rest_window_full_coverage", score,
                          {"start": a.hhmm, "end": b.hhmm, "weekend_start": ws})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "day"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[RestWindowParams]:
+        start = int(ctx.pick([21 * 60, 21 * 60 + 30, 22 * 60, 22 * 60 + 30, 23 * 60, 0]))
+        end = (start + int(ctx.step(5, 8, 1)) * 60) % 1440
+        ws = clock(start + 60) if ctx.rng.random() < 0.3 else None
+        return Drawn(RestWindowParams(start=clock(start), end=clock(end), weekend_start=ws),
+                     {"s": clock(start), "e": clock(end), "ws": ws,
+                      "next": "次日" if end <= start else ""})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        w = f"；周六周日从{v['ws']}开始" if v["ws"] else ""
+        return [f"每天{v['s']}到{v['next']}{v['e']}是我的睡觉时间，必须停车熄火休息{w}。",
+                f"每晚{v['s']}至{v['next']}{v['e']}全程停车休息，雷打不动{w}。",
+                f"夜间{v['s']}—{v['next']}{v['e']}须在车上休息，不得行驶{w}。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        w = f" On Saturdays and Sundays it starts at {v['ws']}." if v["ws"] else ""
+        return [f"I sleep every night from {v['s']} to {v['e']}: the truck must be parked the "
+                f"whole time.{w}",
+                f"Mandatory rest window {v['s']}-{v['e']} each night, fully parked.{w}"]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from sim.preftext.common import NO_WORK, Candidate, hit, span
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import daily_window, window_progress
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock
+from sim.scoring.kinds.wording import FinePer
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -82,3 +84,37 @@ class QuietWindow(Kind):
         return Candidate("quiet_window", score,
                          {"start": a.hhmm, "end": b.hhmm,
                           "count": "per_step" if daytime or meal else "per_day"})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    def drawn_fine_per(self) -> FinePer:
+        return "day" if self.params.count == "per_day" else "step"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[QuietWindowParams]:
+        if ctx.rng.random() < 0.6:
+            start = int(ctx.pick([22 * 60, 23 * 60, 0, 60]))
+            end = (start + int(ctx.step(3, 6, 1)) * 60) % 1440
+            count = "per_day"
+        else:
+            start = int(ctx.pick([11 * 60 + 30, 12 * 60, 12 * 60 + 30, 17 * 60 + 30, 18 * 60]))
+            end = start + int(ctx.pick([60, 90]))
+            count = "per_step"
+        return Drawn(QuietWindowParams(start=clock(start), end=clock(end), count=count),
+                     {"s": clock(start), "e": clock(end), "meal": count == "per_step",
+                      "next": "次日" if end <= start else ""})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        if v["meal"]:
+            return [f"每天{v['s']}到{v['e']}吃饭歇脚，这段时间不接单、不空驶。",
+                    f"{v['s']}至{v['e']}是饭点，不接单也不空车跑，停车等着可以。"]
+        return [f"每天{v['s']}至{v['next']}{v['e']}不接单，也不空车赶路，路边停车不算违规。",
+                f"{v['s']}到{v['next']}{v['e']}这段时间不接单、不空跑。",
+                f"夜里{v['s']}至{v['next']}{v['e']}车不动：不接单，不空驶。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        what = "meal break" if v["meal"] else "quiet hours"
+        return [f"{what.capitalize()} {v['s']}-{v['e']}: no orders and no empty driving; parking "
+                "is fine.",
+                f"Between {v['s']} and {v['e']} ({what}) I take no orders and do not drive empty."]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Km, Lat, Lng, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock
+from sim.scoring.kinds.wording import pt
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -115,3 +118,31 @@ class HomeByCurfew(Kind):
                          {"lat": lat, "lng": lng,
                           "radius_km": f.radius or (county.radius_km if county else 1.0),
                           "curfew": cur.hhmm, "quiet_until": quiet.hhmm}, sources)
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "day"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[HomeByCurfewParams]:
+        lat, lng = round(ctx.home[0], 2), round(ctx.home[1], 2)
+        r = 1.0 if ctx.rng.random() < 0.6 else float(ctx.pick([0.5, 1.5, 2.0]))
+        curfew = clock(int(ctx.step(20 * 60, 23 * 60, 30)))
+        quiet = clock(int(ctx.step(5 * 60, 7 * 60 + 30, 30)))
+        return Drawn(HomeByCurfewParams(lat=lat, lng=lng, radius_km=r, curfew=curfew,
+                                        quiet_until=quiet),
+                     {"lat": lat, "lng": lng, "r": f"{r:g}", "c": curfew, "q": quiet})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "zh")
+        r = "一公里" if v["r"] == "1" else f"{v['r']}公里"
+        return [f"每天{v['c']}前回到家{p}{r}内，到家后直到次日{v['q']}不再接单、不空跑。",
+                f"家在{p}，每晚{v['c']}之前必须到家附近{r}以内，之后到第二天{v['q']}不接单不空驶。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "en")
+        return [f"Be home, within {v['r']} km of {p}, by {v['c']} each day; after that no orders "
+                f"and no empty driving until {v['q']} the next morning.",
+                f"Home {p}: back within {v['r']} km by {v['c']}, then stay off work until "
+                f"{v['q']} next day."]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import REFUSE, Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Params, ParamsError, RuleContext
+from sim.scoring.kinds.drawing import CATEGORIES, DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -57,3 +59,25 @@ class ForbiddenCargoCategory(Kind):
             score -= 2.0
         return Candidate("forbidden_cargo_category", score,
                          {"categories": [c for c, _ in f.categories]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "order"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[ForbiddenCategoryParams]:
+        k = int(ctx.pick([1, 1, 2, 3]))
+        cats = [str(c) for c in ctx.rng.choice(list(CATEGORIES), size=k, replace=False)]
+        return Drawn(ForbiddenCategoryParams(categories=tuple(cats)),
+                     {"cats_zh": "、".join(f"「{c}」" for c in cats),
+                      "cats_en": " or ".join(f"「{c}」 ({CATEGORIES[c]})" for c in cats)})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"货源品类为{v['cats_zh']}的货一律不接。",
+                f"{v['cats_zh']}这类活儿我不拉，推掉。",
+                f"本车不承接{v['cats_zh']}品类的订单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"I refuse cargo of category {v['cats_en']}.",
+                f"No {v['cats_en']} loads on my truck."]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -61,3 +63,21 @@ class ForbiddenCargoPlace(Kind):
         if hit(f, r"家|home") and not hit(f, r"装|卸|货|cargo|loads?|orders?|freight"):
             score -= 1.0  # where I live, not where cargo goes
         return Candidate("forbidden_cargo_place", score, {"place": f.places[0].name_zh})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "order"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[ForbiddenPlaceParams]:
+        p, zh, en = ctx.place()
+        return Drawn(ForbiddenPlaceParams(place=p), {"p_zh": zh, "p_en": en})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"装货地或卸货地在{v['p_zh']}的货不接。",
+                f"{v['p_zh']}那一路的货我不拉，装货卸货哪头在{v['p_zh']}都不行。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"I do not take cargo whose loading or unloading city is {v['p_en']}.",
+                f"No loads that start or end in {v['p_en']}."]

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import EMPTY, HAUL, LIMIT, PICKUP, RADIUS, Candidate, hit, km_after_limit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -52,3 +54,21 @@ class MaxHaulKm(Kind):
         if f.coords or hit(f, RADIUS):
             score -= 1.5
         return Candidate("max_haul_km", score, {"max_km": km})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "order"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxHaulParams]:
+        km = float(ctx.step(100, 400, 10))
+        return Drawn(MaxHaulParams(max_km=km), {"km": f"{km:g}"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"单笔订单装货点至卸货点不得超过{v['km']}公里。",
+                f"装卸距离超过{v['km']}公里的单子不接。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"No single order with a haul longer than {v['km']} km from loading to unloading.",
+                f"Maximum haul per order: {v['km']} km."]

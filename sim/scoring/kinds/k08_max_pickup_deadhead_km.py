@@ -7,6 +7,7 @@ The distance is recomputed from the logged `before` to the cargo's start; the lo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import (
     EMPTY,
@@ -21,6 +22,7 @@ from sim.preftext.common import (
 )
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -73,3 +75,21 @@ class MaxPickupDeadheadKm(Kind):
         if f.coords or hit(f, RADIUS):
             score -= 1.5
         return Candidate("max_pickup_deadhead_km", score, {"max_km": km})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "order"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxPickupParams]:
+        km = float(ctx.step(15, 80, 5))
+        return Drawn(MaxPickupParams(max_km=km), {"km": f"{km:g}"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"接单后赶去装货点的空驶距离不能超过{v['km']}公里。",
+                f"去装货那一程空车超过{v['km']}公里的单不接。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"The empty drive to a pickup must not exceed {v['km']} km.",
+                f"Skip orders whose loading point is more than {v['km']} km away."]

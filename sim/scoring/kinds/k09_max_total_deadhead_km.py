@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import DAILY, EMPTY, MONTH, RADIUS, TOTAL, Candidate, hit, km_after_limit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -59,3 +61,19 @@ class MaxTotalDeadheadKm(Kind):
         if f.coords or hit(f, RADIUS):
             score -= 1.5
         return Candidate("max_total_deadhead_km", score, {"max_km": km})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxTotalDeadheadParams]:
+        km = float(ctx.step(500, 2500, 100))
+        return Drawn(MaxTotalDeadheadParams(max_km=km), {"km": f"{km:g}"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"月度空驶（赶路）里程总和不得超过{v['km']}公里。",
+                f"一个月空车跑的里程加起来不超过{v['km']}公里。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Keep the month's total empty mileage at or below {v['km']} km.",
+                f"Monthly deadhead budget: {v['km']} km."]

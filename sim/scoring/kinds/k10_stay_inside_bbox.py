@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Lat, Lng, Params, ParamsError, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import Pos, StepLog
@@ -77,3 +80,28 @@ class StayInsideBBox(Kind):
         if f.dates:
             score -= 1.5
         return Candidate("stay_inside_bbox", score, dict(f.bbox))
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "step"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[BBox]:
+        lat, lng = ctx.home
+        dlat, dlng = ctx.step(0.3, 0.8, 0.05), ctx.step(0.3, 0.9, 0.05)
+        lat_min = round(max(LAT_MIN, lat - dlat * ctx.rng.uniform(0.3, 0.7)), 2)
+        lng_min = round(max(LNG_MIN, lng - dlng * ctx.rng.uniform(0.3, 0.7)), 2)
+        box = BBox(lat_min=lat_min, lat_max=round(min(LAT_MAX, lat_min + dlat), 2),
+                   lng_min=lng_min, lng_max=round(min(LNG_MAX, lng_min + dlng), 2))
+        return Drawn(box, {f"b_{k}": f"{v:.2f}" for k, v in box.to_dict().items()})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        b = (f"北纬{v['b_lat_min']}至{v['b_lat_max']}、东经{v['b_lng_min']}至{v['b_lng_max']}")
+        return [f"车辆位置始终在{b}范围内。", f"只在{b}之间跑车，不出这个范围。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Stay inside lat {v['b_lat_min']}-{v['b_lat_max']}, lng "
+                f"{v['b_lng_min']}-{v['b_lng_max']} at all times.",
+                f"Operating area: latitude {v['b_lat_min']} to {v['b_lat_max']}, longitude "
+                f"{v['b_lng_min']} to {v['b_lng_max']}; never leave it."]

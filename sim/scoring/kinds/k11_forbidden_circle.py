@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from sim.geo import great_circle_km
 from sim.preftext.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Counters, Kind, Km, Lat, Lng, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn, counties
+from sim.scoring.kinds.wording import pt
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -77,3 +80,30 @@ class ForbiddenCircle(Kind):
         return Candidate("forbidden_circle", score,
                          {"lat": lat, "lng": lng, "radius_km": float(r),
                           "mode": "once" if once else "per_step"})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "step"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[ForbiddenCircleParams]:
+        lat, lng = ctx.home
+        far = [c for c in counties() if great_circle_km(lat, lng, c.lat, c.lng) > 25]
+        c = ctx.pick(far)
+        r = float(ctx.step(3, 20, 1))
+        mode = "once" if ctx.rng.random() < 0.3 else "per_step"
+        at = round(c.lat, 2), round(c.lng, 2)
+        return Drawn(ForbiddenCircleParams(lat=at[0], lng=at[1], radius_km=r, mode=mode),
+                     {"lat": at[0], "lng": at[1], "r": f"{r:g}", "once": mode == "once",
+                      "name_zh": c.name_zh, "name_en": c.name_en})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "zh")
+        return [f"不得进入以{p}为圆心、半径{v['r']}公里的区域。",
+                f"{v['name_zh']}一带，圆心{p}半径{v['r']}公里内不去。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "en")
+        return [f"Never enter the area within {v['r']} km of {p}.",
+                f"Avoid {v['name_en']}: no stops or passes within {v['r']} km of {p}."]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
+from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
 from sim.preftext.common import ENTER, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
 from sim.scoring.kinds.base import Counters, Date, Kind, Params, ParamsError, RuleContext
+from sim.scoring.kinds.drawing import PREFECTURES_ZH, DrawContext, Drawn, counties
 from sim.scoring.kinds.k10_stay_inside_bbox import BBox
+from sim.scoring.kinds.wording import en_date, zh_date
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import ActionKind, StepLog
@@ -80,3 +85,49 @@ class DateRegionAvoid(Kind):
         return Candidate("date_region_avoid", score,
                          {"dates": distinct_isos(f.dates), "bbox": f.bbox,
                           "place": f.places[0].name_zh if f.places else None})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "step"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[DateRegionParams]:
+        en = ctx.other_prefecture()
+        zh = PREFECTURES_ZH[en]
+        first = ctx.day(0, max(1, ctx.days - 2))
+        span = int(ctx.pick([1, 1, 2, 3]))
+        dates = [first + dt.timedelta(days=i) for i in range(span)]
+        dates = [d for d in dates if (d - ctx.start).days < ctx.days]
+        bbox = _prefecture_bbox(en) if ctx.rng.random() < 0.5 else None
+        params = DateRegionParams(dates=tuple(d.isoformat() for d in dates),
+                                  bbox=None if bbox is None else BBox(**bbox), place=zh)
+        return Drawn(params, {"p_zh": zh, "p_en": en, "bbox": bbox,
+                              "d_zh": "、".join(zh_date(d) for d in dates),
+                              "d_en": " and ".join(en_date(d) for d in dates)})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        b = v["bbox"]
+        box = (f"（北纬{b['lat_min']:.2f}至{b['lat_max']:.2f}，东经{b['lng_min']:.2f}至"
+               f"{b['lng_max']:.2f}）" if b else "")
+        return [f"{v['d_zh']}不往{v['p_zh']}{box}跑，派进去的货都不接。",
+                f"{v['d_zh']}{v['p_zh']}{box}查车，那边的货不接，车也不进去。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        b = v["bbox"]
+        box = (f" (lat {b['lat_min']:.2f}-{b['lat_max']:.2f}, lng {b['lng_min']:.2f}-"
+               f"{b['lng_max']:.2f})" if b else "")
+        return [f"On {v['d_en']}, stay out of {v['p_en']}{box} and take no cargo to or from it.",
+                f"{v['p_en']}{box} is closed to me on {v['d_en']}: no trips, no loads there."]
+
+
+def _prefecture_bbox(city_en: str) -> dict[str, float]:
+    """The box around a prefecture's counties (their radii included), clipped to the province."""
+    cs = [c for c in counties() if c.city_en == city_en]
+    pad = [c.radius_km / 111.0 for c in cs]
+    return {
+        "lat_min": round(max(LAT_MIN, min(c.lat - p for c, p in zip(cs, pad, strict=True))), 2),
+        "lat_max": round(min(LAT_MAX, max(c.lat + p for c, p in zip(cs, pad, strict=True))), 2),
+        "lng_min": round(max(LNG_MIN, min(c.lng - p for c, p in zip(cs, pad, strict=True))), 2),
+        "lng_max": round(min(LNG_MAX, max(c.lng + p for c, p in zip(cs, pad, strict=True))), 2),
+    }

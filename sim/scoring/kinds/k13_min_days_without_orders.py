@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import AT_LEAST, MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days, span
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import off_days_progress
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -59,3 +61,18 @@ class MinDaysWithoutOrders(Kind):
         if f.durations:  # "8 hours of rest a day ... 一个月最多罚…": hours are K1/K2's, not days
             score -= 1.0
         return Candidate("min_days_without_orders", score, {"min_days": n})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MinDaysWithoutOrdersParams]:
+        n = int(ctx.step(2, min(8, max(2, ctx.days // 3)), 1))
+        return Drawn(MinDaysWithoutOrdersParams(min_days=n), {"n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"每个自然月至少{v['n']}个整天不接单。", f"一个月里要有{v['n']}天放空不接单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"At least {v['n']} days a month without any orders.",
+                f"Leave {v['n']} order-free days in each month."]

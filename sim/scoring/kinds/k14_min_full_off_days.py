@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
 from sim.scoring.kinds.common import off_days_progress
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -53,3 +55,20 @@ class MinFullOffDays(Kind):
         if f.coords or f.places or f.categories or f.dates:
             score -= 1.0
         return Candidate("min_full_off_days", score, {"min_days": n})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MinFullOffDaysParams]:
+        n = int(ctx.step(2, min(6, max(2, ctx.days // 3)), 1))
+        return Drawn(MinFullOffDaysParams(min_days=n), {"n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"每月至少{v['n']}个整天完全停驶，既不接单也不空车乱跑。",
+                f"一个月要有{v['n']}天车处于静止，不出车，检修保养。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"At least {v['n']} full days a month with the truck not moving at all: no orders, "
+                "no empty driving.",
+                f"{v['n']} complete days off per month, truck parked from 00:00 to 24:00."]

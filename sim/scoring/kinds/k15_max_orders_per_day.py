@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -64,3 +66,19 @@ class MaxOrdersPerDay(Kind):
         if f.categories or f.durations:
             score -= 1.0
         return Candidate("max_orders_per_day", score, {"max_orders": vals[0][0]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxOrdersPerDayParams]:
+        n = int(ctx.step(1, 5, 1))
+        return Drawn(MaxOrdersPerDayParams(max_orders=n), {"n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"同一天接单不得超过{v['n']}单。", f"每天最多接{v['n']}单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        o = "order" if v["n"] == 1 else "orders"
+        return [f"No more than {v['n']} {o} on any one day.",
+                f"Daily limit: {v['n']} {o}."]

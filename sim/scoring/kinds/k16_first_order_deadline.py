@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import HHMM, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -57,3 +59,21 @@ class FirstOrderDeadline(Kind):
                                    r"latest")
         c = next((c for c in f.clocks if c.before), f.clocks[0])
         return Candidate("first_order_deadline", score, {"latest": c.hhmm})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "day"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[FirstOrderDeadlineParams]:
+        t = clock(int(ctx.step(7 * 60, 12 * 60, 30)))
+        return Drawn(FirstOrderDeadlineParams(latest=t), {"t": t})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"这天接了单的话，首单开工不得晚于当天{v['t']}。",
+                f"有活的日子，第一单要在{v['t']}之前开始。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"On days with orders, the first one starts before {v['t']}.",
+                f"First order of a working day must begin earlier than {v['t']}."]

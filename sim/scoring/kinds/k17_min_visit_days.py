@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Km, Lat, Lng, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
+from sim.scoring.kinds.wording import pt
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -94,3 +97,26 @@ class MinVisitDays(Kind):
         return Candidate("min_visit_days", score,
                          {"lat": lat, "lng": lng, "radius_km": radius, "min_days": ns[0]},
                          sources)
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MinVisitDaysParams]:
+        c = ctx.near_county()
+        r = 1.0 if ctx.rng.random() < 0.7 else float(ctx.pick([0.5, 2.0, 3.0]))
+        n = int(ctx.step(2, min(8, max(2, ctx.days // 3)), 1))
+        lat, lng = round(c.lat, 2), round(c.lng, 2)
+        return Drawn(MinVisitDaysParams(lat=lat, lng=lng, radius_km=r, min_days=n),
+                     {"lat": lat, "lng": lng, "r": f"{r:g}", "n": n, "name_zh": c.name_zh})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "zh")
+        return [f"每月至少{v['n']}个不同的自然日到过{p}{v['r']}公里内，同日多次只算一天。",
+                f"每个月要去{v['name_zh']}的固定地点{p}方圆{v['r']}公里内{v['n']}次以上，"
+                "一天去几次只算一天。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "en")
+        return [f"Be within {v['r']} km of {p} on at least {v['n']} different days each month.",
+                f"Visit {p} (within {v['r']} km) on {v['n']} or more separate days a month."]

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import DAYS_N, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -68,3 +70,23 @@ class MinRegionOrderDays(Kind):
             score -= 1.0
         return Candidate("min_region_order_days", score,
                          {"place": f.places[0].name_zh, "min_days": ns[0]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MinRegionOrderDaysParams]:
+        p, zh, en = ctx.place()
+        n = int(ctx.step(2, min(6, max(2, ctx.days // 4)), 1))
+        return Drawn(MinRegionOrderDaysParams(place=p, min_days=n),
+                     {"p_zh": zh, "p_en": en, "n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"装货或卸货在{v['p_zh']}的货，每月要接够{v['n']}个不同的日子，"
+                "同一天几单只算一天。",
+                f"每月至少{v['n']}天接到装货地或卸货地在{v['p_zh']}的单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Take orders loading or unloading in {v['p_en']} on at least {v['n']} different "
+                "days a month.",
+                f"{v['p_en']} cargo (either end) on {v['n']}+ distinct days per month."]

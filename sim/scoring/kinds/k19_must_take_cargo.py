@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts, cargo_ids
 from sim.scoring.kinds.base import Counters, Kind, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -54,3 +57,27 @@ class MustTakeCargo(Kind):
                                    r"make sure|"
                                   r"guarantee|promised|agreed")
         return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw_window(cls, ctx: DrawContext) -> tuple[dt.date, dt.date]:
+        """A promise to a customer: one to three days, not the whole horizon."""
+        last = ctx.start + dt.timedelta(days=ctx.days - 1)
+        first = ctx.day()
+        return first, min(last, first + dt.timedelta(days=int(ctx.rng.integers(0, 3))))
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MustTakeCargoParams]:
+        ids = ctx.cargo_ids
+        cid = str(ctx.pick(ids)) if ids else str(int(ctx.rng.integers(100000, 999999)))
+        return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"临时约定：老客户的熟货，货源编号{v['id']}，必须接。",
+                f"指定货源编号{v['id']}的单子一定要拉。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Promised to an old customer: take cargo {v['id']}.",
+                f"Cargo ID {v['id']} is a must-take order."]

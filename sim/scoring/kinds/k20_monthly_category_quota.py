@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, canonical_category, months
 from sim.scoring.kinds.base import Count, Counters, Kind, Month, Params, RuleContext
+from sim.scoring.kinds.drawing import CATEGORIES, DrawContext, Drawn
+from sim.scoring.kinds.wording import en_month
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -141,3 +145,49 @@ class MonthlyCategoryQuota(Kind):
         return Candidate("monthly_category_quota", score,
                          {"category": main[1], "month": main[0], "min_orders": main[2],
                           "carry_from": carry})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MonthlyCategoryQuotaParams]:
+        months = _months(ctx)
+        cat = ctx.pick(list(CATEGORIES))
+        n = int(ctx.step(2, 8, 1))
+        carry = None
+        i = int(ctx.rng.integers(len(months)))
+        if i > 0 and ctx.rng.random() < 0.5:
+            carry = CarryFrom(category=cat, month=months[i - 1], min_orders=int(ctx.step(2, 6, 1)))
+        month = months[i]
+        return Drawn(MonthlyCategoryQuotaParams(category=cat, month=month, min_orders=n,
+                                                carry_from=carry),
+                     {"cat": cat, "cat_en": CATEGORIES[cat], "n": n,
+                      "carry": None if carry is None else carry.to_dict(),
+                      "m_zh": f"{month[:4]}年{int(month[5:])}月", "m_en": en_month(month)})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        c = v["carry"]
+        carry = (f"；{int(c['month'][5:])}月「{c['category']}」要求{c['min_orders']}单，"
+                 "欠的单数接着补" if c else "")
+        return [f"考核指标：{v['m_zh']}货源类型是「{v['cat']}」的货必须接满{v['n']}单{carry}。",
+                f"{v['m_zh']}KPI：「{v['cat']}」类订单至少{v['n']}单{carry}。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        c = v["carry"]
+        carry = ""
+        if c:
+            carry = (f"; any shortfall on {en_month(c['month'])}'s quota of {c['min_orders']} "
+                     f"「{c['category']}」 orders carries over")
+        return [f"KPI for {v['m_en']}: at least {v['n']} 「{v['cat']}」 ({v['cat_en']}) "
+                f"orders{carry}.",
+                f"In {v['m_en']} I must haul {v['n']} or more 「{v['cat']}」 loads{carry}."]
+
+
+def _months(ctx: DrawContext) -> list[str]:
+    """The horizon's months, 'YYYY-MM', in order."""
+    out: list[str] = []
+    for i in range(ctx.days):
+        m = (ctx.start + dt.timedelta(days=i)).strftime("%Y-%m")
+        if m not in out:
+            out.append(m)
+    return out

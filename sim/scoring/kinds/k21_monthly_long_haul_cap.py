@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
 from sim.scoring.kinds.base import Count, Counters, Kind, Minutes, Params, RuleContext
+from sim.scoring.kinds.drawing import DrawContext, Drawn
+from sim.scoring.kinds.wording import hours
 from sim.scoring.progress import Progress, ProgressContext, Scope
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import StepLog
@@ -63,3 +66,21 @@ class MonthlyLongHaulCap(Kind):
         after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]
         return Candidate("monthly_long_haul_cap", score,
                          {"threshold_minutes": int(hs[0][0]), "max_per_month": after[0]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MonthlyLongHaulCapParams]:
+        t = int(ctx.step(5, 12, 1)) * 60
+        n = int(ctx.step(1, 5, 1))
+        return Drawn(MonthlyLongHaulCapParams(threshold_minutes=t, max_per_month=n),
+                     {"h": hours(t), "n": n})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"耗时超过{v['h']}小时的长途远活，每个月最多接{v['n']}单。",
+                f"单笔超过{v['h']}小时的大半天活，一个月不超过{v['n']}单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"At most {v['n']} orders a month that take longer than {v['h']} hours.",
+                f"Long hauls (over {v['h']} hours): no more than {v['n']} per month."]

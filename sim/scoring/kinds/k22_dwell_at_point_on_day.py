@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
@@ -19,6 +20,8 @@ from sim.scoring.kinds.base import (
     RuleContext,
 )
 from sim.scoring.kinds.common import dwell_after
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock
+from sim.scoring.kinds.wording import en_date, pt, zh_date
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import Pos, StepLog
@@ -109,3 +112,35 @@ class DwellAtPointOnDay(Kind):
                           "arrive_by": arrive.hhmm if arrive else None},
                          {} if f.radius or c.radius_km is None
                          else {"lat,lng,radius_km": c.source})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[DwellAtPointParams]:
+        c = ctx.near_county()
+        d = ctx.day()
+        stated = ctx.rng.random() < 0.4
+        r = float(ctx.pick([0.5, 1.0, 3.0])) if stated else 2.0
+        dwell = int(ctx.step(30, 240, 30))
+        by = clock(int(ctx.step(8 * 60, 16 * 60, 30))) if ctx.rng.random() < 0.6 else None
+        lat, lng = round(c.lat, 2), round(c.lng, 2)
+        return Drawn(DwellAtPointParams(date=d.isoformat(), lat=lat, lng=lng, radius_km=r,
+                                        min_dwell_minutes=dwell, arrive_by=by),
+                     {"d": d, "lat": lat, "lng": lng, "r": f"{r:g}" if stated else None,
+                      "dw": dwell, "by": by})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "zh")
+        r = f"{v['r']}公里内" if v["r"] else ""
+        by = f"{v['by']}前到，" if v["by"] else ""
+        return [f"{zh_date(v['d'])}当天要到{p}{r}停一趟，{by}停够{v['dw']}分钟。",
+                f"{zh_date(v['d'])}当天去{p}{r}，{by}在那里停留不少于{v['dw']}分钟。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        p = pt(v["lat"], v["lng"], "en")
+        r = f" (within {v['r']} km)" if v["r"] else ""
+        by = f", arriving by {v['by']}" if v["by"] else ""
+        by2 = f" by {v['by']}" if v["by"] else ""
+        return [f"On {en_date(v['d'])}, stop at {p}{r} for at least {v['dw']} minutes{by}.",
+                f"{en_date(v['d'])}: be at {p}{r}{by2} and stay {v['dw']} minutes."]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from typing import Any
 
+from sim.geo import great_circle_km
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
@@ -23,6 +25,8 @@ from sim.scoring.kinds.base import (
     RuleContext,
 )
 from sim.scoring.kinds.common import dwell_after
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock, counties
+from sim.scoring.kinds.wording import en_date, pt, zh_date
 from sim.scoring.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import Pos, StepLog
@@ -194,3 +198,45 @@ class RouteStopsOnDay(Kind):
         return Candidate("route_stops_on_day", score,
                          {"date": f.dates[0].iso, "radius_km": f.radius if f.radius else 2.0,
                           "stops": clean}, sources)
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[RouteStopsParams]:
+        d = ctx.day()
+        stated = ctx.rng.random() < 0.4
+        r = float(ctx.pick([1.0, 1.5, 3.0])) if stated else 2.0
+        t = int(ctx.step(7 * 60, 10 * 60, 30))
+        stops: list[Stop] = []
+        for _ in range(int(ctx.pick([2, 2, 3]))):
+            c = ctx.near_county(80.0)
+            while any(great_circle_km(c.lat, c.lng, s.lat, s.lng) < 5 for s in stops):
+                c = ctx.pick(counties())  # distinct stops; rare, so any county will do
+            dwell = 0 if ctx.rng.random() < 0.25 else int(ctx.step(20, 90, 10))
+            stops.append(Stop(lat=round(c.lat, 2), lng=round(c.lng, 2), arrive_by=clock(t),
+                              min_dwell_minutes=dwell))
+            t += int(ctx.step(120, 240, 30))
+        return Drawn(RouteStopsParams(date=d.isoformat(), radius_km=r, stops=tuple(stops)),
+                     {"d": d, "r": f"{r:g}" if stated else None,
+                      "stops": [s.to_dict() for s in stops]})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        parts = []
+        for i, s in enumerate(v["stops"]):
+            head = "先到" if i == 0 else "再到"
+            stay = f"，待{s['min_dwell_minutes']}分钟" if s["min_dwell_minutes"] else ""
+            parts.append(f"{head}{pt(s['lat'], s['lng'], 'zh')}，{s['arrive_by']}前赶到{stay}")
+        r = f"（每个点{v['r']}公里内算到）" if v["r"] else ""
+        return [f"{zh_date(v['d'])}当天{r}" + "；".join(parts) + "。",
+                f"{zh_date(v['d'])}行程{r}：" + "；".join(parts) + "。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        parts = []
+        for i, s in enumerate(v["stops"]):
+            head = "first" if i == 0 else "then"
+            stay = f" and stay {s['min_dwell_minutes']} minutes" if s["min_dwell_minutes"] else ""
+            parts.append(f"{head} reach {pt(s['lat'], s['lng'], 'en')} by {s['arrive_by']}{stay}")
+        r = f" (each stop within {v['r']} km)" if v["r"] else ""
+        return [f"On {en_date(v['d'])}{r}: " + "; ".join(parts) + ".",
+                f"Route for {en_date(v['d'])}{r} — " + ", ".join(parts) + "."]

@@ -7,8 +7,10 @@ independent parameters. Penalty = rate * absence minutes + A if the sequence fai
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
@@ -25,6 +27,8 @@ from sim.scoring.kinds.base import (
     RuleContext,
     Wall,
 )
+from sim.scoring.kinds.drawing import DrawContext, Drawn, clock, wall_time
+from sim.scoring.kinds.wording import en_date, pt, zh_date
 from sim.scoring.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.spec.penalties import PenaltyModel
 from sim.spec.steps import ActionKind, Pos, StepLog
@@ -205,6 +209,50 @@ class HomeStayEvent(Kind):
                           "radius_km": radius,
                           "min_pickup_dwell_minutes": int(dw[0]) if dw else 0,
                           "rate_per_minute": rate}, sources)
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[HomeStayEventParams]:
+        d = ctx.day(0, max(1, ctx.days - 1))
+        w0 = int(ctx.step(8 * 60, 18 * 60, 30))
+        w1 = w0 + int(ctx.step(180, 300, 60))
+        w_end = 1440 + int(ctx.step(6 * 60, 9 * 60, 30))
+        pk = ctx.near_county(60.0, min_km=5.0)
+        home = (round(ctx.home[0], 2), round(ctx.home[1], 2))
+        dwell = int(ctx.step(10, 30, 5))
+        rate = float(ctx.step(1, 10, 0.5))
+        params = HomeStayEventParams(
+            w0=wall_time(d, w0), w1=wall_time(d, w1), w_end=wall_time(d, w_end),
+            pickup_lat=round(pk.lat, 2), pickup_lng=round(pk.lng, 2),
+            home_lat=home[0], home_lng=home[1], radius_km=1.0,
+            min_pickup_dwell_minutes=dwell, rate_per_minute=rate)
+        return Drawn(params, {"d": d, "d1": d + dt.timedelta(days=1), "w0": clock(w0),
+                              "w1": clock(w1), "we": clock(w_end),
+                              "pk": (round(pk.lat, 2), round(pk.lng, 2)), "hm": home, "dw": dwell,
+                              "rate": f"{rate:g}"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        pk, hm = pt(*v["pk"], "zh"), pt(*v["hm"], "zh")
+        d, d1 = zh_date(v["d"]), zh_date(v["d1"])
+        return [f"临时约定：{d}{v['w0']}起家里有急事，先到{pk}接上家人，"
+                f"原地停留不少于{v['dw']}分钟，"
+                f"再返回老家{hm}，至少待到{d1}{v['we']}方可再出车。{d}{v['w0']}至{v['w1']}"
+                f"不在家每分钟罚{v['rate']}元",
+                f"家事：{d}{v['w0']}开始，先去{pk}接人（停留不少于{v['dw']}分钟），然后回家{hm}，"
+                f"到家后待到{d1}{v['we']}。{v['w0']}到{v['w1']}不在家每分钟罚{v['rate']}元"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        pk, hm = pt(*v["pk"], "en"), pt(*v["hm"], "en")
+        d, d1 = en_date(v["d"]), en_date(v["d1"])
+        return [f"Family matter from {d} {v['w0']}: pick up a relative at {pk} (wait at least "
+                f"{v['dw']} minutes), then go home to {hm} and stay until {d1} {v['we']}. Every "
+                f"minute away from home between {v['w0']} and {v['w1']} costs {v['rate']} yuan",
+                f"Errand on {d}: from {v['w0']}, collect family at {pk} ({v['dw']}+ minutes "
+                "there), "
+                f"return home {hm}, remain until {v['we']} on {d1}; {v['rate']} yuan per minute "
+                f"away from home until {v['w1']}"]
 
 
 # §8: "a home point plus spouse or family-event wording with per-minute fines means K24"
