@@ -18,8 +18,8 @@ and the preference agent follow.
 
 Which of the three a kind is (`Kind.scope`), whether its penalty before the end is a forecast
 (`Kind.judged_at_end`) and how it words its line and action (`Kind.progress`) belong to the
-kind's own class in sim/scoring/kinds/; this module only builds the `ProgressContext` they read.
-`Status` and `Todo` are sim/scoring/progress.py's, re-exported here.
+kind's own class in sim/preferences/kinds/; this module only builds the `ProgressContext` they read.
+`Status` and `Todo` are sim/preferences/progress.py's, re-exported here.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sim.scoring.kinds import REGISTRY, Kind, RuleContext
-from sim.scoring.pins import Pin
-from sim.scoring.progress import ProgressContext, Scope, Status, Todo
+from sim.preferences.kinds import REGISTRY, Kind, RuleContext
+from sim.preferences.pins import Pin
+from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
 from sim.spec.cargo_index import CargoRecord, parse_cargo_row
 from sim.spec.penalties import PenaltyModel

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.geo import in_guangdong, load_counties
-from sim.scoring.kinds import kind_names
+from sim.preferences.kinds import kind_names
 from sim.scoring.scorer import read_preferences
 from sim.spec.timebase import DAY
 from sim.spec.versions import settings_for
@@ -195,7 +195,7 @@ class DriverSpec:
 class DriversConfig:
     count: int = 10
     cost_per_km: float = 1.5
-    # competition-kind preferences drawn per generated driver (sim.preference_draw); 0: none
+    # competition-kind preferences drawn per generated driver (sim.preferences.draw); 0: none
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
@@ -255,7 +255,7 @@ class PreferencesConfig:
     # simulation, listing every one (sim.world.driver_preferences.check_unparsed)
     unparsed: str = "warn"
     # a pin file (JSON Lines: driver_id, index, kind, params) fixing the reading of chosen
-    # drivers-file texts before any parser (sim/scoring/pins.py); relative to the scenario
+    # drivers-file texts before any parser (sim/preferences/pins.py); relative to the scenario
     pins: str | None = None
 
 

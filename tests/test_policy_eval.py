@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from sim.competition.drivers_file import load_driver_records
+from sim.preferences.kinds import build_rule, kind_names
 from sim.scenario import load_scenario
-from sim.scoring.kinds import build_rule, kind_names
 from sim.scoring.scorer import load_drivers, read_preferences
 from sim.spec.versions import settings_for
 

@@ -79,7 +79,7 @@ def test_eval_command_prints_confusion_and_parameters() -> None:
 
 
 def test_every_dev_row_fits_the_schema() -> None:
-    from sim.scoring.kinds import build_rule
+    from sim.preferences.kinds import build_rule
     for r in DEV + HELDOUT:
         build_rule(r["kind"], r["params"])
         assert json.loads(json.dumps(r)) == r

@@ -246,9 +246,9 @@ def test_parsers_and_generator_cover_exactly_the_registrys_kinds() -> None:
     import numpy as np
 
     from agents.roles import preference_parse
-    from sim import preference_draw
+    from sim.preferences import draw as preference_draw
+    from sim.preferences.kinds import REGISTRY, Kind, kind_names
     from sim.preftext import types
-    from sim.scoring.kinds import REGISTRY, Kind, kind_names
 
     names = kind_names()
     assert names == sorted(REGISTRY, key=lambda n: REGISTRY[n].number)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.scoring.kinds import RuleContext, build_rule
+from sim.preferences.kinds import RuleContext, build_rule
 from sim.spec.cargo_index import index_cargo
 from sim.spec.steps import Pos, StepLog
 from sim.spec.versions import settings_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.scoring.kinds import (
+from sim.preferences.kinds import (
     REGISTRY,
     ParamsError,
     RuleContext,

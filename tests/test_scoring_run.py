@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.scoring.kinds import REGISTRY, build_rule
+from sim.preferences.kinds import REGISTRY, build_rule
 from sim.scoring.scorer import ScoringInputError, score_run
 from tests.competition_logs import LogBuilder, cargo_row, driver_row, write_run
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from agents.app.runner import build_run
-from sim.preference_draw import KINDS
+from sim.preferences.draw import KINDS
 from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, Rule, ScenarioError
 from sim.scenario import parse_scenario as parse
 from sim.spec.versions import settings_for

@@ -18,8 +18,8 @@ from memory.lessons import LessonStore, distil, load_lessons, load_time_prior
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from memory.rule_progress import RuleProgress, rules_from_entries
+from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario, ScenarioError
-from sim.scoring.pins import pins_of
 from sim.spec.steps import Pos
 from sim.spec.timebase import DAY
 from sim.world.actions import Policy

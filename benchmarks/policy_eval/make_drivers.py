@@ -31,8 +31,8 @@ sys.path.insert(0, str(HERE))
 from phrases import SAYERS  # noqa: E402
 
 from sim.geo import PREFECTURES_ZH, County, haversine_km, load_counties  # noqa: E402
+from sim.preferences.kinds import build_rule, kind_names  # noqa: E402
 from sim.scenario import parse_scenario  # noqa: E402
-from sim.scoring.kinds import build_rule, kind_names  # noqa: E402
 from sim.world.cargo_stream import official_cargo_records  # noqa: E402
 
 MONTH_START, MONTH_END = "2026-03-01 00:00:00", "2026-03-31 23:59:59"

@@ -1,6 +1,6 @@
 """Keyword groups and helpers shared by the kinds' recognisers, and the candidate they return.
 
-Each kind's `recognise` (sim/scoring/kinds/kNN_*.py) scores a text from the shared `Facts` with
+Each kind's `recognise` (sim/preferences/kinds/kNN_*.py) scores a text from the shared `Facts` with
 these groups; a pattern only one kind uses lives in that kind's module instead.
 """
 

@@ -128,7 +128,7 @@ def format_score(s: SplitScore) -> str:
 def format_confusion(s: SplitScore) -> str:
     """The confusion matrix: a row per gold kind, a column per kind read (K-numbers; `U`
     unparsed); empty cells are dots so the off-diagonal ones stand out."""
-    from sim.scoring.kinds import REGISTRY
+    from sim.preferences.kinds import REGISTRY
 
     def short(kind: str) -> str:
         return "U" if kind == UNPARSED else f"K{REGISTRY[kind].number}"

@@ -1,6 +1,6 @@
 """The rules parser: every registered kind's recogniser scores the text; the best candidate wins.
 
-The recognisers live in the kind classes (`Kind.recognise`, sim/scoring/kinds/kNN_*.py), so a kind's
+The recognisers live in the kind classes (`Kind.recognise`, sim/preferences/kinds/), so a kind's
 text patterns sit beside its params, test and penalty; this module only runs them in registry
 order (K-number) over one shared `Facts`. Each score counts the kind's keyword groups and is
 lowered by the §8 disambiguation cues that point at a neighbouring kind; equal scores keep
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 
+from sim.preferences.kinds import REGISTRY
 from sim.preftext.common import Candidate
 from sim.preftext.extract import Facts, facts
 from sim.preftext.types import ParsedPreference
-from sim.scoring.kinds import REGISTRY
 
 log = logging.getLogger(__name__)
 MIN_SCORE = 1.5

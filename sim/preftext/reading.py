@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from sim.preferences.kinds import REGISTRY, ParamsError, build_rule
 from sim.preftext import common
 from sim.preftext.extract import facts
 from sim.preftext.parser import MAX_CHARS, MIN_SCORE, candidates
 from sim.preftext.types import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
-from sim.scoring.kinds import REGISTRY, ParamsError, build_rule
 
 log = logging.getLogger(__name__)
 

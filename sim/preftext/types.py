@@ -14,8 +14,9 @@ import typing
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from sim.scoring.kinds import REGISTRY, kind_names
-from sim.scoring.kinds.base import Fmt, Params
+from sim.preferences.kinds import REGISTRY, kind_names
+from sim.preferences.kinds.params import Params
+from sim.typed_values import Fmt
 
 # the kind names are the scoring registry's (one list; a test checks SCHEMA covers exactly them)
 KINDS: tuple[str, ...] = tuple(kind_names())

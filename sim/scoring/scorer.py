@@ -4,7 +4,7 @@ Reads `<run_dir>/competition/freightsim_inputs.json` (or a directory holding the
 with overrides), validates each driver's action log, computes income and the penalty of every
 preference, and returns a `ScoreReport` whose `to_official_json()` is the §6 output shape.
 
-A preference's kind comes, in order, from a pin (sim/scoring/pins.py: a sidecar file fixing the
+A preference's kind comes, in order, from a pin (sim/preferences/pins.py: a sidecar file fixing the
 reading of chosen texts), a freightsim extension field `"structured": {"kind", "params"}` on the
 preference object, else from an injected text parser (default: `sim.preftext.read_preference`
 when importable); a preference none can read is reported as unscored with a warning and penalty
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.scoring.kinds import Kind, ParamsError, RuleContext, build_rule
-from sim.scoring.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
+from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
+from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
 from sim.spec.cargo_index import CargoFileError, CargoRecord, load_cargo
 from sim.spec.income import Income, compute_income
@@ -243,7 +243,7 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
                      n_days: int = 31, pins: Mapping[int, Pin] | None = None
                      ) -> list[Preference]:
     """The driver's preferences as the scorer reads them; `pins` (by 1-based index, see
-    sim/scoring/pins.py) fix chosen readings before any parser."""
+    sim/preferences/pins.py) fix chosen readings before any parser."""
     out: list[Preference] = []
     pins = pins or {}
     for i, entry in enumerate(entries, 1):
@@ -480,7 +480,7 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
 
     `expected_rule_counts` stands in for the official per-driver calculator tables: when given,
     S2 aborts a driver with fewer preferences and S3/S4 with a different number. `pins` (a pin
-    file, sim/scoring/pins.py) overrides the one the run was made with.
+    file, sim/preferences/pins.py) overrides the one the run was made with.
     """
     inputs = resolve_inputs(run_dir, version=None if version is None else str(version),
                             cargo=cargo, drivers=drivers, days=days, speed=speed)

@@ -2,7 +2,7 @@
 kinds.
 
 Drivers carry them as `DriverSpec.rules` (from `[[drivers.fixed]] preferences`, a drivers file,
-or drawn for generated drivers with sim.preference_draw by `[drivers] preferences_per_driver`).
+or drawn for generated drivers with sim.preferences.draw by `[drivers] preferences_per_driver`).
 The world penalises nothing while it runs: it records every decision as an official step record
 (sim.world.step_log) and, at the end of the run, scores each preference with sim.scoring exactly
 as the competition scorer would score that log. Per-preference penalties go to `preferences.parquet`
@@ -30,10 +30,10 @@ import pyarrow as pa
 
 from sim.competition.drivers_file import driver_rows
 from sim.geo import Geography, Point
-from sim.preference_draw import draw_preferences
+from sim.preferences.draw import draw_preferences
+from sim.preferences.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
-from sim.scoring.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.spec.steps import Pos
 from sim.spec.timebase import DAY, EPOCH

@@ -1,6 +1,6 @@
 """A preference's reading and its violations as marks on the timeline.
 
-The scorer's counters (sim/scoring/kinds) say where each kind found its violations: the steps
+The scorer's counters (sim/preferences/kinds) say where each kind found its violations: the steps
 (`violating_steps`, 1-based log lines), the days (`violating_days`, `extra_by_day`), or only a
 verdict for the whole period (`failed`, `over_km`, `shortfall`). Each becomes a mark at that
 step's start, that day's midday, or the end of the run, and the rule's fine is shared among its
