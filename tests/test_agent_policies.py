@@ -26,7 +26,6 @@ from memory.views import (
     SearchView,
 )
 from sim.geo import Geography, Point
-from sim.spec.steps import Pos
 from sim.spec.timebase import DAY
 from sim.world.cargo import CargoView
 from sim.world.order_costs import evaluate
@@ -62,8 +61,8 @@ def _cargo(cid: str, price: float) -> CargoView:
 def _quiet_view(now: float) -> PreferenceView:
     """The preference view of a driver with K3 22:00-06:00 at `now`, from its RuleProgress."""
     rp = RuleProgress(rules_from_entries([QUIET], n_days=3), n_days=3,
-                      initial=Pos(GUANGZHOU.lat, GUANGZHOU.lng))
-    pos = Pos(GUANGZHOU.lat, GUANGZHOU.lng)
+                      initial=Point(GUANGZHOU.lat, GUANGZHOU.lng))
+    pos = Point(GUANGZHOU.lat, GUANGZHOU.lng)
     states = rp.states(now, pos)
     return PreferenceView(mode="rules", now=now,
                           rule_lines=tuple(r.status_line() for r in states),

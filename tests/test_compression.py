@@ -173,7 +173,7 @@ def test_compressed_decides_as_rules_does(tmp_path: Path, smoke: Scenario) -> No
 
 def test_compressed_analyst_sees_only_feasible_cargo(tmp_path: Path, smoke: Scenario) -> None:
     from memory.memory_agent import rule_filter
-    from sim.spec.steps import Pos
+    from sim.geo import Point
     from sim.world.order_costs import evaluate, feasible
 
     # stop at midday, when drivers hold live cargo in memory
@@ -192,7 +192,7 @@ def test_compressed_analyst_sees_only_feasible_cargo(tmp_path: Path, smoke: Scen
              >= mem.sc.policy.min_net_income and feasible(o, t, mem.sc.minutes)]
     assert mem.rules is not None  # smoke's drivers carry drawn preferences
     # then each take's net after the penalty its preferences would add (RuleProgress)
-    ok = rule_filter(mem.rules, pairs, t + mem.rule_offset, Pos(obs.position.lat,
+    ok = rule_filter(mem.rules, pairs, t + mem.rule_offset, Point(obs.position.lat,
                                                                 obs.position.lng),
                      mem.sc.policy.min_net_income)
     assert [c.cargo.cargo_id for c in kept] == [c.cargo.cargo_id for c, _ in ok]

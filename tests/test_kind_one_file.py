@@ -97,7 +97,8 @@ from sim.preftext import KINDS, parse_preference
 from sim.spec.cargo_index import index_cargo
 from sim.preferences.kinds import kind_names, preference_schema
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.spec.steps import Pos, StepLog
+from sim.geo import Point
+from sim.spec.steps import StepLog
 from sim.spec.versions import settings_for
 from competition_logs import LogBuilder
 
@@ -111,9 +112,9 @@ for i in range(5):
 s = settings_for("S4")
 prefs = read_preferences([entry], s, default_parser(), 3)
 log = StepLog.from_records(b.records, index_cargo([]))
-reports, total = score_preferences(prefs, log, s, 3, Pos(*home))
+reports, total = score_preferences(prefs, log, s, 3, Point(*home))
 rp = RuleProgress(rules_from_entries([entry], n_days=3, version="S4"), n_days=3,
-                  version="S4", initial=Pos(*home))
+                  version="S4", initial=Point(*home))
 for rec in b.records:
     rp.on_step(rec)
 (state,) = rp.states(b.t)

@@ -17,7 +17,7 @@ import pytest
 
 from memory.promises import promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.spec.steps import Pos
+from sim.geo import Point
 from tests.competition_logs import LogBuilder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,7 @@ def errand() -> dict:
 
 def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
     rp = RuleProgress(rules_from_entries([promise()], n_days=3, parser=None), n_days=3,
-                      initial=Pos(*START))
+                      initial=Point(*START))
     opens = 2 * 1440 + 20 * 60 + 1
     assert promise_todo(rp, opens - 600) is None  # far ahead: nothing to do yet
     wait = promise_todo(rp, opens - 40)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from sim.geo import Point
 from sim.preferences.kinds import RuleContext, build_rule
 from sim.spec.cargo_index import index_cargo
-from sim.spec.steps import Pos, StepLog
+from sim.spec.steps import StepLog
 from sim.spec.versions import settings_for
 from sim.spec.windows import Window
 from tests.competition_logs import LogBuilder, cargo_row, hav
@@ -26,7 +27,7 @@ def run(kind: str, params: dict, b: LogBuilder, *, version: str = "S4", days: in
     rule = build_rule(kind, params)
     log = StepLog.from_records(b.records, index_cargo(b.cargo.values()))
     ctx = RuleContext(settings_for(version), days, kind, Window.from_bounds(*window, n_days=days),
-                      Pos(*HOME))
+                      Point(*HOME))
     return rule.violations(log, ctx)
 
 

@@ -27,7 +27,6 @@ from sim.competition.records import cargo_key, parse_cost_minutes
 from sim.geo import Geography, Point, haversine_km
 from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario
-from sim.spec.steps import Pos
 from sim.spec.timebase import parse_wall, to_minutes
 from sim.world.actions import (
     NO_OUTCOME,
@@ -176,7 +175,7 @@ class FreightsimAgent:
         if not any(r.rule is not None for r in specs):
             return None
         return RuleProgress(specs, n_days=days, version=self.sc.scenario.scoring,
-                            initial=Pos(rec.lat, rec.lng), speed_kmh=self.sc.geo.speed_kmh)
+                            initial=Point(rec.lat, rec.lng), speed_kmh=self.sc.geo.speed_kmh)
 
     # -- what the api returned becomes our events ---------------------------------------
     def _absorb(self, d: _Driver, rec: dict) -> None:

@@ -18,9 +18,9 @@ from memory.lessons import LessonStore, distil, load_lessons, load_time_prior
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from memory.rule_progress import RuleProgress, rules_from_entries
+from sim.geo import Point
 from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario, ScenarioError
-from sim.spec.steps import Pos
 from sim.spec.timebase import DAY
 from sim.world.actions import Policy
 from sim.world.driver_preferences import check_unparsed, scenario_pins
@@ -133,7 +133,7 @@ def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]
         if not any(r.rule is not None for r in specs):
             continue
         rp = RuleProgress(specs, n_days=days, version=sc.scenario.scoring,
-                          initial=Pos(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
+                          initial=Point(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
         services.memories[spec.driver_id].attach_rules(rp, rec.offset)
         progress[spec.driver_id] = rp
         if world.dispatcher.immediate and isinstance(d.policy, AgentPolicy):

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sim.spec.steps import Pos, StepLog
+from sim.geo import Point
+from sim.spec.steps import StepLog
 from sim.spec.timebase import DAY, drive_minutes
 
 DUE_SLACK = 90  # minutes of slack before a daily rest or curfew must start
@@ -66,7 +67,7 @@ class ProgressContext:
     """
 
     now: int
-    position: Pos | None
+    position: Point | None
     horizon: int  # H in minutes
     speed_kmh: float
     tail: Callable[[int], StepLog]

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sim.geo import Point
 from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
 from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
 from sim.spec.cargo_index import CargoFileError, CargoRecord, load_cargo
 from sim.spec.income import Income, compute_income
-from sim.spec.steps import Pos, StepLog
+from sim.spec.steps import StepLog
 from sim.spec.timebase import DAY
 from sim.spec.versions import (
     DEFAULT_VERSION,
@@ -300,7 +301,7 @@ def _how(p: Preference) -> str:
 
 
 def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSettings,
-                      n_days: int, initial: Pos | None) -> tuple[list[RuleReport], float]:
+                      n_days: int, initial: Point | None) -> tuple[list[RuleReport], float]:
     """-> (one report per preference, unrounded driver total)."""
     rules, total = [], 0.0
     for p in prefs:
@@ -454,7 +455,7 @@ def _score_file(path: Path, driver: dict, prefs: list[Preference], inputs: RunIn
     log = StepLog.from_records(vlog.records, cargo, accepted_truthy=settings.accepted_truthy)
     initial = None
     if _num(driver.get("current_lat")) is not None and _num(driver.get("current_lng")) is not None:
-        initial = Pos(float(driver["current_lat"]), float(driver["current_lng"]))
+        initial = Point(float(driver["current_lat"]), float(driver["current_lng"]))
     rules, penalty = score_preferences(prefs, log, settings, inputs.n_days, initial)
     income = compute_income(vlog.gross_yuan, vlog.distance_km, cost_per_km, penalty)
     return DriverReport(did, income, vlog.tokens, False, None, rules, [str(path)]), None

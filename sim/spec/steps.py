@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from sim.geo import haversine_km
+from sim.geo import Point
 from sim.spec.cargo_index import CargoRecord
 from sim.spec.timebase import DAY
 
@@ -25,15 +25,6 @@ class ActionKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Pos:
-    lat: float
-    lng: float
-
-    def km_to(self, lat: float, lng: float) -> float:
-        return haversine_km(self.lat, self.lng, lat, lng)
-
-
-@dataclass(frozen=True, slots=True)
 class Step:
     index: int  # 1-based line number
     action: ActionKind
@@ -41,8 +32,8 @@ class Step:
     scan: int
     exec: int
     step_end: int
-    before: Pos
-    after: Pos
+    before: Point
+    after: Point
     accepted: bool = False
     cargo_id: str | None = None
     distance_km: float = 0.0  # result.distance_km of a reposition
@@ -76,9 +67,9 @@ class Step:
             scan=int(record["query_scan_cost_minutes"]),
             exec=int(record["action_exec_cost_minutes"]),
             step_end=int(result["simulation_progress_minutes"]),
-            before=Pos(float(record["position_before"]["lat"]),
+            before=Point(float(record["position_before"]["lat"]),
                        float(record["position_before"]["lng"])),
-            after=Pos(float(record["position_after"]["lat"]),
+            after=Point(float(record["position_after"]["lat"]),
                       float(record["position_after"]["lng"])),
             accepted=accepted and kind is ActionKind.TAKE_ORDER,
             cargo_id=None if cid is None else str(cid).strip(),

@@ -35,7 +35,6 @@ from sim.preferences.pins import PinFileError, Pins, check_pins, load_pins, pins
 from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.spec.steps import Pos
 from sim.spec.timebase import DAY, EPOCH
 from sim.spec.versions import settings_for
 from sim.world.cargo import Cargo
@@ -160,7 +159,7 @@ def score_rules(scenario: Scenario, specs: Sequence[DriverSpec],
             why = "the world starts before 2026-03-01, the scorer's first minute"
             prefs = [dataclasses.replace(p, rule=None, unscored=why) for p in prefs]
         log = recorder.step_log(spec.driver_id, cargo)
-        reports, total = score_preferences(prefs, log, settings, n_days, Pos(spec.lat, spec.lng))
+        reports, total = score_preferences(prefs, log, settings, n_days, Point(spec.lat, spec.lng))
         out.by_driver[spec.driver_id] = round(total, 2)
         by_index = {p.index: p for p in prefs}
         for r in reports:

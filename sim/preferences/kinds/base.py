@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from sim.geo import Point
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.spec.penalties import (
@@ -24,7 +25,7 @@ from sim.spec.penalties import (
     p_once,
     p_short,
 )
-from sim.spec.steps import Pos, Step, StepLog
+from sim.spec.steps import Step, StepLog
 from sim.spec.timebase import DAY
 from sim.spec.versions import VersionSettings
 from sim.spec.windows import EVERYTHING, Window
@@ -44,7 +45,7 @@ class RuleContext:
     n_days: int  # N, the run's simulation_duration_days
     kind: str
     window: Window = EVERYTHING  # the preference's validity window (§7.3)
-    initial: Pos | None = None  # the driver's start position (for K4 on an empty log)
+    initial: Point | None = None  # the driver's start position (for K4 on an empty log)
 
     @property
     def horizon(self) -> int:

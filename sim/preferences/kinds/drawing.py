@@ -17,27 +17,9 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from sim.geo import County, great_circle_km, load_counties
+from sim.geo import PREFECTURES_ZH, County, great_circle_km, load_counties
 from sim.preferences.kinds.params import Params
 from sim.spec.penalties import PenaltyModel
-
-# The competition's cargo categories (Chinese names are what cargo records carry).
-CATEGORIES: dict[str, str] = {
-    "蔬菜": "vegetables", "水果": "fruit", "建材": "building materials",
-    "化工塑料": "chemicals and plastics", "煤炭矿产": "coal and minerals",
-    "机械设备": "machinery", "食品饮料": "food and drink", "鲜活水产品": "live seafood",
-    "服饰纺织皮革": "clothing, textiles and leather", "快递快运搬家": "parcels and house moves",
-}
-
-# Prefecture-level cities: the county table names only their English form.
-PREFECTURES_ZH: dict[str, str] = {
-    "Guangzhou": "广州", "Shaoguan": "韶关", "Shenzhen": "深圳", "Zhuhai": "珠海",
-    "Shantou": "汕头", "Foshan": "佛山", "Jiangmen": "江门", "Zhanjiang": "湛江",
-    "Maoming": "茂名", "Zhaoqing": "肇庆", "Huizhou": "惠州", "Meizhou": "梅州",
-    "Shanwei": "汕尾", "Heyuan": "河源", "Yangjiang": "阳江", "Qingyuan": "清远",
-    "Dongguan": "东莞", "Zhongshan": "中山", "Chaozhou": "潮州", "Jieyang": "揭阳",
-    "Yunfu": "云浮",
-}
 
 
 @cache

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.categories import CATEGORIES
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.drawing import CATEGORIES, DrawContext, Drawn
+from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import REFUSE, Candidate, hit

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
+from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, Point
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Lat, Lng, Params, ParamsError
@@ -13,7 +13,7 @@ from sim.preferences.progress import Progress, ProgressContext, Scope, Status, T
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import Pos, StepLog
+from sim.spec.steps import StepLog
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
@@ -35,7 +35,7 @@ class BBox(Params):
         if self.lng_min > self.lng_max:
             raise ParamsError(f"{where}.lng_min: greater than lng_max")
 
-    def contains(self, p: Pos) -> bool:
+    def contains(self, p: Point) -> bool:
         return self.lat_min <= p.lat <= self.lat_max and self.lng_min <= p.lng <= self.lng_max
 
 

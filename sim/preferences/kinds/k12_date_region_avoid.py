@@ -6,9 +6,9 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
+from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, PREFECTURES_ZH
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.drawing import PREFECTURES_ZH, DrawContext, Drawn, counties
+from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.k10_stay_inside_bbox import BBox
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.kinds.wording import en_date, zh_date

@@ -7,8 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.categories import CATEGORIES
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.drawing import CATEGORIES, DrawContext, Drawn
+from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.wording import en_month
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.geo import Point
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
@@ -14,7 +15,7 @@ from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
 from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import Pos, StepLog
+from sim.spec.steps import StepLog
 from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.typed_values import HHMM, Date
 
@@ -45,7 +46,7 @@ class DwellAtPointOnDay(Kind):
         s = DAY * date_to_day(p.date)
         deadline = s + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
 
-        def near(pos: Pos) -> bool:
+        def near(pos: Point) -> bool:
             return pos.km_to(p.lat, p.lng) <= p.radius_km
 
         arrival = next((x.step_end for x in log.steps

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sim.geo import great_circle_km
+from sim.geo import Point, great_circle_km
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, counties
@@ -18,7 +18,7 @@ from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
 from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import Pos, StepLog
+from sim.spec.steps import StepLog
 from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.typed_values import HHMM, Date
 
@@ -76,7 +76,7 @@ class RouteStopsOnDay(Kind):
         t = 0
         arrivals: list[int | None] = []
         for i, stop in enumerate(p.stops):
-            def near(pos: Pos, stop: Stop = stop) -> bool:
+            def near(pos: Point, stop: Stop = stop) -> bool:
                 return pos.km_to(stop.lat, stop.lng) <= p.radius_km
 
             by = s + hhmm_to_minutes(stop.arrive_by)

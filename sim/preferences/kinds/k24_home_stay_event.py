@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.geo import Point
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_time
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
@@ -21,7 +22,7 @@ from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Clock, Facts, rate_per_minute
 from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import ActionKind, Pos, StepLog
+from sim.spec.steps import ActionKind, StepLog
 from sim.spec.timebase import wall_to_minutes
 from sim.typed_values import Wall
 
@@ -88,10 +89,10 @@ class HomeStayEvent(Kind):
         p = self.params
         w0, w1, w_end = (wall_to_minutes(x) for x in (p.w0, p.w1, p.w_end))
 
-        def near_pk(pos: Pos) -> bool:
+        def near_pk(pos: Point) -> bool:
             return pos.km_to(p.pickup_lat, p.pickup_lng) <= p.radius_km
 
-        def near_hm(pos: Pos) -> bool:
+        def near_hm(pos: Point) -> bool:
             return pos.km_to(p.home_lat, p.home_lng) <= p.radius_km
 
         pickup_done, run = None, 0
