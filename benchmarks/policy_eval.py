@@ -197,7 +197,7 @@ def run_job(job: Job) -> RunResult:
 
 def summarise(report) -> list[DriverResult]:
     """Per-driver figures from a ScoreReport and the action logs it scored."""
-    from sim.spec.versions import settings_for
+    from sim.official.versions import settings_for
 
     n_scored = settings_for(report.version).horizon_days(report.n_days)
     out = []

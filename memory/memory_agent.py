@@ -32,8 +32,8 @@ from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
 from sim.geo import Geography, Point
+from sim.official.timebase import DAY
 from sim.scenario import DriverSpec, Scenario
-from sim.spec.timebase import DAY
 from sim.world.actions import Observation
 from sim.world.cargo import CargoView
 from sim.world.events import Annotation, Event, EventBus

@@ -1,7 +1,7 @@
 """Progress of a driver's competition preference rules (the 24 kinds of sim/scoring), step by step.
 
 Every number here comes from the kind's own §7.6 test (`Kind.violations`) run over the official
-step model (`sim.spec.steps`), never from a second implementation of a rule. What this module
+step model (`sim.official.steps`), never from a second implementation of a rule. What this module
 adds is *where* the test runs, so a month stays fast:
 
 - day-additive kinds (rest, night/quiet windows, homing, orders per day, first-order deadline)
@@ -29,16 +29,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sim.geo import Point
+from sim.official.cargo_index import CargoRecord, parse_cargo_row
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import ActionKind, Step, StepLog
+from sim.official.timebase import DAY, drive_minutes
+from sim.official.versions import DEFAULT_VERSION, CapRule, settings_for
+from sim.official.windows import Window
 from sim.preferences.kinds import REGISTRY, Kind, RuleContext
 from sim.preferences.pins import Pin
 from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
-from sim.spec.cargo_index import CargoRecord, parse_cargo_row
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import ActionKind, Step, StepLog
-from sim.spec.timebase import DAY, drive_minutes
-from sim.spec.versions import DEFAULT_VERSION, CapRule, settings_for
-from sim.spec.windows import Window
 
 # The kind sets by scope, from the registry (each kind declares its own `scope`).
 DAY_KINDS = frozenset(n for n, k in REGISTRY.items() if k.scope is Scope.DAY)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 from sim.world.order_costs import Option
 
 HOUR = 60

@@ -21,8 +21,8 @@ from memory.rule_progress import Todo
 from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import FactLog, TokenCounter
 from sim.geo import Point
+from sim.official.timebase import DAY
 from sim.preferences.progress import hm
-from sim.spec.timebase import DAY
 from sim.world.cargo import CargoView
 from sim.world.order_costs import Option
 

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from sim.geo import in_guangdong, load_counties
+from sim.official.timebase import DAY
+from sim.official.versions import settings_for
 from sim.preferences.kinds import kind_names
 from sim.scoring.scorer import read_preferences
-from sim.spec.timebase import DAY
-from sim.spec.versions import settings_for
 from sim.typed_values import TypedValueError, convert
 
 

@@ -26,7 +26,7 @@ from memory.views import (
     SearchView,
 )
 from sim.geo import Geography, Point
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 from sim.world.cargo import CargoView
 from sim.world.order_costs import evaluate
 

@@ -21,7 +21,7 @@ from sim.competition.env import CompetitionEnv, Rules
 from sim.competition.log import normalise
 from sim.competition.records import load_cargo_table
 from sim.geo import haversine_km
-from sim.spec.timebase import drive_minutes
+from sim.official.timebase import drive_minutes
 from tests.competition_data import wall, write_cargo, write_drivers
 
 Step = Callable[[object, str], dict]

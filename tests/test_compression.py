@@ -18,8 +18,8 @@ from agents.roles.registry import agent_names
 from agents.testing.fakes import ScriptedModel
 from memory.tokens import TokenCounter
 from sim.geo import Point
+from sim.official.timebase import DAY
 from sim.scenario import Scenario
-from sim.spec.timebase import DAY
 from sim.world.actions import Observation
 from sim.world.recorder import read_events
 

@@ -20,7 +20,7 @@ from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import CompetitionEnv, Rules, usage_counts
 from sim.competition.records import load_cargo_table
 from sim.geo import haversine_km
-from sim.spec.timebase import drive_minutes
+from sim.official.timebase import drive_minutes
 from tests.competition_data import wall, write_cargo, write_drivers
 from tests.test_competition_rules import (
     HOME,

@@ -461,7 +461,7 @@ def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> Non
     0 minute disagreements and |Δ| ≤ 2.3e-13 km; this checks a 100k sample of Guangdong."""
     from sim.analysis.hindsight import _hav_np, _minutes_np
     from sim.geo import haversine_km
-    from sim.spec.timebase import drive_minutes
+    from sim.official.timebase import drive_minutes
 
     rng = np.random.default_rng(7)
     lat, lng = rng.uniform(20.2, 25.5, 20_000), rng.uniform(109.6, 117.3, 20_000)

@@ -33,9 +33,9 @@ from sim.preftext.extract import Facts
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
-from sim.spec.penalties import PenaltyModel
+from sim.official.penalties import PenaltyModel
 from sim.preferences.progress import Progress, ProgressContext, Status
-from sim.spec.steps import ActionKind, StepLog
+from sim.official.steps import ActionKind, StepLog
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,12 @@ import numpy as np
 from sim.preferences.draw import draw_preferences, to_official
 from memory.rule_progress import DAY_KINDS, END_KINDS, STEP_KINDS, RuleProgress, rules_from_entries
 from sim.preftext import KINDS, parse_preference
-from sim.spec.cargo_index import index_cargo
+from sim.official.cargo_index import index_cargo
 from sim.preferences.kinds import kind_names, preference_schema
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.geo import Point
-from sim.spec.steps import StepLog
-from sim.spec.versions import settings_for
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
 from competition_logs import LogBuilder
 
 text = "这个月最多3次调车，多一次扣钱50元"

@@ -13,8 +13,8 @@ from agents.app.runner import build_run, run_scenario
 from memory.views import PreferenceView, SearchView
 from sim.analysis.metrics import quality
 from sim.geo import Point
+from sim.official.timebase import DAY
 from sim.scenario import Scenario
-from sim.spec.timebase import DAY
 from sim.world.actions import Observation
 from tests.conftest import Run, do_run
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from sim.competition.drivers_file import load_driver_records
+from sim.official.versions import settings_for
 from sim.preferences.kinds import build_rule, kind_names
 from sim.scenario import load_scenario
 from sim.scoring.scorer import load_drivers, read_preferences
-from sim.spec.versions import settings_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "benchmarks" / "policy_eval"

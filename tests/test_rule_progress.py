@@ -16,10 +16,10 @@ from memory.rule_progress import (
     rules_from_entries,
 )
 from sim.geo import Point
+from sim.official.cargo_index import index_cargo
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
 from sim.scoring.scorer import read_preferences, score_preferences
-from sim.spec.cargo_index import index_cargo
-from sim.spec.steps import StepLog
-from sim.spec.versions import settings_for
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_scoring_run import DG, HOME, NORTH, SAMPLES
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from sim.geo import Point
+from sim.official.cargo_index import index_cargo
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
+from sim.official.windows import Window
 from sim.preferences.kinds import RuleContext, build_rule
-from sim.spec.cargo_index import index_cargo
-from sim.spec.steps import StepLog
-from sim.spec.versions import settings_for
-from sim.spec.windows import Window
 from tests.competition_logs import LogBuilder, cargo_row, hav
 
 HOME = (22.54, 114.05)

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from sim.official.penalties import (
+    apply_cap,
+    p_count,
+    p_event,
+    p_km,
+    p_must_take,
+    p_once,
+    p_short,
+)
+from sim.official.versions import ScoringVersion, settings_for
 from sim.preferences.kinds import (
     REGISTRY,
     ParamsError,
@@ -13,16 +23,6 @@ from sim.preferences.kinds import (
     params_schema,
     preference_schema,
 )
-from sim.spec.penalties import (
-    apply_cap,
-    p_count,
-    p_event,
-    p_km,
-    p_must_take,
-    p_once,
-    p_short,
-)
-from sim.spec.versions import ScoringVersion, settings_for
 
 S1, S2, S3, S4 = (settings_for(v) for v in ScoringVersion)
 

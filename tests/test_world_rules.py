@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 from agents.app.runner import build_run
+from sim.official.versions import settings_for
 from sim.preferences.draw import KINDS
 from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, Rule, ScenarioError
 from sim.scenario import parse_scenario as parse
-from sim.spec.versions import settings_for
 from sim.world.step_log import chained
 from tests.conftest import SCENARIOS, Run, cli
 

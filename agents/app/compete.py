@@ -321,7 +321,7 @@ def print_summary(summary: dict, comp: Path) -> None:
 def validate_inputs(scenario: Scenario) -> list[str]:
     """`validate` for competition rules: open both files strictly (a bad row raises with its
     line) and describe them (the CLI lists unparsed preferences for either world)."""
-    from sim.spec.timebase import wall_time
+    from sim.official.timebase import wall_time
 
     notes = []
     if scenario.cargo.file:

@@ -25,9 +25,9 @@ from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.competition.drivers_file import DriverRecord
 from sim.competition.records import cargo_key, parse_cost_minutes
 from sim.geo import Geography, Point, haversine_km
+from sim.official.timebase import parse_wall, to_minutes
 from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario
-from sim.spec.timebase import parse_wall, to_minutes
 from sim.world.actions import (
     NO_OUTCOME,
     Decision,

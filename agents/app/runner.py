@@ -19,9 +19,9 @@ from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.geo import Point
+from sim.official.timebase import DAY
 from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario, ScenarioError
-from sim.spec.timebase import DAY
 from sim.world.actions import Policy
 from sim.world.driver_preferences import check_unparsed, scenario_pins
 from sim.world.events import Event, SearchDone

@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from agents.llm.calls import CallRecord
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 from sim.world.effects import defer
 from sim.world.recorder import BatchedParquetWriter
 

@@ -15,7 +15,7 @@ from agents.roles.search_agent import SearchAdvice
 from memory.view_builders import MainViews
 from memory.views import MainDecisionView
 from sim.geo import Geography, great_circle_km, in_guangdong
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 from sim.world.actions import Decision, Reposition, Search, TakeOrder, Wait
 
 MAIN = Prompt(

@@ -17,7 +17,7 @@ from agents.roles.registry import AgentSpec, register
 from memory.view_builders import PreferenceViews
 from memory.views import PreferenceView
 from sim.geo import in_guangdong
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 
 PREFERENCE = Prompt(
     agent="preference", version="preference-v3",

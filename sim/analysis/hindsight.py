@@ -85,9 +85,9 @@ from typing import Any
 import numpy as np
 
 from sim.geo import haversine_km, haversine_rad_np
-from sim.spec.timebase import DAY, drive_minutes, wall_to_minutes
-from sim.spec.versions import ScoringVersion as Version
-from sim.spec.versions import settings_for
+from sim.official.timebase import DAY, drive_minutes, wall_to_minutes
+from sim.official.versions import ScoringVersion as Version
+from sim.official.versions import settings_for
 
 NO_START = -(10**12)  # window start of cargo without a loading window
 NO_END = 10**12  # window end of cargo without a loading window

@@ -12,7 +12,7 @@ from typing import Any
 from sim.competition.pool import Pool
 from sim.competition.records import parse_cost_minutes
 from sim.geo import haversine_km
-from sim.spec.timebase import drive_minutes, parse_wall, to_minutes, wall_time
+from sim.official.timebase import drive_minutes, parse_wall, to_minutes, wall_time
 
 ACTIONS = ("wait", "reposition", "take_order")
 SNAP_KM = 1e-6

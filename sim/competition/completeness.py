@@ -26,7 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from sim.competition.log import summary_name
-from sim.spec.timebase import MONTH_PREFIX
+from sim.official.timebase import MONTH_PREFIX
 
 INPUTS_FILE = "freightsim_inputs.json"
 LOG_GLOB = f"actions_{MONTH_PREFIX}_*.jsonl"

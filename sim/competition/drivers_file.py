@@ -17,8 +17,8 @@ from sim.competition.records import (
     parse_object,
     short_value,
 )
+from sim.official.timebase import parse_wall
 from sim.scenario import ScenarioError
-from sim.spec.timebase import parse_wall
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from sim.competition.drivers_file import DriverRecord
 from sim.competition.log import ActionLog, action_log_name, normalise, summary_name, write_summary
 from sim.competition.pool import Pool
 from sim.competition.records import CargoTable
-from sim.spec.timebase import end_time, parse_wall, to_seconds, wall_time
+from sim.official.timebase import end_time, parse_wall, to_seconds, wall_time
 
 VERSIONS = ("S1", "S2", "S3", "S4")
 QUERY_BATCH = 10

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from sim.official.timebase import MONTH_PREFIX
 from sim.redact import redact
-from sim.spec.timebase import MONTH_PREFIX
 
 COORD_KEYS = frozenset({"lat", "lng", "latitude", "longitude", "current_lat", "current_lng"})
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from sim.official.timebase import wall_minutes
 from sim.scenario import ScenarioError
-from sim.spec.timebase import wall_minutes
 
 MAX_COST_MINUTES = 1_000_000  # about two years: anything above is a unit mix-up
 MAX_PRICE_FEN = 1e12

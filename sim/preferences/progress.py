@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from sim.geo import Point
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY, drive_minutes
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY, drive_minutes
 
 DUE_SLACK = 90  # minutes of slack before a daily rest or curfew must start
 

@@ -23,21 +23,21 @@ from pathlib import Path
 from typing import Any
 
 from sim.geo import Point
-from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
-from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
-from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
-from sim.spec.cargo_index import CargoFileError, CargoRecord, load_cargo
-from sim.spec.income import Income, compute_income
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY
-from sim.spec.versions import (
+from sim.official.cargo_index import CargoFileError, CargoRecord, load_cargo
+from sim.official.income import Income, compute_income
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY
+from sim.official.versions import (
     DEFAULT_VERSION,
     PrefCount,
     ScoringVersion,
     VersionSettings,
     settings_for,
 )
-from sim.spec.windows import Window
+from sim.official.windows import Window
+from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
+from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
+from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
 
 INPUTS_FILE = "freightsim_inputs.json"
 SUMMARY_FILE = "run_summary_202603.json"

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sim.geo import haversine_km
-from sim.spec.cargo_index import CargoRecord
-from sim.spec.timebase import drive_minutes
-from sim.spec.versions import VersionSettings
+from sim.official.cargo_index import CargoRecord
+from sim.official.timebase import drive_minutes
+from sim.official.versions import VersionSettings
 
 ACTIONS = ("wait", "reposition", "take_order")
 TOKEN_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "total_tokens")

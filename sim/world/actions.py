@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from sim.geo import Point
-from sim.spec.timebase import DAY
+from sim.official.timebase import DAY
 from sim.world.cargo import CargoView
 
 

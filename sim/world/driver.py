@@ -10,8 +10,8 @@ from typing import Any
 import simpy
 
 from sim.geo import Geography, Point, in_guangdong
+from sim.official.timebase import DAY
 from sim.scenario import DriverSpec, MarketConfig
-from sim.spec.timebase import DAY
 from sim.world.actions import (
     NO_OUTCOME,
     Decision,

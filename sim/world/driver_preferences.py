@@ -30,13 +30,13 @@ import pyarrow as pa
 
 from sim.competition.drivers_file import driver_rows
 from sim.geo import Geography, Point
+from sim.official.timebase import DAY, EPOCH
+from sim.official.versions import settings_for
 from sim.preferences.draw import draw_preferences
 from sim.preferences.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.redact import redact
 from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.spec.timebase import DAY, EPOCH
-from sim.spec.versions import settings_for
 from sim.world.cargo import Cargo
 from sim.world.competition_files import read_entry
 from sim.world.events import EventBus

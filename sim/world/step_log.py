@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from sim.geo import Geography, Point, county_arrays
-from sim.spec.cargo_index import CargoRecord
-from sim.spec.steps import StepLog
-from sim.spec.timebase import EPOCH, wall_time
+from sim.official.cargo_index import CargoRecord
+from sim.official.steps import StepLog
+from sim.official.timebase import EPOCH, wall_time
 from sim.world.cargo import Cargo
 from sim.world.events import (
     ActionChosen,

@@ -27,6 +27,9 @@ from agents.app.report.model import (
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
 from sim.geo import haversine_km
+from sim.official.cargo_index import CargoRecord, parse_cargo_row
+from sim.official.timebase import DAY, drive_minutes
+from sim.official.versions import settings_for
 from sim.scoring.scorer import (
     RunInputs,
     ScoringInputError,
@@ -35,9 +38,6 @@ from sim.scoring.scorer import (
     resolve_inputs,
     score_run,
 )
-from sim.spec.cargo_index import CargoRecord, parse_cargo_row
-from sim.spec.timebase import DAY, drive_minutes
-from sim.spec.versions import settings_for
 
 INCOME_FILE = "monthly_income_202603.json"
 SNAP_KM = 1e-6

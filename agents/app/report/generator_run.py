@@ -28,7 +28,7 @@ from agents.app.report.model import (
     Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
-from sim.spec.timebase import DAY, EPOCH
+from sim.official.timebase import DAY, EPOCH
 
 _EVENT_KINDS = ("action", "search", "order_taken", "order_completed", "drive", "wait",
                 "take_failed", "digest")

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from agents.app.report.model import Area, Mark, RuleRow
-from sim.spec.timebase import DAY, wall_time
+from sim.official.timebase import DAY, wall_time
 
 _PREFIXES = ("", "pickup_", "home_")
 

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sim.geo import Point
-from sim.preferences.kinds.params import Params
-from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-from sim.spec.penalties import (
+from sim.official.penalties import (
     PenaltyModel,
     p_count,
     p_event,
@@ -25,10 +23,12 @@ from sim.spec.penalties import (
     p_once,
     p_short,
 )
-from sim.spec.steps import Step, StepLog
-from sim.spec.timebase import DAY
-from sim.spec.versions import VersionSettings
-from sim.spec.windows import EVERYTHING, Window
+from sim.official.steps import Step, StepLog
+from sim.official.timebase import DAY
+from sim.official.versions import VersionSettings
+from sim.official.windows import EVERYTHING, Window
+from sim.preferences.kinds.params import Params
+from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 
 if TYPE_CHECKING:
     from sim.preferences.kinds.drawing import DrawContext, Drawn

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from sim.official.steps import ActionKind, Step
+from sim.official.timebase import DAY, hhmm_to_minutes
 from sim.preferences.progress import Progress, ProgressContext, Status, Todo, hm
-from sim.spec.steps import ActionKind, Step
-from sim.spec.timebase import DAY, hhmm_to_minutes
 
 if TYPE_CHECKING:
     from sim.preferences.kinds.base import Counters, Kind

@@ -18,8 +18,8 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from sim.geo import PREFECTURES_ZH, County, great_circle_km, load_counties
+from sim.official.penalties import PenaltyModel
 from sim.preferences.kinds.params import Params
-from sim.spec.penalties import PenaltyModel
 
 
 @cache

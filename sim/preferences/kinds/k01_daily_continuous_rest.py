@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import weekday
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Minutes, Params
@@ -22,9 +25,6 @@ from sim.preftext.common import (
     span,
 )
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import weekday
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog, covered
+from sim.official.timebase import weekday
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import daily_window, window_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
@@ -14,9 +17,6 @@ from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext import rx
 from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog, covered
-from sim.spec.timebase import weekday
 from sim.typed_values import HHMM
 
 

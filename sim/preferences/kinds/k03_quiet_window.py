@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import daily_window, window_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
@@ -13,8 +15,6 @@ from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import NO_WORK, Candidate, hit, span
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 from sim.typed_values import HHMM
 
 

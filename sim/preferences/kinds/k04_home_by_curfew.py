@@ -6,6 +6,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
@@ -14,9 +17,6 @@ from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY, hhmm_to_minutes
 from sim.typed_values import HHMM
 
 

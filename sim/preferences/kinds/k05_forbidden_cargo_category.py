@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.categories import CATEGORIES
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import REFUSE, Candidate, hit
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

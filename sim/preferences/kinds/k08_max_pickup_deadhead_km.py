@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Km, Params
@@ -25,8 +27,6 @@ from sim.preftext.common import (
     km_after_limit,
 )
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, Point
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Lat, Lng, Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sim.geo import great_circle_km
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
@@ -13,8 +15,6 @@ from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

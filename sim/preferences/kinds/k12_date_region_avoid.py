@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, PREFECTURES_ZH
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import ActionKind, StepLog
+from sim.official.timebase import DAY, date_to_day
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.k10_stay_inside_bbox import BBox
@@ -15,9 +18,6 @@ from sim.preferences.kinds.wording import en_date, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import ENTER, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import ActionKind, StepLog
-from sim.spec.timebase import DAY, date_to_day
 from sim.typed_values import Date
 
 

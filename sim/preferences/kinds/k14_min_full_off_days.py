@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
@@ -12,8 +14,6 @@ from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
@@ -13,8 +15,6 @@ from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preftext import rx
 from sim.preftext.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Km, Lat, Lng, Params
@@ -12,9 +15,6 @@ from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.preftext.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY
 
 
 @dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside

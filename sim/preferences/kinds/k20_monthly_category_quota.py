@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.categories import CATEGORIES
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import month_of_minute
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
@@ -16,9 +19,6 @@ from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preftext import rx
 from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
 from sim.preftext.extract import Facts, canonical_category, months
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import month_of_minute
 from sim.typed_values import Month
 
 _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"

@@ -6,6 +6,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import month_of_minute
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Minutes, Params
@@ -13,9 +16,6 @@ from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preftext.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import month_of_minute
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
@@ -14,9 +17,6 @@ from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts, distinct_isos
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.typed_values import HHMM, Date
 
 

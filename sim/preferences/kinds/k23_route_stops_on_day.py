@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point, great_circle_km
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, counties
@@ -17,9 +20,6 @@ from sim.preferences.progress import Progress, ProgressContext, Scope, Status, T
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Facts
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import StepLog
-from sim.spec.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.typed_values import HHMM, Date
 
 

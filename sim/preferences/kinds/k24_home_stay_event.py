@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import ActionKind, StepLog
+from sim.official.timebase import wall_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_time
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
@@ -21,9 +24,6 @@ from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope
 from sim.preftext import rx
 from sim.preftext.common import Candidate, hit
 from sim.preftext.extract import Clock, Facts, rate_per_minute
-from sim.spec.penalties import PenaltyModel
-from sim.spec.steps import ActionKind, StepLog
-from sim.spec.timebase import wall_to_minutes
 from sim.typed_values import Wall
 
 

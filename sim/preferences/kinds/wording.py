@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from sim.spec.penalties import PenaltyModel
+from sim.official.penalties import PenaltyModel
 
 # what a per-count fine is charged for, in a drawn text ("" where the model has no unit)
 FinePer = Literal["day", "order", "step", ""]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.spec.timebase import DAY, wall_to_minutes
+from sim.official.timebase import DAY, wall_to_minutes
 
 DEFAULT_END = 31 * DAY
 

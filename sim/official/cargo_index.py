@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.geo import haversine_km
-from sim.spec.timebase import wall_to_minutes
+from sim.official.timebase import wall_to_minutes
 
 
 class CargoFileError(ValueError):

@@ -14,8 +14,8 @@ from enum import StrEnum
 from functools import cached_property
 
 from sim.geo import Point
-from sim.spec.cargo_index import CargoRecord
-from sim.spec.timebase import DAY
+from sim.official.cargo_index import CargoRecord
+from sim.official.timebase import DAY
 
 
 class ActionKind(StrEnum):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from sim.spec.versions import CapRule, OnceRule, VersionSettings
+from sim.official.versions import CapRule, OnceRule, VersionSettings
 
 
 class PenaltyModel(StrEnum):
