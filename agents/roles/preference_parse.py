@@ -13,9 +13,9 @@ from typing import Literal
 
 from agents.llm.language_model import LanguageModel, LLMError
 from sim.preferences.kinds import preference_schema
-from sim.preftext import InvalidPreferenceError, ParsedPreference, same, validate
 from sim.preftext.parser import parse_preference
 from sim.preftext.types import SCHEMA as PARAMS
+from sim.preftext.types import InvalidPreferenceError, ParsedPreference, same, validate
 
 # The kind enum is the scoring registry's (preference_schema), plus "unparsed". The rest keeps
 # the strict shape servers' json_schema mode needs (every key required, nothing extra), so

@@ -148,7 +148,7 @@ class Preference:
 def default_parser() -> Parser | None:
     """The rules parser with its confidence (a Reading: best form, status, readings)."""
     try:
-        from sim.preftext import read_preference  # type: ignore[import-not-found]
+        from sim.preftext.reading import read_preference  # type: ignore[import-not-found]
     except ImportError:
         return None
     return read_preference

@@ -22,7 +22,7 @@ _PREFIXES = ("", "pickup_", "home_")
 
 def parser_reading(text: str) -> dict[str, Any] | None:
     """What the rules parser (sim.preftext) makes of a text: {"kind", "params"} or None."""
-    from sim.preftext import parse_preference
+    from sim.preftext.parser import parse_preference
 
     try:
         parsed = parse_preference(text) if text else None
