@@ -34,6 +34,7 @@ from sim.analysis.hindsight import (
     current_rss_bytes,
     solve,
 )
+from sim.geo import haversine_rad_np
 
 CITIES = np.array([  # lat, lng, weight
     (22.55, 114.06, 0.22), (23.02, 113.75, 0.18), (23.13, 113.26, 0.18), (23.02, 113.12, 0.12),
@@ -63,9 +64,8 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
     ws = create + rng.integers(0, 180, n)
     we = ws + rng.integers(30, 360, n)
     lat1, lat2 = np.radians(slat), np.radians(elat)
-    h = (np.sin((lat2 - lat1) / 2) ** 2
-         + np.cos(lat1) * np.cos(lat2) * np.sin(np.radians(elng - slng) / 2) ** 2)
-    haul = 2 * 6371.0 * np.arcsin(np.sqrt(np.clip(h, 0, 1)))
+    haul = haversine_rad_np(lat1, np.radians(slng), np.cos(lat1), lat2, np.radians(elng),
+                            np.cos(lat2))
     cost_time = (180 + 2.0 * haul * rng.uniform(0.9, 1.3, n)).astype(np.int64)
     price = (150 + 5.3 * haul) * rng.uniform(0.8, 1.2, n)
     return CargoTable.from_arrays(
