@@ -200,13 +200,14 @@ def main_competition(a, sc, levels: list[int], url: str, scale: float | None) ->
     """Independent drivers (docs/competition.md): every driver its own world, so all of them can
     have a decision in flight. The calibrated market is drawn once, so every run reads the
     same cargo file."""
-    from agents.app.compete import _official_cargo
+    from agents.app.compete import official_cargo_file
 
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="llm-concurrency-") as tmp:
         tmp_p = Path(tmp)
         if not sc.cargo.file:
-            sc = sc.with_overrides(cargo={"file": str(_official_cargo(sc, tmp_p / "cargo.jsonl"))})
+            cargo = official_cargo_file(sc, tmp_p / "cargo.jsonl")
+            sc = sc.with_overrides(cargo={"file": str(cargo)})
         print(f"{sc.scenario.name} (competition, independent drivers): {a.drivers} drivers, "
               f"{int(sc.scenario.days)} day(s), at most {sc.scenario.max_steps} steps per "
               f"driver, memory {a.memory}, "

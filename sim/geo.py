@@ -89,6 +89,14 @@ def haversine_rad_np(p1: np.ndarray | float, l1: np.ndarray | float, cos1: np.nd
     return 2 * radius_km * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
 
 
+def haversine_from_np(lat: float, lng: float, p2: np.ndarray, l2: np.ndarray,
+                      cos2: np.ndarray) -> np.ndarray:
+    """From one point in degrees to many given in radians with their cosines (math's scalar
+    radians and cosine for the one point, as the hindsight search has always priced)."""
+    p1, l1 = math.radians(lat), math.radians(lng)
+    return haversine_rad_np(p1, l1, math.cos(p1), p2, l2, cos2)
+
+
 def haversine_np(lat: float, lng: float, lats: np.ndarray, lngs: np.ndarray) -> np.ndarray:
     """The vectorised haversine of §3.3 from one point to many, in degrees."""
     lat1, lng1 = np.radians(lat), np.radians(lng)

@@ -166,7 +166,7 @@ class HarnessApi(Api):
         return fn(agent)
 
 
-def _official_cargo(scenario: Scenario, dest: Path) -> Path:
+def official_cargo_file(scenario: Scenario, dest: Path) -> Path:
     try:
         from sim.world.cargo_stream import official_cargo_records
     except ImportError:
@@ -238,7 +238,7 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
     stamp = stamp or run_stamp()
     archive_results(comp, stamp)  # before writing this run's inputs next to the logs
     if cargo_path is None:
-        cargo_path = _official_cargo(scenario, comp / "cargo_dataset.jsonl")
+        cargo_path = official_cargo_file(scenario, comp / "cargo_dataset.jsonl")
     drivers_path = comp / "drivers.json"
     write_atomic(drivers_path, json.dumps(drivers, ensure_ascii=False, indent=2))
     table = load_cargo_table(cargo_path)

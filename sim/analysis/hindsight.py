@@ -84,8 +84,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.geo import haversine_km, haversine_rad_np
-from sim.official.timebase import DAY, drive_minutes, wall_to_minutes
+from sim.geo import haversine_from_np, haversine_km
+from sim.official.timebase import DAY, drive_minutes, drive_minutes_np, wall_to_minutes
 from sim.official.versions import ScoringVersion as Version
 from sim.official.versions import settings_for
 
@@ -110,18 +110,6 @@ def pay_horizon(days: int, version: Version | str) -> int:
 def wall_minutes(text: str) -> int:
     """§2.1: floor((t - epoch) / 60 s) of a 'YYYY-MM-DD HH:MM:SS' string (the scorer's parse)."""
     return wall_to_minutes(str(text))
-
-
-def _hav_np(lat1: float, lng1: float, p2: np.ndarray, l2: np.ndarray,
-            cos2: np.ndarray) -> np.ndarray:
-    """Haversine from one point in degrees to points given in radians with their cosines."""
-    p1, l1 = math.radians(lat1), math.radians(lng1)
-    return haversine_rad_np(p1, l1, math.cos(p1), p2, l2, cos2)
-
-
-def _minutes_np(d: np.ndarray, speed: float) -> np.ndarray:
-    m = np.maximum(1, np.ceil(d / speed * 60)).astype(np.int64)
-    return np.where(d <= 0, 1, m)
 
 
 @dataclass(frozen=True)
@@ -566,7 +554,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         return False
 
     def pickup_km(j: np.ndarray, qa: float, qb: float) -> tuple[np.ndarray, np.ndarray]:
-        d = _hav_np(qa, qb, s_lat[j], s_lng[j], s_cos[j])
+        d = haversine_from_np(qa, qb, s_lat[j], s_lng[j], s_cos[j])
         if max_pickup_km is not None:
             keep = d <= max_pickup_km
             j, d = j[keep], d[keep]
@@ -576,7 +564,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
         """Feasible, undominated successors among cargo `j` (pickup km `d`) of a label at
         minute t: cargo, finish, commit minute, net of the take, how it is reached (0 A, 1 B,
         2 C)."""
-        m = _minutes_np(d, speed)
+        m = drive_minutes_np(d, speed)
         snap = d <= PICKUP_SNAP_KM
         cj, rj, wsj, wej, ctj = c[j], r[j], ws[j], we[j], ct[j]
         # option A: direct take
@@ -668,7 +656,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
             # the K best by net per minute: first among the M best by an optimistic score
             # (no fines; finish >= max(t + pickup minutes, listed, window start) + cost time);
             # the rest only when the K-th found might still be beaten by one of them
-            mins = np.where(d <= PICKUP_SNAP_KM, 0, _minutes_np(d, speed))
+            mins = np.where(d <= PICKUP_SNAP_KM, 0, drive_minutes_np(d, speed))
             finish = np.maximum(np.maximum(c[j], ws[j]), t + mins) + ct[j]
             opt = (value[j] - cost_per_km * np.round(d, 2)) / np.maximum(1, finish - t)
             part = np.argpartition(-opt, m_pre - 1)

@@ -14,6 +14,8 @@ import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+import numpy as np
+
 DAY = 1440  # minutes in a day
 MONTH_DAYS = 31  # the competition's month
 EPOCH = datetime(2026, 3, 1)
@@ -89,6 +91,12 @@ def drive_minutes(km: float, speed_kmh: float) -> int:
     if km <= 0:
         return 1
     return max(1, math.ceil((km / speed_kmh) * 60))
+
+
+def drive_minutes_np(km: np.ndarray, speed_kmh: float) -> np.ndarray:
+    """drive_minutes over an array (int64)."""
+    m = np.maximum(1, np.ceil(km / speed_kmh * 60)).astype(np.int64)
+    return np.where(km <= 0, 1, m)
 
 
 def wall_to_minutes(text: str) -> int:
