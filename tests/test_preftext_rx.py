@@ -32,7 +32,7 @@ def test_a_second_parse_compiles_nothing() -> None:
 def test_no_parser_module_matches_through_re_directly() -> None:
     calls = {"search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
     files = [*(ROOT / "sim" / "preftext").glob("*.py"),
-             *(ROOT / "sim" / "scoring" / "kinds").glob("k*.py")]
+             *(ROOT / "sim" / "preferences" / "kinds").glob("k*.py")]
     assert len(files) > 24
     for path in files:
         if path.name == "rx.py":
