@@ -43,6 +43,8 @@ NET_RATIO = 1.25  # best mode's net over greedy's
 PENALTY_SHARE = 0.25  # best mode's penalty over greedy's
 DRIVER_SLACK = 0.05  # of greedy's gross, per driver
 LONG_WAIT_MIN = 12 * 60
+NO_ORDER_MIN = 48 * 60  # a driver without an order for two days is stuck, not resting
+SHUTTLES = 3  # repositions straight back to where the last one started
 TIMING_FILE = "policy_eval_timing.json"
 
 
@@ -66,6 +68,8 @@ class DriverResult:
     longest_wait: int
     broken_every_day: list[str] = field(default_factory=list)  # kind names
     aborted: str | None = None
+    longest_without_order: int = 0  # minutes between accepted takes (or from the start)
+    shuttles: int = 0  # repositions back to where the one before started, no order between
 
     def failure_classes(self) -> list[str]:
         out = []
@@ -75,6 +79,10 @@ class DriverResult:
             out.append("idle all month (0 orders)")
         if self.longest_wait > LONG_WAIT_MIN:
             out.append(f"wait of {self.longest_wait} min (> 12 h)")
+        if self.longest_without_order > NO_ORDER_MIN:
+            out.append(f"no order for {self.longest_without_order / 60:.0f} h (> 48 h)")
+        if self.shuttles >= SHUTTLES:
+            out.append(f"{self.shuttles} repositions back and forth")
         out += [f"{k} broken every scored day" for k in self.broken_every_day]
         return out
 
@@ -212,6 +220,8 @@ def summarise(report) -> list[DriverResult]:
             if isinstance(bad, list) and n_scored > 0 and len(bad) >= n_scored:
                 every_day.append(r.kind)
         orders = steps = wait = longest = run = 0
+        last_order = gap = shuttles = 0
+        moves: list[tuple] = []  # (from, to) of the repositions since the last order
         for f in d.files:
             for line in Path(f).read_text(encoding="utf-8").splitlines():
                 if not line.strip():
@@ -228,12 +238,24 @@ def summarise(report) -> list[DriverResult]:
                     run = 0
                     if act == "take_order" and rec.get("result", {}).get("accepted"):
                         orders += 1
+                        end = int(rec["result"].get("simulation_progress_minutes") or 0)
+                        start = end - int(rec.get("action_exec_cost_minutes") or 0)
+                        gap = max(gap, start - last_order)
+                        last_order, moves = end, []
+                    elif act == "reposition":
+                        a, b = rec.get("position_before"), rec.get("position_after")
+                        if moves and moves[-1][0] == b and moves[-1][1] == a:
+                            shuttles += 1
+                        moves.append((a, b))
+        end_all = n_scored * 1440
+        gap = max(gap, end_all - last_order) if orders else end_all
         i = d.income
         out.append(DriverResult(d.driver_id, round(i.net_income, 2), round(i.gross_income, 2),
                                 round(i.cost, 2), round(i.preference_penalty, 2),
                                 {k: round(v, 2) for k, v in sorted(by_kind.items()) if v},
                                 orders, steps, wait, longest, every_day,
-                                d.validation_error if d.calculation_aborted else None))
+                                d.validation_error if d.calculation_aborted else None,
+                                gap, shuttles))
     return out
 
 

@@ -56,6 +56,7 @@ class DriverMemory:
         self.income = 0.0
         self.now = 0.0
         self.start: float | None = None  # the first event's time: the record starts there
+        self.last_order_at: float | None = None  # when the last order taken finishes
         self.busy = 0.0  # minutes spent hauling (pickup drive, window wait, haul) or driving
         self.prior_rate = PRIOR_RATE  # lessons of an earlier run may set it
         self.log = FactLog(counter)
@@ -74,8 +75,8 @@ class DriverMemory:
             self.action_counts[ev.action] = self.action_counts.get(ev.action, 0) + 1
             self.last_action = ev.action
             self.searches_in_row = self.searches_in_row + 1 if ev.action == "search" else 0
-            if ev.action != "wait":
-                self.waits_without_order = 0
+            if ev.action not in ("wait", "search"):  # a search is no order: waiting on
+                self.waits_without_order = 0  # between searches is still being stuck
             if ev.action == "reposition":  # a new place: its searches start afresh
                 self.fruitless_searches = 0
             if "short_plan" in ev.params:
@@ -91,6 +92,7 @@ class DriverMemory:
         elif isinstance(ev, OrderTaken):
             self.busy += max(0.0, ev.finish - ev.t)
             self.waits_without_order = 0
+            self.last_order_at = ev.finish
             self._outcome(f"booked, done t{ev.finish:.0f}")
         elif isinstance(ev, OrderCompleted):
             self.orders += 1
@@ -116,6 +118,12 @@ class DriverMemory:
         its time worthless. A take in progress counts when it completes."""
         return (self.income + self.prior_rate * PRIOR_MINUTES) / (self.busy + PRIOR_MINUTES)
 
+    def minutes_without_order(self, now: float) -> int:
+        """Since the last order finished (or the record began): a long stretch means the
+        place, not the hour, is the problem."""
+        since = self.last_order_at if self.last_order_at is not None else (self.start or 0.0)
+        return max(0, int(now - since))
+
     def recent_lines(self) -> list[str]:
         return [r.line() for r in self.recent]
 
@@ -129,6 +137,7 @@ class DriverMemory:
             "fruitless_searches": self.fruitless_searches, "failed_takes": self.failed_takes,
             "orders": self.orders, "income": self.income, "now": self.now,
             "start": self.start, "prior_rate": self.prior_rate, "busy": self.busy,
+            "last_order_at": self.last_order_at,
             "log": self.log.get_state(),
         }
 
@@ -142,4 +151,5 @@ class DriverMemory:
         self.orders, self.income, self.now = s["orders"], s["income"], s["now"]
         self.start, self.prior_rate = s.get("start"), s.get("prior_rate", PRIOR_RATE)
         self.busy = s.get("busy", 0.0)
+        self.last_order_at = s.get("last_order_at")
         self.log.set_state(s["log"])

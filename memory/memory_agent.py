@@ -26,7 +26,7 @@ from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.promises import promise_fine, promise_todo
-from memory.rule_progress import RuleProgress, RuleState, Todo, take_of
+from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
 from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
@@ -282,6 +282,7 @@ class MemoryAgent:
         one-off fine), the rule is waived: broken knowingly, its fine a price paid. A fine per
         break with no cap is never waived: every break is priced where it happens."""
         assert self.rules is not None
+        self.waive_off_days(states, now, t)
         if not pairs:
             return
         free = max(pairs, key=lambda p: (tp.value(p[1], t), p[0].cargo.cargo_id))
@@ -305,6 +306,31 @@ class MemoryAgent:
             bound = self.rules.liability(st)
             if bound is not None and self.forgone[i] * left / elapsed > (
                     bound * self.sc.policy.fine_weight):
+                self.rules.waive(i)
+
+    def waive_off_days(self, states: tuple[RuleState, ...], now: float, t: float) -> None:
+        """A rule of N days off (K13, K14) is kept by days without work, each worth about a
+        day of the driver's earnings so far. Once the days still to keep off cost more than
+        the fine, the rule is broken knowingly; left to the pricing of single takes, each
+        take near the end would carry the whole fine and the driver would idle out the month
+        to keep a rule worth a fraction of it."""
+        assert self.rules is not None
+        elapsed = t - (self.driver.start or 0.0)
+        if elapsed < DAY:
+            return  # no day's earnings to judge by yet
+        day_value = self.driver.income * DAY / elapsed
+        days_left = self.rules.n_days - int(now) // DAY  # today included
+        for st in states:
+            i = st.spec.index
+            have = next((st.counters[k] for k in OFF_KEYS if k in st.counters), None)
+            need = getattr(st.spec.rule.params, "min_days", 0) if st.spec.rule else 0
+            if i in self.rules.waived or not isinstance(have, int) or need <= 0:
+                continue
+            # the test counts today and the days to come as free until worked
+            short = need - max(0, have - days_left)
+            bound = self.rules.liability(st)
+            if short > 0 and bound is not None and (
+                    short * day_value > bound * self.sc.policy.fine_weight):
                 self.rules.waive(i)
 
     def time_price(self, obs: Observation) -> TimePrice:

@@ -184,6 +184,7 @@ class MainViews:
             recent_actions=tuple(recent),
             last_action=d.last_action, searches_in_row=d.searches_in_row,
             waits_without_order=d.waits_without_order, fruitless_searches=d.fruitless_searches,
+            minutes_without_order=d.minutes_without_order(t),
             failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons,
             time_price=s.time_price,
             rests=tuple(sorted(s.rests, key=lambda r: (-r.value, r.minutes))[:2]), **kw)

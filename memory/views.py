@@ -403,6 +403,7 @@ class MainDecisionView(View):
     searches_in_row: int = 0
     waits_without_order: int = 0
     fruitless_searches: int = 0
+    minutes_without_order: int = 0
     failed_takes: int = 0
     short_plan: str = ""
     time_price: TimePrice = UNPRICED  # what the driver's time earns (falsy: not priced)
@@ -430,7 +431,8 @@ class MainDecisionView(View):
             ("patterns", [f"searches in a row {self.searches_in_row}, "
                           f"waits without order {self.waits_without_order}, fruitless "
                           f"searches {self.fruitless_searches}, failed takes "
-                          f"{self.failed_takes}"]),
+                          f"{self.failed_takes}, hours without order "
+                          f"{self.minutes_without_order // 60}"]),
             ("last plan", [self.short_plan] if self.short_plan else []),
         ]
 
@@ -442,7 +444,8 @@ class MainDecisionView(View):
         counts = (("searches in a row", self.searches_in_row),
                   ("waits without order", self.waits_without_order),
                   ("fruitless searches", self.fruitless_searches),
-                  ("failed takes", self.failed_takes))
+                  ("failed takes", self.failed_takes),
+                  ("hours without order", self.minutes_without_order // 60))
         return [
             ("state", self._state()),
             ("market", [f"here value {self._here()}"] + (

@@ -96,9 +96,13 @@ def test_consecutive_waits_and_plan() -> None:
         d.on_event(ActionChosen(t, "D1", "wait", None, {"minutes": 30.0}))
         d.on_event(Waited(t, "D1", 30.0))
     assert d.waits_without_order == 3
+    # a search is no order: search, search, wait on a dead market is still being stuck (a
+    # driver once looped so for eight days; the counter reset on every search)
     d.on_event(ActionChosen(90.0, "D1", "search", None, {"short_plan": "look north"}))
-    assert d.waits_without_order == 0
+    assert d.waits_without_order == 3
     assert d.short_plan == "look north"
+    d.on_event(ActionChosen(100.0, "D1", "reposition", None, {"lat": 23.0, "lng": 113.0}))
+    assert d.waits_without_order == 0
     assert len(d.recent) == 3  # bounded
 
 

@@ -163,3 +163,45 @@ def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
     # bad input is refused before anything runs
     assert mod.main([*args, "--modes", "nosuchmode"]) == 2
     assert mod.main([*args[:2], "--drivers", "X99", "--out", str(tmp_path)]) == 2
+
+
+def test_stuck_drivers_are_named_no_order_for_days_and_shuttling(tmp_path):
+    # two failure classes found on the month (docs/agents.md): a driver repositioning between
+    # two points for days, and one without an order for more than two days
+    mod = harness()
+    a, b = {"lat": 23.9, "lng": 115.7}, {"lat": 23.93, "lng": 115.78}
+
+    def rec(act, end, exe, before, after, accepted=None):
+        r = {"action": {"action": act}, "step_elapsed_minutes": exe,
+             "action_exec_cost_minutes": exe, "position_before": before,
+             "position_after": after, "result": {"simulation_progress_minutes": end}}
+        if accepted is not None:
+            r["result"]["accepted"] = accepted
+        return json.dumps(r)
+
+    lines = [rec("take_order", 600, 600, a, a, True)]
+    t = 600
+    for _ in range(4):  # a -> b -> a -> b ...: three returns
+        lines.append(rec("reposition", t + 10, 10, a, b))
+        lines.append(rec("reposition", t + 20, 10, b, a))
+        t += 20
+    lines.append(rec("take_order", 4 * 1440, 600, a, a, True))  # starts after 3 days idle
+    log = tmp_path / "actions.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    class Income:
+        net_income = gross_income = cost = preference_penalty = 0.0
+
+    class Driver:
+        driver_id, rules, files, income = "T1", [], [str(log)], Income()
+        calculation_aborted, validation_error = False, None
+
+    class Report:
+        version, n_days, drivers = "S2", 5, [Driver()]
+
+    (d,) = mod.summarise(Report())
+    assert d.shuttles == 7
+    assert d.longest_without_order == 4 * 1440 - 600 - 600
+    fails = d.failure_classes()
+    assert "7 repositions back and forth" in fails
+    assert any(f.startswith("no order for 76 h") for f in fails)

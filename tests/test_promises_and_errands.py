@@ -12,13 +12,15 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from memory.memory_agent import MemoryAgent
 from memory.promises import promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.geo import Point
-from tests.competition_logs import LogBuilder
+from tests.competition_logs import LogBuilder, cargo_row
 
 ROOT = Path(__file__).resolve().parents[1]
 CARGO = ROOT / "scenarios/competition-smoke/cargo_dataset.jsonl"
@@ -106,3 +108,35 @@ def test_the_promised_cargo_is_taken_and_the_errand_kept(runs):
     # the errand: the one-off fine (pickup, home, stay) is avoided; at most minutes late
     assert off.get("home_stay_event", 0.0) >= 2000.0
     assert mem.get("home_stay_event", 0.0) < 2000.0
+
+
+def off_days(amount: float) -> dict:
+    return {"content": f"这个月至少2天不接单，做不到罚{amount:g}。",
+            "start_time": "2026-03-01 00:00:00", "end_time": "2026-03-31 23:59:59",
+            "penalty_amount": amount, "penalty_cap": amount,
+            "structured": {"kind": "min_days_without_orders", "params": {"min_days": 2}}}
+
+
+@pytest.mark.parametrize(("amount", "worked_day0", "waived"), [
+    (1500.0, False, True),    # 1 day still to keep off, worth 2000 > 1500: broken knowingly
+    (2500.0, False, False),   # ... worth 2000 < 2500: kept
+    (2500.0, True, True),     # day 0 worked: 2 days to keep off, worth 4000 > 2500
+    (50000.0, True, False),
+])
+def test_off_days_that_cost_more_than_their_fine_are_broken_knowingly(amount, worked_day0,
+                                                                       waived):
+    # 2 days off out of 3, judged on day 1 by a driver who earned 2000 on day 0: left to the
+    # pricing of single takes, each take would carry the whole fine and the driver would idle
+    # out the run to keep a rule worth less than the days it costs
+    rp = RuleProgress(rules_from_entries([off_days(amount)], n_days=3, parser=None), n_days=3,
+                      initial=Point(*START))
+    if worked_day0:
+        cargo = [cargo_row("c1", START, (22.60, 114.05), cost_time=300)]
+        for c in cargo:
+            rp.add_cargo(c)
+        for rec in LogBuilder("D001", *START, cargo).wait(60).take("c1").records:
+            rp.on_step(rec)
+    me = SimpleNamespace(rules=rp, driver=SimpleNamespace(income=2000.0, start=0.0),
+                         sc=SimpleNamespace(policy=SimpleNamespace(fine_weight=1.0)))
+    MemoryAgent.waive_off_days(me, rp.states(1440, Point(*START)), 1440, 1440)
+    assert (1 in rp.waived) is waived

@@ -18,6 +18,9 @@ from sim.geo import Geography, great_circle_km, in_guangdong
 from sim.official.timebase import DAY
 from sim.world.actions import Decision, Reposition, Search, TakeOrder, Wait
 
+# stuck this long without an order, a driver leaves for a big market rather than the next town
+FAR_AFTER_MINUTES = 12 * 60
+
 MAIN = Prompt(
     agent="main_decision", version="main-v1",
     system=(
@@ -104,11 +107,14 @@ class MainDecisionAgent:
             return _out("search", search.reason, lat=search.lat, lng=search.lng)
         g = view.best_grid
         moving_on = stuck or view.last_action == "search"
-        if moving_on and g is not None and g.value > (view.here_value or 0.0) and great_circle_km(
-                pos.lat, pos.lng, g.lat, g.lng) > 5.0:
+        # hours without an order: the nearby grids have failed too, look for a big market
+        far = stuck and view.minutes_without_order >= FAR_AFTER_MINUTES
+        if moving_on and not far and g is not None and g.value > (view.here_value or 0.0) and (
+                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
-        target = densest_nearby(self.geo, pos, elsewhere=True)
+        target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0)
+                  if far else densest_nearby(self.geo, pos, elsewhere=True))
         if stuck and target is not None:
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)

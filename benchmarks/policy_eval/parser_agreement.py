@@ -21,6 +21,8 @@ HERE = Path(__file__).resolve().parent
 def as_dict(parsed: object) -> dict | None:
     if parsed is None or isinstance(parsed, dict):
         return parsed
+    if hasattr(parsed, "best"):  # the default parser returns a reading with its confidence
+        return as_dict(parsed.best)
     return parsed.to_dict() if hasattr(parsed, "to_dict") else None
 
 

@@ -5,8 +5,9 @@
 
 What lives here is only what the kinds share: `extract` (numbers, clocks, dates, places... read
 once into `Facts`), `common` (keyword groups, `hit`/`span` helpers and the `Candidate` record),
-`types` (the structured form and its validation) and `parser` (runs every registered kind's
-`recognise`). A kind's own text patterns live in its class, sim/preferences/kinds/kNN_*.py.
+`types` (the structured form and its validation), `parser` (runs every registered kind's
+`recognise`), `evidence` (what establishes each kind in a text) and `reading` (the best reading
+with its confidence). A kind's own text patterns live in its class, sim/preferences/kinds/kNN_*.py.
 
 The names below load lazily: the kind modules import `extract` and `common`, and the parser
 imports the kinds registry, so an eager import here would make the two packages import each

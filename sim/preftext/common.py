@@ -58,14 +58,18 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"no (?:empty|deadhead)|not (?:run|move|drive)|nothing moves|no moving|no repositioning|"
            r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
            r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
-           r"not be (?:driving|working|moving)|no jobs?|no trips?")
+           r"not be (?:driving|working|moving)|no jobs?|no trips?|"
+           r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
+           r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
 REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
           r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
-          r"not for me|count me out|pass on|no thanks|不要派|别派给")
+          r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
+          r"out of the question|off my list|no way|not on my (?:truck|lorry|vehicle)|"
+          r"keep\b.{0,30}\boff my (?:truck|lorry)")
 LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
@@ -171,7 +175,7 @@ DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然
 
 ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
-         r"不进入|不想进入|不要进入|别进|不进|绕开|"
+         r"不进入|不想进入|不要进入|别进|不进|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"

@@ -70,13 +70,35 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
+    (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"礼拜(?=[一二三四五六日天])", "星期"),
+    (r"多过", "超过"), (r"少过", "少于"),
+    # northern numerals: 仨 = 三个, 俩 = 两个 (仨百 = 三百)
+    (r"仨(?=[十百千万])", "三"), (r"俩(?=[十百千万])", "两"), (r"仨", "三个"), (r"俩", "两个"),
+    (r"眯(?!眼)", "睡"),
+    # Cantonese N日 = N天 for a Chinese numeral that is no date (三月十五日, 到三日 stay dates)
+    (r"(?<![月\d一二两三四五六七八九十到至~\-、和及号第初])([一二两三四五六七八九十]+)日"
+     r"(?![期子前后内起])", r"\1天"),
+)
+
+# Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
+# its verb (别给我派单 = 别派单, 也别让我空车跑 = 别空车跑) and a load verb left bare before its
+# pair (装或卸 = 装货或卸货, load or unload).
+_SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(别|不要|不许|不准|不能|不用|不得|莫)(?:再|老是?|总)?(?:给|帮|替|让|叫|跟|同)(?:我|俺|咱|老子)",
+     r"\1"),
+    (r"(?i)\b(don't|do not|never|won't|will not)\s+(?:make|let|have|force|get)\s+me\s+",
+     r"\1 "),
+    (r"(?i)\b(only|just)\s+(?:one|a single)\s+(\S+\s*(?:yuan|rmb|元))\s+(fine|penalty|charge)\b",
+     r"\1 one \3 of \2"),
+    (r"(?<![货车])装(?=\s*(?:或者?|或是|和|与|及|/|、)\s*卸)", "装货"),
+    (r"(?<=或|者|是|和|与|及|/|、)(\s*)卸(?![货车])", r"\1卸货"),
 )
 
 
 def normalise(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
-    for pat, rep in _DIALECT:
+    for pat, rep in _DIALECT + _SHAPES:
         t = rx.sub(pat, rep, t)
     return rx.sub(r"\s+", " ", t).strip()
 
@@ -85,24 +107,118 @@ _EN_NUM = {w: i for i, w in enumerate([
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
     "nineteen", "twenty"])}
-_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "ninety": 90})
+_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                "eighty": 80, "ninety": 90})
+_EN_WORD = r"(?:" + "|".join(sorted(_EN_NUM, key=len, reverse=True)) + r")"
+# a spelled-out number: "one hundred and twenty", "two thousand", "forty-five", "a hundred"
+_EN_PHRASE = (rf"\b(?:{_EN_WORD}(?:[\s-]+{_EN_WORD})?|an?)(?:\s+(?:hundred|thousand)"
+              rf"(?:\s+(?:and\s+)?{_EN_WORD}(?:[\s-]+{_EN_WORD})?)?)+\b")
+
+
+def _en_phrase_value(s: str) -> int | None:
+    total = part = 0
+    for w in rx.split(r"[\s-]+", s.lower()):
+        if w in ("and", ""):
+            continue
+        if w in ("a", "an"):
+            part = 1
+        elif w == "hundred":
+            part = (part or 1) * 100
+        elif w == "thousand":
+            total += (part or 1) * 1000
+            part = 0
+        elif w in _EN_NUM:
+            part += _EN_NUM[w]
+        else:
+            return None
+    return total + part
+
+
+# "half past eleven at night", "six in the morning", "a quarter to seven": digits and am/pm
+_EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                  r"\d{1,2})(?![:\d])")
+
+
+def _english_clocks(t: str) -> str:
+    def hour(w: str) -> int:
+        return int(w) if w.isdigit() else _EN_NUM[w.lower()]
+
+    def day_part(m: re.Match[str], h: int, mi: int) -> str:
+        part = (m.group("part") or "").lower()
+        suffix = " pm" if rx.search(r"night|evening|afternoon", part) else (
+            " am" if "morning" in part else "")
+        if "night" in part and h == 12:
+            return f"0:{mi:02d} am"
+        if "night" in part and h < 5:  # two at night: 02:00
+            suffix = " am"
+        return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
+
+    part = r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight))?"
+    t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
+                                  else 15), t, flags=re.I)
+    t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
+    part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
+            r"tonight)\b")
+
+    def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
+        return (day_part(m, hour(m.group(1)), 0) + m.group(2)
+                + day_part(m, hour(m.group(3)), 0))
+
+    t = rx.sub(_EN_CLOCK_WORD + r"(\s*(?:and|to|till|until|-)\s*)" + _EN_CLOCK_WORD + part,
+               both, t, flags=re.I)
+    return rx.sub(_EN_CLOCK_WORD + part, lambda m: day_part(m, hour(m.group(1)), 0), t,
+                  flags=re.I)
+
+
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
             r"orders?|jobs?|loads?|trips?|runs?|times|km|"
-            r"kilomet|minutes?|mins?|nights?|visits?))")
+            r"kilomet|minutes?|mins?|nights?|visits?|per (?:month|day|week|night)\b))")
 
 
 def _english_numbers(t: str) -> str:
-    """'two hours', 'half an hour', 'an hour', 'one and a half hours' as digits."""
+    """'two hours', 'half an hour', 'an hour', 'one and a half hours', 'a six-hour block' as
+    digits."""
+    t = rx.sub(r"\b(\w+)-(hour|day|minute|km|kilometre|kilometer)s?\b", r"\1 \2s", t, flags=re.I)
     t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
     t = rx.sub(r"\b(\w+) and a half hours\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
                if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
                flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
-    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+    t = _english_clocks(t)
+    t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
+               if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,
+               flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")-(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()] + _EN_NUM[m.group(2).lower()]), t,
+               flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+    # a number, then a word or two, then what it counts: "fifteen vegetable orders"
+    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b(?=(?:\s+(?!(?:of|the|a|an|per|each|every|in|"
+                  r"on|at|for|to|by)\b)[a-z&-]+){1,3}\s+(?:orders?|jobs?|loads?|trips?|runs?|"
+                  r"days?)\b)",
                   lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+
+
+def _cn_decimal_coords(t: str) -> str:
+    """北纬二十二点八 = 22.8: a Chinese decimal in a text about latitude and longitude, where
+    its whole part is a Guangdong latitude or longitude (a clock's 点 never is both)."""
+    if not rx.search(r"北纬|东经|纬度|经度|南纬|西经", t):
+        return t
+
+    def repl(m: re.Match[str]) -> str:
+        whole, frac = cn_to_int(m.group(1)), m.group(2)
+        digits = "".join(str(CN_DIGITS[c]) for c in frac)
+        if whole is None or not (18 <= whole <= 27 or 105 <= whole <= 120):
+            return m.group(0)
+        return f"{whole}.{digits}"
+
+    return rx.sub(rf"([{_CN}]+)点([零〇一二三四五六七八九]+)(?![{_CN}]|分|钟|半)", repl, t)
 
 
 def number_view(t: str) -> str:
@@ -111,10 +227,20 @@ def number_view(t: str) -> str:
         v = cn_to_int(m.group(0))
         return m.group(0) if v is None else str(v)
 
+    t = _cn_decimal_coords(t)
+
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
-    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
     t = _english_numbers(t)
+    # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
+    t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?(?![\d{_CN}])".replace(
+        "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
+    t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
+    # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
@@ -580,6 +706,7 @@ _CAP = [
 _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
     r"yuan)",
+    r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
@@ -826,8 +953,8 @@ def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
 def cargo_ids(t: str) -> list[str]:
     """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
     out = []
-    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|cargo\s*(?:id|no\.?|"
-                         r"number|#)|"
+    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|号码|编码|票号|"
+                         r"cargo\s*(?:id|no\.?|number|#)|"
                          r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
                          r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
                          r"([A-Za-z0-9][A-Za-z0-9_-]{2,})", t, re.I):
