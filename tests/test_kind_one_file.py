@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
@@ -93,8 +93,8 @@ import json
 import numpy as np
 from sim.preferences.draw import draw_preferences, to_official
 from memory.rule_progress import DAY_KINDS, END_KINDS, STEP_KINDS, RuleProgress, rules_from_entries
-from sim.preftext.types import KINDS
-from sim.preftext.parser import parse_preference
+from sim.preferences.schema import KINDS
+from sim.preferences.text.reading import parse_preference
 from sim.official.cargo_index import index_cargo
 from sim.preferences.kinds import kind_names, preference_schema
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
@@ -171,7 +171,7 @@ def test_the_copy_without_the_module_has_24_kinds(tmp_path: Path) -> None:
     for pkg in ("sim", "data"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     code = ("from sim.preferences.kinds import kind_names; "
-            "from sim.preftext.parser import parse_preference;"
+            "from sim.preferences.text.reading import parse_preference;"
             "print(len(kind_names()), parse_preference('这个月最多3次调车，多一次扣钱50元'))")
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)},

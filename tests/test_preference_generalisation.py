@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext.evaluate import format_score, load_rows, score
-from sim.preftext.reading import read_preference, sources_of
-from sim.preftext.types import same
+from sim.preferences.schema import same
+from sim.preferences.text.evaluate import format_score, load_rows, score
+from sim.preferences.text.reading import read_preference, sources_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = load_rows((ROOT / "data" / "preference_eval_dev.jsonl").read_text(encoding="utf-8"))

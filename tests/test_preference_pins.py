@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sim.preferences.pins import PinFileError, check_pins, load_pins
-from sim.preftext.reading import Status, read_preference
+from sim.preferences.text.reading import Status, read_preference
 from sim.scoring.scorer import ScoringInputError, score_run
 from tests.competition_logs import LogBuilder, driver_row, write_run
 from tests.conftest import cli

@@ -247,14 +247,14 @@ def test_parsers_and_generator_cover_exactly_the_registrys_kinds() -> None:
 
     from agents.roles import preference_parse
     from sim.preferences import draw as preference_draw
+    from sim.preferences import schema
     from sim.preferences.kinds import REGISTRY, Kind, kind_names
-    from sim.preftext import types
 
     names = kind_names()
     assert names == sorted(REGISTRY, key=lambda n: REGISTRY[n].number)
     # the parser runs each registered kind's own recogniser: none is left without one
     assert [k for k in names if REGISTRY[k].recognise is Kind.recognise] == []
-    assert list(types.SCHEMA) == names  # the rules/model parsers' params table
+    assert list(schema.SCHEMA) == names  # the rules/model parsers' params table
     assert list(preference_parse.SCHEMA["properties"]["kind"]["enum"]) == [*names, "unparsed"]
     # every kind draws itself and words its texts (its own module: tests/test_kind_one_file.py)
     drawn = preference_draw.draw_preferences(

@@ -56,3 +56,30 @@ def test_a_range_and_a_nested_object_name_the_inner_field() -> None:
     assert convert([{"lat": 23.1}], list[Stop], "stops") == (Stop(23.1),)
     with pytest.raises(TypedValueError, match=r"stops\[1\]\.lat: expected a value in \[-90, 90\]"):
         convert([{"lat": 23.1}, {"lat": 91}], list[Stop], "stops")
+
+
+QUOTA = {"kind": "monthly_category_quota", "penalty_amount": 300,
+         "params": {"category": "水果", "month": "2026-03", "min_orders": 3, "carry_from": None}}
+HOME = {"kind": "home_stay_event", "penalty_amount": None, "params": {
+    "w0": "2026-03-10 08:00:00", "w1": "2026-03-10 12:00:00", "w_end": "2026-03-11 08:00:00",
+    "pickup_lat": 23.1, "pickup_lng": 113.3, "home_lat": 23.2, "home_lng": 113.4,
+    "radius_km": 1.0, "min_pickup_dwell_minutes": 10, "rate_per_minute": 2.0}}
+
+
+@pytest.mark.parametrize(("form", "key", "bad"), [
+    (QUOTA, "month", "2026-13"), (HOME, "w1", "2026-03-10 25:99:99")])
+def test_a_parsers_structured_form_is_checked_by_the_same_reader(form: dict, key: str,
+                                                                  bad: str) -> None:
+    """A model's reply (sim.preferences.schema.validate) and the scorer's kind (Params.from_dict)
+    refuse the same impossible month and clock time, naming the field."""
+    from sim.preferences.kinds import ParamsError, build_rule
+    from sim.preferences.schema import InvalidPreferenceError, validate
+
+    good = validate(form)
+    assert good.params[key] == form["params"][key]
+    build_rule(form["kind"], form["params"])
+    broken = {**form, "params": {**form["params"], key: bad}}
+    with pytest.raises(InvalidPreferenceError, match=rf"params\.{key}: expected"):
+        validate(broken)
+    with pytest.raises(ParamsError, match=rf"\.{key}: expected"):
+        build_rule(form["kind"], broken["params"])

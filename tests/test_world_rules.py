@@ -195,7 +195,7 @@ def test_drivers_file_rules_never_crash(tmp_path: Path) -> None:
     assert prefs.loc[1, "scored"]
     unscored = run.summary["preferences"]["unscored"]
     try:
-        import sim.preftext  # noqa: F401
+        import sim.preferences.text  # noqa: F401
     except ImportError:  # without a text parser the two prose rules cannot be read
         assert {u["index"] for u in unscored} >= {2, 3}
     assert 4 in {u["index"] for u in unscored}  # a bad structured form: unscored, no crash

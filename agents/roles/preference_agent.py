@@ -2,7 +2,7 @@
 
 Its facts are the driver's RuleProgress (memory/rule_progress.py), the one preference state: the
 view's rule lines and the first due rule's `todo`. Preference text is read by the scorer's own
-parsers (sim/preftext, agents/roles/preference_parse.py for a model), not here.
+parsers (sim/preferences/text, agents/roles/preference_parse.py for a model), not here.
 """
 
 from __future__ import annotations

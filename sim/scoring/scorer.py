@@ -6,7 +6,7 @@ preference, and returns a `ScoreReport` whose `to_official_json()` is the §6 ou
 
 A preference's kind comes, in order, from a pin (sim/preferences/pins.py: a sidecar file fixing the
 reading of chosen texts), a freightsim extension field `"structured": {"kind", "params"}` on the
-preference object, else from an injected text parser (default: `sim.preftext.read_preference`
+preference object, else from an injected text parser (default: the rules parser's `read_preference`
 when importable); a preference none can read is reported as unscored with a warning and penalty
 0, and one the parser reads with doubt (two kinds compete, a parameter is missing) is scored with
 its best reading and reported as ambiguous with every reading.
@@ -37,6 +37,7 @@ from sim.official.versions import (
 from sim.official.windows import Window
 from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
 from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
+from sim.preferences.text.reading import read_preference
 from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
 
 INPUTS_FILE = "freightsim_inputs.json"
@@ -147,10 +148,6 @@ class Preference:
 
 def default_parser() -> Parser | None:
     """The rules parser with its confidence (a Reading: best form, status, readings)."""
-    try:
-        from sim.preftext.reading import read_preference  # type: ignore[import-not-found]
-    except ImportError:
-        return None
     return read_preference
 
 
@@ -176,9 +173,9 @@ def _num(v: object) -> float | None:
 
 
 def parsed_dict(parsed: object) -> dict | None:
-    """A parser may return a dict or an object with `to_dict()` (sim.preftext's
-    ParsedPreference) or any dataclass; a Reading (sim.preftext.read_preference) gives its best
-    form; anything else reads as 'not understood'."""
+    """A parser may return a dict or an object with `to_dict()` (a ParsedPreference) or any
+    dataclass; a Reading (the rules parser's read_preference) gives its best form; anything else
+    reads as 'not understood'."""
     if hasattr(parsed, "status") and hasattr(parsed, "best"):
         parsed = parsed.best
     if parsed is None or isinstance(parsed, dict):

@@ -21,8 +21,8 @@ _PREFIXES = ("", "pickup_", "home_")
 
 
 def parser_reading(text: str) -> dict[str, Any] | None:
-    """What the rules parser (sim.preftext) makes of a text: {"kind", "params"} or None."""
-    from sim.preftext.parser import parse_preference
+    """What the rules parser (sim.preferences.text) makes of a text: {"kind", "params"} or None."""
+    from sim.preferences.text.reading import parse_preference
 
     try:
         parsed = parse_preference(text) if text else None
@@ -37,10 +37,9 @@ def parser_reading(text: str) -> dict[str, Any] | None:
 @cache
 def _county_places() -> list[tuple[str, float, float, float]]:
     """(the county as a cargo's city reads, lat, lng, radius) for every county."""
-    from sim.geo import load_counties
-    from sim.preftext.extract import PREFECTURES
+    from sim.geo import PREFECTURES_ZH, load_counties
 
-    return [(f"广东省{PREFECTURES.get(c.city_en, '')}市{c.name_zh}", c.lat, c.lng, c.radius_km)
+    return [(f"广东省{PREFECTURES_ZH.get(c.city_en, '')}市{c.name_zh}", c.lat, c.lng, c.radius_km)
             for c in load_counties()]
 
 

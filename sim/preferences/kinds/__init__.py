@@ -4,7 +4,7 @@ Adding a kind is one module defining one `Kind` subclass (plus its test): its pa
 test, penalty model, hint, text recogniser (`recognise`), mid-run progress (`progress`,
 `scope`, `judged_at_end`), and for generated drivers its drawer (`draw`) and Chinese and
 English templates (`zh`, `en`). The registry (in K-number order), the kind-name enum and params
-table of the parsers (sim/preftext), the scorer, memory/rule_progress.py and the drivers' draw
+table of the parsers (text/), the scorer, memory/rule_progress.py and the drivers' draw
 (sim/preferences/draw.py) follow from it; tests/test_kind_one_file.py adds a throwaway 25th
 module to a copy of the packages to prove it.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from sim.geo import Point
 from sim.official.penalties import (
@@ -27,14 +27,12 @@ from sim.official.steps import Step, StepLog
 from sim.official.timebase import DAY
 from sim.official.versions import VersionSettings
 from sim.official.windows import EVERYTHING, Window
+from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
+from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-
-if TYPE_CHECKING:
-    from sim.preferences.kinds.drawing import DrawContext, Drawn
-    from sim.preferences.kinds.wording import FinePer
-    from sim.preftext.common import Candidate
-    from sim.preftext.extract import Facts
+from sim.preferences.text.common import Candidate
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)
@@ -98,7 +96,7 @@ class Kind(ABC):
     model: ClassVar[PenaltyModel]
     Params: ClassVar[type[Params]]
     # the kind's wording (docs/competition.md §8, and English): a text read as this kind with none
-    # of it is reported ambiguous, not trusted (sim/preftext/reading.py); "" checks nothing
+    # of it is reported ambiguous, not trusted (sim/preferences/text/reading.py); "" checks nothing
     signals: ClassVar[str] = ""
     # where the progress re-runs the test each step (MONTH, the whole log, is always exact)
     scope: ClassVar[Scope] = Scope.MONTH
@@ -159,8 +157,8 @@ class Kind(ABC):
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
         """This kind's reading of a free-text preference, scored, or None when the text is not
-        about it. `f` holds what the shared extractors (sim/preftext/extract.py) found once for
-        every kind; the score counts the kind's keyword groups (sim/preftext/common.py) minus
+        about it. `f` holds what the shared extractors (text/extract.py) found once for
+        every kind; the score counts the kind's keyword groups (text/common.py) minus
         the cues pointing at a neighbouring kind, and the parser keeps the best candidate that
         validates at or above its MIN_SCORE. The default: no text form."""
         return None

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sim.official.steps import ActionKind, Step
 from sim.official.timebase import DAY, hhmm_to_minutes
+from sim.preferences.kinds.base import Counters, Kind
 from sim.preferences.progress import Progress, ProgressContext, Status, Todo, hm
-
-if TYPE_CHECKING:
-    from sim.preferences.kinds.base import Counters, Kind
 
 
 def daily_window(day: int, start: str, end: str) -> tuple[int, int]:

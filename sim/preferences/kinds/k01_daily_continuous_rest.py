@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Minutes, Params
 from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo, hm
-from sim.preftext.common import (
+from sim.preferences.text.common import (
     AT_LEAST,
     CONTINUOUS,
     DAILY,
@@ -24,7 +24,7 @@ from sim.preftext.common import (
     hit,
     span,
 )
-from sim.preftext.extract import Facts
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

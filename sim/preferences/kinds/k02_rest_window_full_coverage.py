@@ -14,9 +14,9 @@ from sim.preferences.kinds.common import daily_window, window_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext import rx
-from sim.preftext.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
-from sim.preftext.extract import Facts
+from sim.preferences.text import rx
+from sim.preferences.text.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
+from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
 

@@ -13,8 +13,8 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import NO_WORK, Candidate, hit, span
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import NO_WORK, Candidate, hit, span
+from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
 

@@ -14,9 +14,9 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.preftext import rx
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text import rx
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
 

@@ -12,8 +12,8 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import REFUSE, Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import REFUSE, Candidate, hit
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import REFUSE, Candidate, hit, int_before
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import REFUSE, Candidate, hit, int_before
+from sim.preferences.text.extract import Facts
 
 PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
               r"进出|往返|来回|"

@@ -11,8 +11,17 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Km, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import EMPTY, HAUL, LIMIT, PICKUP, RADIUS, Candidate, hit, km_after_limit
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import (
+    EMPTY,
+    HAUL,
+    LIMIT,
+    PICKUP,
+    RADIUS,
+    Candidate,
+    hit,
+    km_after_limit,
+)
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Lat, Lng, Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
@@ -22,7 +22,7 @@ INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|
 
 @dataclass(frozen=True)
 class BBox(Params):
-    tag = "bbox"  # its name in the parsers' params table (sim/preftext/types.py)
+    tag = "bbox"  # its name in the parsers' params table (sim/preferences/schema.py)
 
     lat_min: Lat
     lat_max: Lat

@@ -13,8 +13,8 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from sim.preferences.kinds.k10_stay_inside_bbox import BBox
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.kinds.wording import en_date, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import ENTER, REFUSE, Candidate, hit
-from sim.preftext.extract import Facts, distinct_isos
+from sim.preferences.text.common import ENTER, REFUSE, Candidate, hit
+from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import Date
 
 

@@ -12,8 +12,8 @@ from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-from sim.preftext import rx
-from sim.preftext.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
-from sim.preftext.extract import Facts
+from sim.preferences.text import rx
+from sim.preferences.text.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
 

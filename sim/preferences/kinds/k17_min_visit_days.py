@@ -13,8 +13,8 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preftext.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True, kw_only=True)  # fields in docs/competition.md §7.5's order, defaults inside

@@ -16,9 +16,9 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.wording import en_month
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-from sim.preftext import rx
-from sim.preftext.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
-from sim.preftext.extract import Facts, canonical_category, months
+from sim.preferences.text import rx
+from sim.preferences.text.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
+from sim.preferences.text.extract import Facts, canonical_category, months
 from sim.typed_values import Month
 
 _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
@@ -38,7 +38,7 @@ def _all_categories(f: Facts) -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class CarryFrom(Params):
-    tag = "carry"  # its name in the parsers' params table (sim/preftext/types.py)
+    tag = "carry"  # its name in the parsers' params table (sim/preferences/schema.py)
 
     category: str
     month: Month

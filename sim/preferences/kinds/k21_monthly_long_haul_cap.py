@@ -14,8 +14,8 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Minutes, Params
 from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preftext.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
-from sim.preftext.extract import Facts
+from sim.preferences.text.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preferences.text.extract import Facts
 
 
 @dataclass(frozen=True)

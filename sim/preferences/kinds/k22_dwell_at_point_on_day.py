@@ -15,8 +15,8 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts, distinct_isos
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import HHMM, Date
 
 

@@ -17,9 +17,9 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preftext import rx
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
+from sim.preferences.text import rx
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM, Date
 
 

@@ -61,7 +61,7 @@ def json_schema_of(tp: Any) -> dict:
 class Params:
     """Base of every params dataclass: dict round trip and schema from the type hints."""
 
-    # a nested object's type name in the text parsers' params table (sim/preftext/types.py)
+    # a nested object's type name in the text parsers' params table (sim/preferences/schema.py)
     tag: ClassVar[str | None] = None
 
     @classmethod

@@ -4,7 +4,7 @@
 kind claims it clearly, `ambiguous` when it is not sure (both readings are kept, so callers
 can list them and a user can pin one), and `unparsed` when no kind reads it. Sure means: the
 strongest claim has all its required parameters; the text carries the kind's own defining
-evidence (sim/preftext/evidence.py: its wording and the facts it needs); no other kind scores
+evidence (evidence.py: its wording and the facts it needs); no other kind scores
 within MARGIN; and no other kind within WIDE is established by the text as well. The evidence
 kept with every reading is what a user needs to judge it: which keyword groups fired in the
 text, every kind that claimed it with its score, and which required parameters each claim
@@ -19,11 +19,11 @@ from enum import StrEnum
 from typing import Any
 
 from sim.preferences.kinds import REGISTRY, ParamsError, build_rule
-from sim.preftext import common
-from sim.preftext.evidence import EVIDENCE, core, established
-from sim.preftext.extract import facts
-from sim.preftext.parser import MAX_CHARS, MIN_SCORE, candidates
-from sim.preftext.types import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
+from sim.preferences.schema import SCHEMA, InvalidPreferenceError, ParsedPreference, validate
+from sim.preferences.text import common
+from sim.preferences.text.evidence import EVIDENCE, core, established
+from sim.preferences.text.extract import facts
+from sim.preferences.text.parser import MAX_CHARS, MIN_SCORE, candidates
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 # of data/preference_eval.jsonl and tests/preftext_paraphrases.jsonl, 8 of 480 right readings
 # have a runner-up this close and none of the confidently wrong ones had any runner-up.
 MARGIN = 0.5
-# A runner-up this close whose own defining evidence (sim/preftext/evidence.py) is in the text
+# A runner-up this close whose own defining evidence (evidence.py) is in the text
 # too makes the reading ambiguous. Calibrated on train, dev and dev-b and the paraphrases (684
 # texts): before the colloquial shapes were read, 1.0 left a dev-b text confidently wrong (a
 # region-order quota read as visits, runner-up 1.1 behind) and 1.5 caught it; now any value from
@@ -83,7 +83,7 @@ class Reading:
     status: Status
     best: ParsedPreference | None
     alternatives: tuple[Alternative, ...] = ()
-    cues: tuple[str, ...] = ()  # keyword groups of sim/preftext/common.py that fired
+    cues: tuple[str, ...] = ()  # keyword groups of sim/preferences/text/common.py that fired
     reason: str = ""
 
     @property
@@ -171,6 +171,13 @@ def read_preference(text: str) -> Reading:
                        f"{top.kind} and {rival.kind} both read it and the text has the "
                        f"evidence of both (scores {top.score:.1f} and {rival.score:.1f})")
     return Reading(text, Status.PARSED, best, alts, cues)
+
+
+def parse_preference(text: str) -> ParsedPreference | None:
+    """The structured form of a free-text preference (Chinese or English), or None. The best
+    reading even when another kind competes: `read_preference` says how sure it is, and the
+    callers that score or run report the ambiguous ones."""
+    return read_preference(text).best
 
 
 def sources_of(reading: Reading) -> dict[str, str]:

@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from sim.preftext.reading import Reading, Status, read_preference
-from sim.preftext.types import ParsedPreference, same
+from sim.preferences.kinds import REGISTRY
+from sim.preferences.schema import ParsedPreference, same
+from sim.preferences.text.reading import Reading, Status, read_preference
 
 EVAL_FILE = "preference_eval.jsonl"
 UNPARSED = "unparsed"
@@ -128,8 +129,6 @@ def format_score(s: SplitScore) -> str:
 def format_confusion(s: SplitScore) -> str:
     """The confusion matrix: a row per gold kind, a column per kind read (K-numbers; `U`
     unparsed); empty cells are dots so the off-diagonal ones stand out."""
-    from sim.preferences.kinds import REGISTRY
-
     def short(kind: str) -> str:
         return "U" if kind == UNPARSED else f"K{REGISTRY[kind].number}"
 

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.preftext import rx
-from sim.preftext.extract import Clock, Facts
+from sim.preferences.text import rx
+from sim.preferences.text.extract import Clock, Facts, km_values
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,6 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
 
 
 def km_after_limit(f: Facts) -> float | None:
-    from sim.preftext.extract import km_values
     kms = km_values(f.num)
     if not kms:
         return None
@@ -217,7 +216,7 @@ TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|in
           r"combined|overall|all together|added up")
 
 
-# The named keyword groups a reading reports as fired (sim/preftext/reading.py): the evidence a
+# The named keyword groups a reading reports as fired (reading.py): the evidence a
 # user reads to judge a parse, not a score.
 GROUPS: dict[str, str] = {
     "daily": DAILY, "month": MONTH, "rest": REST, "required": REST_REQUIRED, "sleep": SLEEP,

@@ -1,7 +1,7 @@
 """What establishes each kind in a text: its own wording plus the facts its params need.
 
 A recogniser's score says how well a kind *fits* a text; it does not say the text is *about*
-that kind. The confidence test (sim/preftext/reading.py) asks both: a reading is trusted only
+that kind. The confidence test (reading.py) asks both: a reading is trusted only
 when the kind's defining evidence is in the text, and no close runner-up has its own defining
 evidence there too. The evidence is the competition spec's vocabulary for the kind
 (docs/competition.md §8, and its English) joined with the structural facts the kind cannot do
@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sim.preftext import common, rx
-from sim.preftext.common import hit, int_before
-from sim.preftext.extract import Facts, cargo_ids, km_values, rate_per_minute
+from sim.preferences.text import common, rx
+from sim.preferences.text.common import hit, int_before
+from sim.preferences.text.extract import Facts, cargo_ids, km_values, rate_per_minute
 
 
 @dataclass(frozen=True)

@@ -7,16 +7,14 @@ and the CLI compare and print the same thing (schema: docs/competition.md §7.5)
 from __future__ import annotations
 
 import dataclasses
-import math
-import re
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from sim.preferences.kinds import REGISTRY, kind_names
-from sim.preferences.kinds.params import Params
-from sim.typed_values import Fmt
+from sim.preferences.kinds.params import Params, ParamsError
+from sim.typed_values import Fmt, TypedValueError, convert
 
 # the kind names are the scoring registry's (one list; a test checks SCHEMA covers exactly them)
 KINDS: tuple[str, ...] = tuple(kind_names())
@@ -40,16 +38,11 @@ class ParsedPreference:
                 "penalty_amount": self.penalty_amount, "penalty_cap": self.penalty_cap}
 
 
-_HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_MONTH = re.compile(r"^\d{4}-\d{2}$")
-_WALL = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
-
-# Param name -> type tag. "f" float, "i" int, "s" str, "t" HH:MM, "d" date, "m" month, "w" wall
-# time, "enum:a|b", "[t]" a list of t, a nested object's own tag (its spec in _OBJECTS; "stops" a
-# list of "stop"); "?" at the end: may be null. Generated from each kind's Params type hints, so
-# a new kind's params are parsed and validated with no edit here (the same table is printed in
-# the model parser's prompt: agents/roles/preference_parse.py).
+# Param name -> type tag, the table the model parser's prompt prints
+# (agents/roles/preference_parse.py). "f" float, "i" int, "s" str, "t" HH:MM, "d" date, "m"
+# month, "w" wall time, "enum:a|b", "[t]" a list of t, a nested object's own tag (its spec in
+# _OBJECTS; "stops" a list of "stop"); "?" at the end: may be null. Generated from each kind's
+# Params type hints, so a new kind needs no edit here; values are checked by `validate`.
 _FMT_TAGS = {Fmt.HHMM: "t", Fmt.DATE: "d", Fmt.MONTH: "m", Fmt.WALL: "w"}
 _OBJECTS: dict[str, dict[str, str]] = {}
 _LISTS: dict[str, str] = {}  # tag of a list of objects -> the object's tag
@@ -89,72 +82,31 @@ def _spec(cls: type[Params]) -> dict[str, str]:
 SCHEMA: dict[str, dict[str, str]] = {name: _spec(kind.Params) for name, kind in REGISTRY.items()}
 
 
-def _num(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise InvalidPreferenceError(f"{where}: a number, got {v!r}")
-    return float(v)
-
-
-def _value(tag: str, v: Any, where: str) -> Any:
-    optional = tag.endswith("?")
-    tag = tag.rstrip("?")
+def _fine(v: Any, where: str) -> float | None:
     if v is None:
-        if optional:
-            return None
-        raise InvalidPreferenceError(f"{where}: required")
-    if tag == "f":
-        return _num(v, where)
-    if tag == "i":
-        x = _num(v, where)
-        if x != int(x):
-            raise InvalidPreferenceError(f"{where}: a whole number, got {v!r}")
-        return int(x)
-    if tag.startswith("enum:"):
-        if v not in tag[5:].split("|"):
-            raise InvalidPreferenceError(f"{where}: one of {tag[5:]}, got {v!r}")
-        return v
-    pats = {"t": _HHMM, "d": _DATE, "m": _MONTH, "w": _WALL}
-    if tag in pats or tag == "s":
-        if not isinstance(v, str) or not v.strip() or (tag in pats and not pats[tag].match(v)):
-            raise InvalidPreferenceError(f"{where}: a {tag!r} string, got {v!r}")
-        return v
-    if tag.startswith("["):
-        if not isinstance(v, list) or not v:
-            raise InvalidPreferenceError(f"{where}: a non-empty list, got {v!r}")
-        return [_value(tag[1:-1], x, f"{where}[{i}]") for i, x in enumerate(v)]
-    if tag in _OBJECTS:
-        return _object(_OBJECTS[tag], v, where)
-    if tag in _LISTS:
-        if not isinstance(v, list) or not v:
-            raise InvalidPreferenceError(f"{where}: a non-empty list of {tag}")
-        return [_object(_OBJECTS[_LISTS[tag]], x, f"{where}[{i}]") for i, x in enumerate(v)]
-    raise AssertionError(tag)
-
-
-def _object(spec: dict[str, str], v: Any, where: str) -> dict[str, Any]:
-    if not isinstance(v, dict):
-        raise InvalidPreferenceError(f"{where}: an object, got {v!r}")
-    extra = set(v) - set(spec)
-    if extra:
-        raise InvalidPreferenceError(f"{where}: unknown keys {sorted(extra)}")
-    return {k: _value(t, v.get(k), f"{where}.{k}") for k, t in spec.items()}
+        return None
+    try:
+        return convert(v, float, where)
+    except TypedValueError as e:
+        raise InvalidPreferenceError(str(e)) from None
 
 
 def validate(obj: Any) -> ParsedPreference:
-    """A ParsedPreference from a JSON-like dict (a model's reply), or InvalidPreferenceError."""
+    """A ParsedPreference from a JSON-like dict (a model's reply), or InvalidPreferenceError. The
+    params are read by the kind's own Params (the one typed-value reader, cross-field checks
+    included), so what the scorer accepts and what a parser may hand it cannot differ."""
     if not isinstance(obj, dict):
         raise InvalidPreferenceError("not an object")
     kind = obj.get("kind")
     if kind not in SCHEMA:
         raise InvalidPreferenceError(f"kind: one of the 24 kinds, got {kind!r}")
-    params = _object(SCHEMA[kind], obj.get("params") or {}, "params")
-    if kind == "date_region_avoid" and params["bbox"] is None and params["place"] is None:
-        raise InvalidPreferenceError("params: date_region_avoid needs a bbox or a place")
-    amount, cap = obj.get("penalty_amount"), obj.get("penalty_cap")
-    return ParsedPreference(
-        kind, params,
-        None if amount is None else _num(amount, "penalty_amount"),
-        None if cap is None else _num(cap, "penalty_cap"))
+    try:
+        params = REGISTRY[kind].Params.from_dict(obj.get("params") or {}, where="params")
+    except ParamsError as e:
+        raise InvalidPreferenceError(str(e)) from None
+    return ParsedPreference(kind, params.to_dict(),
+                            _fine(obj.get("penalty_amount"), "penalty_amount"),
+                            _fine(obj.get("penalty_cap"), "penalty_cap"))
 
 
 def same(a: Any, b: Any, tol: float = 1e-6) -> bool:

@@ -13,9 +13,8 @@ from __future__ import annotations
 import logging
 
 from sim.preferences.kinds import REGISTRY
-from sim.preftext.common import Candidate
-from sim.preftext.extract import Facts, facts
-from sim.preftext.types import ParsedPreference
+from sim.preferences.text.common import Candidate
+from sim.preferences.text.extract import Facts, facts
 
 log = logging.getLogger(__name__)
 MIN_SCORE = 1.5
@@ -36,12 +35,3 @@ def candidates(text: str, f: Facts | None = None) -> list[Candidate]:
         if c is not None:
             out.append(c)
     return sorted(out, key=lambda c: -c.score)
-
-
-def parse_preference(text: str) -> ParsedPreference | None:
-    """The structured form of a free-text preference (Chinese or English), or None. The best
-    reading even when another kind competes: `sim.preftext.reading.read_preference` says how
-    sure it is, and the callers that score or run report the ambiguous ones."""
-    from sim.preftext.reading import read_preference
-
-    return read_preference(text).best

@@ -15,8 +15,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 
-from sim.geo import load_counties
-from sim.preftext import rx
+from sim.categories import CATEGORIES
+from sim.geo import PREFECTURES_ZH, load_counties
+from sim.preferences.text import rx
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -775,8 +776,6 @@ def rate_per_minute(t: str) -> float | None:
 
 
 # ---------------------------------------------------------------- categories
-CATEGORIES = ("蔬菜", "水果", "建材", "化工塑料", "煤炭矿产", "机械设备", "食品饮料", "鲜活水产品",
-              "服饰纺织皮革", "快递快运搬家")
 _CAT_ALIASES: list[tuple[str, str]] = [
     (r"鲜活水产品|鲜活水产|水产品|水产|海鲜|鲜活", "鲜活水产品"),
     (r"服饰纺织皮革|服饰|纺织|皮革|服装", "服饰纺织皮革"),
@@ -846,13 +845,6 @@ def categories(t: str) -> list[tuple[str, int]]:
 
 
 # ---------------------------------------------------------------- places
-PREFECTURES = {
-    "Guangzhou": "广州", "Shenzhen": "深圳", "Zhuhai": "珠海", "Shantou": "汕头", "Foshan": "佛山",
-    "Shaoguan": "韶关", "Heyuan": "河源", "Meizhou": "梅州", "Huizhou": "惠州", "Shanwei": "汕尾",
-    "Dongguan": "东莞", "Zhongshan": "中山", "Jiangmen": "江门", "Yangjiang": "阳江",
-    "Zhanjiang": "湛江", "Maoming": "茂名", "Zhaoqing": "肇庆", "Qingyuan": "清远",
-    "Chaozhou": "潮州", "Jieyang": "揭阳", "Yunfu": "云浮",
-}
 
 
 @dataclass(frozen=True)
@@ -874,7 +866,7 @@ def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef
     by_city: dict[str, list] = {}
     for c in counties:
         by_city.setdefault(c.city_en, []).append(c)
-    for city_en, city_zh in PREFECTURES.items():
+    for city_en, city_zh in PREFECTURES_ZH.items():
         cs = by_city.get(city_en, [])
         # the prefecture's seat: its most populous county-level unit
         seat = max(cs, key=lambda c: c.population) if cs else None
@@ -884,7 +876,7 @@ def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef
         zh[city_zh] = ref
         en[city_en.lower()] = ref
     for c in counties:
-        if c.name_zh in (PREFECTURES.get(c.city_en, "") + "市",):
+        if c.name_zh in (PREFECTURES_ZH.get(c.city_en, "") + "市",):
             continue
         ref = PlaceRef(c.name_zh, c.lat, c.lng, c.radius_km, 0, 0, False)
         zh.setdefault(c.name_zh, ref)
