@@ -43,7 +43,7 @@ NET_RATIO = 1.25  # best mode's net over greedy's
 PENALTY_SHARE = 0.25  # best mode's penalty over greedy's
 DRIVER_SLACK = 0.05  # of greedy's gross, per driver
 LONG_WAIT_MIN = 12 * 60
-NO_ORDER_MIN = 48 * 60  # a driver without an order for two days is stuck, not resting
+NO_ORDER_MIN = 72 * 60  # longer than two whole days off (K14) can need: stuck, not resting
 SHUTTLES = 3  # repositions straight back to where the last one started
 TIMING_FILE = "policy_eval_timing.json"
 
@@ -80,7 +80,7 @@ class DriverResult:
         if self.longest_wait > LONG_WAIT_MIN:
             out.append(f"wait of {self.longest_wait} min (> 12 h)")
         if self.longest_without_order > NO_ORDER_MIN:
-            out.append(f"no order for {self.longest_without_order / 60:.0f} h (> 48 h)")
+            out.append(f"no order for {self.longest_without_order / 60:.0f} h (> 72 h)")
         if self.shuttles >= SHUTTLES:
             out.append(f"{self.shuttles} repositions back and forth")
         out += [f"{k} broken every scored day" for k in self.broken_every_day]

@@ -413,8 +413,11 @@ class RuleProgress:
                         NEUTRAL_CARGO)
 
         if mid <= last:
+            # one order on either side: a daily count of orders must not see the working
+            # future split in two at the rest's end (a 60-minute rest "saved" a 4th order's
+            # fine every hour, and a driver waited out a whole day so)
             after = [work(mid, last, n + 1)] if mid < last else []
-            worked = [work(start, mid, n), *after]
+            worked = [work(start, last, n)] if mid < last else [work(start, mid, n)]
             rested = [_rest(start, mid, position, n), *after]
         elif last > start:  # the rest ends at midnight: the worked order ends a minute before
             worked = [work(start, last, n), _rest(last, mid, position, n + 1)]

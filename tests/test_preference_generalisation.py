@@ -25,7 +25,7 @@ HELDOUT = load_rows((ROOT / "data" / "preference_eval_heldout.jsonl").read_text(
 BY_ID = {r["id"]: r for r in DEV}
 
 
-@pytest.mark.parametrize("split", ["dev", "dev-b"])
+@pytest.mark.parametrize("split", ["dev", "dev-b", "dev-c"])
 def test_dev_rows_read_exactly_and_never_confidently_wrong(split: str) -> None:
     s = score(DEV, split)  # dev-b: 147 rows written from the kind definitions, 6 or more a kind
     assert s.accuracy >= 0.95, [(r["id"], g and g.to_dict()) for r, g in s.misses]

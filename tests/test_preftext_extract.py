@@ -47,9 +47,21 @@ def _hhmm(text: str) -> list[str]:
     ("零点", ["00:00"]), ("早上6:30", ["06:30"]), ("23:00至次日05:00", ["23:00", "05:00"]),
     ("最晚上午9点半", ["09:30"]), ("10:30 pm to 6 am", ["22:30", "06:00"]),
     ("12 am", ["00:00"]), ("midnight", ["00:00"]), ("8小时", []),
+    ("until 6 the next morning", ["06:00"]), ("待到4月19号中午", ["12:00"]), ("中午吃饭", []),
 ])
 def test_clock_words(text: str, want: list[str]) -> None:
     assert _hhmm(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("方圆一点五公里以内", "1.5公里"), ("在那待一刻钟", "15分钟"),
+    ("stay a quarter of an hour", "15 minutes"),
+    ("stay an hour and a half", "1.5 hours"), ("北纬二十二度半", "22.5度"),
+    ("fined fifty yuan each", "50 yuan"), ("one hundred and twenty yuan", "120 yuan"),
+    ("罚一百五一单", "罚150元"),
+])
+def test_spoken_number_forms(text: str, want: str) -> None:
+    assert want in number_view(normalise(text))
 
 
 def test_next_day_and_deadline_flags() -> None:
@@ -68,10 +80,11 @@ def test_coordinates_any_separator_or_order(text: str) -> None:
 @pytest.mark.parametrize("text", ["北纬22.5至23.5、东经113至114.5",
                                   "纬度22.5~23.5，经度113~114.5",
                                   "stay inside lat 22.5-23.5, lng 113-114.5",
-                                  "latitude between 22.5 and 23.5, longitude 113 to 114.5"])
+                                  "latitude between 22.5 and 23.5, longitude 113 to 114.5",
+                                  "北纬二十二度半到二十三度半、东经一百一十三度到一百一十四度半"])
 def test_boxes(text: str) -> None:
-    assert bbox(normalise(text)) == {"lat_min": 22.5, "lat_max": 23.5, "lng_min": 113.0,
-                                     "lng_max": 114.5}
+    box = bbox(number_view(normalise(text)))
+    assert box == {"lat_min": 22.5, "lat_max": 23.5, "lng_min": 113.0, "lng_max": 114.5}
 
 
 @pytest.mark.parametrize(("text", "amount", "cap", "none"), [
@@ -84,6 +97,8 @@ def test_boxes(text: str) -> None:
     ("最多扣一次，罚500元", 500, None, False),
     ("单笔运输里程上限为250公里", None, None, False),
     ("每分钟罚2元；提前离家额外一次性罚500元", 500, None, False),
+    ("罚款一天二百块，要是没做到", 200, None, False), ("罚款一晚一百块", 100, None, False),
+    ("超出的每公里罚两块五", 2.5, None, False), ("罚一百八一晚", 180, None, False),
 ])
 def test_amounts_and_caps(text: str, amount: float | None, cap: float | None,
                           none: bool) -> None:

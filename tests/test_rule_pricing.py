@@ -123,3 +123,16 @@ def test_hour_rates_learn_the_shape_and_stay_bounded():
     assert f[3] == pytest.approx(max(HourRates.LO, 0.1 / 1.05))
     assert f[10] == pytest.approx(2.0 / 1.05)
     assert f[12] == 1.0  # never seen: average
+
+
+def test_a_short_rest_does_not_save_a_daily_order_cap_it_only_delays():
+    # three orders done today under "at most 3 a day": resting an hour and then working still
+    # completes a 4th order today, so the hour saves nothing (the working future used to be
+    # split in two orders at the rest's end, and every hour's rest "saved" the cap's fine)
+    b = LogBuilder("d1", *HOME, CARGO).wait(10).take("c1").take("c2").wait(30)
+    b.reposition(*HOME)  # back near c1's pickup for a third order
+    rp = progress([pref("max_orders_per_day", {"max_orders": 2}, amount=200)], b)
+    assert b.t < 1440 - 120
+    assert rp.wait_saving(b.t, AT, 60) == 0
+    # resting to midnight does keep the cap: no order completes today
+    assert rp.wait_saving(b.t, AT, 1440 - b.t) == pytest.approx(200)

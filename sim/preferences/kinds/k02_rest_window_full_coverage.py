@@ -85,6 +85,8 @@ class RestWindowFullCoverage(Kind):
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
         sp = span(f)
+        if sp is not None and sp[0].minutes == sp[1].minutes:  # 零点到二十四点: a whole day
+            return None
         if sp is None or not hit(f, REST):
             return None
         score = 2.0 + 0.7 * hit(f, REST_REQUIRED) + 0.7 * hit(f, SLEEP)

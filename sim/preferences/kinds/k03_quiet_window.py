@@ -68,6 +68,8 @@ class QuietWindow(Kind):
     @staticmethod
     def recognise(f: Facts) -> Candidate | None:
         sp = span(f)
+        if sp is not None and sp[0].minutes == sp[1].minutes:  # 零点到二十四点: a whole day
+            return None
         if sp is None or not hit(f, NO_WORK):
             return None
         score = 2.2

@@ -116,10 +116,13 @@ class HomeByCurfew(Kind):
         cur = firsts[0] if firsts else f.clocks[0]
         rest = [c for c in f.clocks if c.start > cur.start]
         quiet = rest[0] if rest else cur
+        curfew = cur.hhmm
+        if cur.bare and 5 * 60 <= cur.minutes < 12 * 60:  # 九点半前到家: a curfew is evening
+            curfew = f"{cur.minutes // 60 + 12:02d}:{cur.minutes % 60:02d}"
         return Candidate("home_by_curfew", score,
                          {"lat": lat, "lng": lng,
                           "radius_km": f.radius or (county.radius_km if county else 1.0),
-                          "curfew": cur.hhmm, "quiet_until": quiet.hhmm}, sources)
+                          "curfew": curfew, "quiet_until": quiet.hhmm}, sources)
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "day"

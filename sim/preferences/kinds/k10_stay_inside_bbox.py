@@ -44,7 +44,8 @@ class StayInsideBBox(Kind):
     number = 10
     family = "geofence inside"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"纬|经|lat|lng|lon|box|框|范围|区域|inside|within|area|bound|corner|角")
+    signals = (r"纬|经|lat|lng|lon|box|框|范围|区域|inside|within|area|bound|corner|角|"
+               r"degrees? (?:north|east)|at all times|始终")
     model = PenaltyModel.COUNT
     Params = BBox
     scope = Scope.STEP

@@ -22,6 +22,7 @@ from sim.preferences.text.common import (
     min_days,
     span,
 )
+from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
 
 
@@ -62,7 +63,7 @@ class MinDaysWithoutOrders(Kind):
         if n is None or not hit(f, NO_ORDERS):
             return None
         score = 1.8 + 0.5 * hit(f, MONTH) + 0.3 * hit(f, AT_LEAST)
-        if hit(f, OFF_FULL):
+        if hit(f, OFF_FULL) and not hit(f, MOTION_ALLOWED):  # empty moves allowed: still K13
             score -= 1.0
         if f.coords or f.places or f.categories or f.dates:
             score -= 1.0

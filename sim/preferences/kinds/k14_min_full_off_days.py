@@ -13,6 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preferences.text.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
+from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
 
 
@@ -54,6 +55,10 @@ class MinFullOffDays(Kind):
             return None
         score = 1.6 + 0.5 * hit(f, MONTH) + (0.8 if hit(f, OFF_FULL) else -0.5)
         if f.coords or f.places or f.categories or f.dates:
+            score -= 1.0
+        if hit(f, MOTION_ALLOWED):  # empty moves allowed on those days: K13 (§8)
+            score -= 1.5
+        if f.durations and not hit(f, r"整天|全天|whole|full|entire"):  # 趴窝六个钟头: K1's hours
             score -= 1.0
         return Candidate("min_full_off_days", score, {"min_days": n})
 

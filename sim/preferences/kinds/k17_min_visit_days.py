@@ -87,7 +87,8 @@ class MinVisitDays(Kind):
             score -= 1.2
         if hit(f, ENTER):
             score -= 1.0
-            if f.radius is not None and hit(f, r"半径|圆心|周围|方圆|radius|circle|around"):
+            if f.radius is not None and hit(f, r"半径|圆心|周围|方圆|附近|以内|之内|radius|"
+                                               r"circle|around"):
                 score -= 1.0  # a circle not to enter: K11, its "一次" a count of entries
         if f.dates:
             score -= 1.5

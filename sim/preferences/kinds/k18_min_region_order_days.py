@@ -12,7 +12,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import DAYS_N, REFUSE, Candidate, hit, int_before
+from sim.preferences.text.common import AT_LEAST, DAYS_N, REFUSE, Candidate, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -60,14 +60,14 @@ class MinRegionOrderDays(Kind):
         if not ns or not f.places:
             return None
         score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop(?!\s+(?:by|in))|"
-                                  r"start or end|"
+                                  r"start(?:s|ing)? or end(?:s|ing)?|"
                                   r"from or to|to or from|origin|destination|起点|终点|订单|单|"
                                   r"orders?|jobs?|loads?|cargo")
         if f.coords:
             score -= 1.0
         if f.dates:
             score -= 1.5
-        if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum"):
+        if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum|" + AT_LEAST):
             score -= 1.0
         return Candidate("min_region_order_days", score,
                          {"place": f.places[0].name_zh, "min_days": ns[0]})

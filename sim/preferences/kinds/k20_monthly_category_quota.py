@@ -17,12 +17,12 @@ from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.wording import en_month
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import AT_LEAST, MONTH, REFUSE, Candidate, hit
+from sim.preferences.text.common import AT_LEAST, MONTH, REFUSE, Candidate, fine_unit, hit
 from sim.preferences.text.extract import Facts, canonical_category, months
 from sim.typed_values import Month
 
 _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
-                      r"(?:[a-z-]+\s+){0,2})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
+                      r"(?:[a-z/&-]+\s+){0,3})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
 
 
 def _all_categories(f: Facts) -> list[tuple[str, int]]:
@@ -58,7 +58,7 @@ class MonthlyCategoryQuota(Kind):
     number = 20
     family = "KPI"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"考核|指标|kpi|target|quota|至少|起码|不少于|满|够|at least|"
+    signals = (r"考核|指标|kpi|target|quota|至少|起码|不少于|满|够|at least|任务|完成|"
                r"minimum|goal|不低于|≥|>=|接单量|最少|最低|起码")
     model = PenaltyModel.SHORT
     Params = MonthlyCategoryQuotaParams
@@ -105,7 +105,8 @@ class MonthlyCategoryQuota(Kind):
         the latest month is the rule and an earlier one is carry_from."""
         if not f.categories:
             return None
-        counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)]
+        counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)
+                  if not fine_unit(f.low, m.start())]
         counts += [(int(m.group(1)), m.start()) for m in
                    rx.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
         if not counts:

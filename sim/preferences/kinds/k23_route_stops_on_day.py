@@ -38,6 +38,17 @@ _STEP_SPLIT = re.compile(r"[;；。]|再|然后|接着|之后|随后|最后|\bth
                          r"\bnext\b|\bfinally\b|\bon to\b|\bonward to\b|\bonto\b", re.I)
 
 
+def _cut(f: Facts, m: re.Match[str]) -> int:
+    """Where a stop's piece starts: at 再/然后, or at the deadline written right before it
+    (中午十二点前再赶到B: 12:00 is B's deadline, not the end of a stay at A)."""
+    if rx.match(r"[;；。]", m.group(0)):
+        return m.start()
+    k = next((k for k in reversed(f.clocks) if k.start < m.start()), None)
+    if k is not None and rx.fullmatch(r"\s*(?:前|之前|以前)\s*", f.num[k.end:m.start()]):
+        return k.start
+    return m.start()
+
+
 @dataclass(frozen=True)
 class Stop(Params):
     tag = "stop"  # its name in the parsers' params table ("stops" for a list of them)
@@ -133,7 +144,7 @@ class RouteStopsOnDay(Kind):
             return None
         if hit(f, r"每分钟|per minute|a minute|each minute|every minute"):
             return None
-        cuts = [0] + [m.start() for m in _STEP_SPLIT.finditer(f.num)] + [len(f.num)]
+        cuts = [0] + [_cut(f, m) for m in _STEP_SPLIT.finditer(f.num)] + [len(f.num)]
         segs = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
         stops: list[dict] = []
         for a, b in segs:

@@ -35,6 +35,14 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
     prev: tuple[date, Clock] | None = None
     for k in f.clocks:
         ds = [d for d in f.dates if d.start < k.start]
+        on = [d for d in f.dates if d.start >= k.end and rx.fullmatch(
+            r"\s*(?:on|,)\s*(?:the\s+)?", f.num[k.end:d.start], re.I)]
+        if on:  # "5 pm on March 14": the date written after its clock
+            ds = [on[0]]
+        elif ds and rx.search(_STOP, f.num[ds[-1].end:k.start]):
+            # an undated clock in a later sentence (…待到4月5日09:00。17:00至21:00不在家…):
+            # the event's day, not the stay-home end's
+            ds = [f.dates[0]]
         if not ds:
             continue
         d = ds[-1]
@@ -276,7 +284,7 @@ def _times(f: Facts, walls: list[tuple[str, Clock]]) -> tuple[str, str, str]:
     prev: Clock | None = walls[0][1]
     for w, k in walls[1:]:
         head = max([d.start for d in f.dates if d.end <= k.start and k.start - d.end <= 6
-                    and not rx.search(r"\d", f.num[d.end:k.start])] or [k.start])
+                    and not rx.search(r"\d|" + _STOP, f.num[d.end:k.start])] or [k.start])
         pre = f.low[max(0, head - 16):head]
         span_end = prev is not None and rx.search(_SPAN, f.low[prev.end:head], re.I)
         absent = rx.search(_ABSENT, _clause(f, k), re.I)

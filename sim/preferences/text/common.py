@@ -48,7 +48,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
-           r"不空车|不空跑|不赶路|"
+           r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
            r"不跑|不动车|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
            r"不能开|"
@@ -65,8 +65,9 @@ REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|excl
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
-          r"\bno\b|won't|will not|decline|not take|not haul|not carry|skip|turn down|reject|"
-          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off-limits|"
+          r"\bno\b(?!\s+(?:fewer|less|more|later|earlier)\b)|won't|will not|decline|not take|"
+          r"not haul|not carry|skip|turn down|reject|"
+          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off[- ]limits|"
           r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
           r"out of the question|off my list|no way|not on my (?:truck|lorry|vehicle)|"
           r"keep\b.{0,30}\boff my (?:truck|lorry)")
@@ -109,6 +110,9 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     a, b = pair
     if b.bare and a.minutes >= 720 and b.minutes < 720 and b.minutes + 720 > a.minutes:
         b = dataclasses.replace(b, minutes=b.minutes + 720)
+    elif b.bare and not a.bare and 600 <= a.minutes < 720 and b.minutes < 360:
+        # 中午十一点半到一点半: a midday span ends in the afternoon
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
     return a, b
 
 
@@ -117,7 +121,17 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     (扣一次, 罚1次, charged once) is not one."""
     not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
     return [(int(float(m.group(1))), m.start()) for m in
-            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)]
+            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)
+            if not fine_unit(f.low, after + m.start())]
+
+
+def fine_unit(t: str, pos: int) -> bool:
+    """The number at pos is the unit of a fine, not a limit or a quota: 少一单罚八十, 多1单扣50,
+    超1次赔 (but 最多2单, 至少5单, 不少于3单 are limits)."""
+    before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺)\s*$",
+                       t[max(0, pos - 3):pos])
+    fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
+    return before is not None and fine is not None
 
 
 def km_after_limit(f: Facts) -> float | None:
@@ -150,7 +164,7 @@ NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|n
               r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
               r"放.{0,3}天假|一单(?:都|也)?不接|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
-              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|"
+              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|不揽|"
               r"休息|停工|no orders?|without (?:any )?orders|"
               r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|"
               r"rest days?|"
@@ -159,12 +173,15 @@ NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|n
 
 def min_days(f: Facts) -> int | None:
     vals = [v for v, _ in int_before(f, DAYS_UNIT) if 0 < v <= 31]
+    if not vals and hit(f, r"\bdays?\b|整天"):  # "days off: at least 2 per month"
+        vals = [v for v, _ in int_before(f, r"(?:per|a|each|every)\s+month|/\s*month")
+                if 0 < v <= 31]
     return vals[0] if vals else None
 
 
 ORDERS = (r"个(?=单|订单|活|\s*$|\s*[，。,.；;])|(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|"
           r"runs?|hauls?)\b|单|笔|趟|票|次|"
-          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|shipments?|consignments?")
+          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|hauls?|shipments?|consignments?")
 
 
 DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次(?!性)|"
@@ -179,7 +196,7 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
-         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off-limits|"
+         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off[- ]limits|"
          r"forbidden")
 
 
@@ -203,7 +220,7 @@ PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货
            r"shipper)|getting to the load")
 
 
-EMPTY = (r"空驶|空车|空跑|空载|放空跑|empty|deadhead|unloaded|without (?:a )?load|"
+EMPTY = (r"空驶|空车|空跑|空载|放空|empty|deadhead|unloaded|without (?:a )?load|"
           r"with no load\b")
 
 

@@ -108,13 +108,14 @@ MOTION = (r"空驶|空车|空跑|出车|静止|停驶|不动|一动不动|检修
           r"not move|doesn't move|does not move|stationary|no driving|not drive|repositioning|"
           r"empty|deadhead|maintenance|parked|truck stays|truck doesn't")
 NO_ORDER = (r"不接|没单|无单|无订单|无接单|没订单|零单|零接单|一单|没有单|没有订单|没接单|不拉|"
-            r"不干活|放空|放假|休假|假|"
+            r"不干活|放空|放假|休假|假|不揽|"
             r"days? off|no[ -]orders?|without (?:any )?orders|order-free|no jobs?|no loads?|"
             r"not take|take nothing|not accept|rest days?|free days?|zero orders|"
             r"not a single order|休息|歇|\brest\b")
 SLEEP = r"睡|sleep|asleep|\bbed\b|熄火|engine off"
 # rest allowed, not required (K3), and a meal break (§8 K3: 吃饭歇脚)
 ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|也行|就行)|可以停|想歇就歇|"
+           r"(?:停|歇|等)[^，。,;；]{0,6}没事|(?:may|can) stay (?:parked|put)|"
            r"吃饭|午饭|晚饭|饭点|歇脚|午休|lunch|meal|dinner|(?:is|are) (?:fine|allowed|ok|okay)|"
            r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)")
 # empty moves allowed on the days without orders (K13), not a truck at rest (K14)

@@ -24,7 +24,7 @@ CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 
 CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
 _CN = "零〇一二两三四五六七八九十百千万"
 _UNIT_AFTER = (r"(?=个半|个|半|点|时|小时|钟头|天|日|号|单|次|公里|千米|里|元|块|分钟|分|月|年|周|"
-               r"趟|星期|倍|%|米|票|趟|回|笔|整天|自然日|不同)")
+               r"趟|星期|倍|%|米|票|趟|回|笔|整天|自然日|不同|度)")
 
 
 def cn_to_int(s: str) -> int | None:
@@ -62,7 +62,8 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"喺", "在"), (r"咗", "了"),
     (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
     (r"揸车", "开车"),
-    (r"瞓觉|瞓", "睡觉"), (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
+    (r"瞓觉|瞓", "睡觉"), (r"晌午", "中午"), (r"唞", "歇"),
+    (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
     (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
     (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
     (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
@@ -154,14 +155,15 @@ def _english_clocks(t: str) -> str:
             suffix = " am"
         return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
 
-    part = r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight))?"
+    part = (r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight|"
+            r"(?:the )?(?:next|following) morning))?")
     t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
                                   else 15), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
     part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
-            r"tonight)\b")
+            r"tonight|(?:the )?(?:next|following) morning)\b")
 
     def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
         return (day_part(m, hour(m.group(1)), 0) + m.group(2)
@@ -176,8 +178,9 @@ def _english_clocks(t: str) -> str:
 _EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
             r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
             r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
-            r"orders?|jobs?|loads?|trips?|runs?|times|km|"
-            r"kilomet|minutes?|mins?|nights?|visits?|per (?:month|day|week|night)\b))")
+            r"orders?|jobs?|loads?|trips?|runs?|hauls?|times|km|"
+            r"kilomet|minutes?|mins?|nights?|visits?|"
+            r"(?:per|a|each|every) (?:month|day|week|night)\b))")
 
 
 def _english_numbers(t: str) -> str:
@@ -189,11 +192,23 @@ def _english_numbers(t: str) -> str:
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
                if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
                flags=re.I)
+    def and_a_half(m: re.Match[str]) -> str:  # an hour and a half, two hours and a half
+        w = m.group(1).lower()
+        return f"{1 if w == 'an' else _EN_NUM.get(w, w)}.5 hours"
+
+    t = rx.sub(r"\b(an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) hours? and a half\b",
+               and_a_half, t, flags=re.I)
+    t = rx.sub(r"\bhalf an? (?:km|kilomet(?:er|re))\b", "0.5 km", t, flags=re.I)
+    t = rx.sub(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+) and a half "
+               r"(km|kilomet(?:er|re)s?)\b",
+               lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 km", t, flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
     t = _english_clocks(t)
     t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
                if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,
                flags=re.I)
+    t = rx.sub(rf"\b{_EN_WORD}(?:[\s-]+{_EN_WORD})?(?=\s+(?:yuan|rmb|cny)\b)",  # fifty yuan
+               lambda m: str(_en_phrase_value(m.group(0)) or m.group(0)), t, flags=re.I)
     t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")-(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
                lambda m: str(_EN_NUM[m.group(1).lower()] + _EN_NUM[m.group(2).lower()]), t,
                flags=re.I)
@@ -229,23 +244,44 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = _cn_decimal_coords(t)
+    # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
+    t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
+    t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
+    # 罚一百五一单 = 150 a load (一百五一 is no numeral; 罚五十一单 stays: 51 or 50 a load?)
+    t = rx.sub(rf"(?<=罚|扣|赔)([{_CN}]*[一二两三四五六七八九][十百千万][一二两三四五六七八九])"
+               r"(?=一(?:单|次|天|晚|趟|回|笔|票|步))", lambda m: repl(m) + "元", t)
 
     t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
     t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    # 罚款一天一百五 = 150 a day
+    t = rx.sub(rf"((?:罚|扣|赔)(?:款|钱)?\s*(?:1|每)\s*(?:天|晚|次|单|趟|回)\s*)([{_CN}]+)"
+               rf"(?![{_CN}])", lambda m: m.group(1) + repl(rx.match(r".*", m.group(2))), t)
     t = _english_numbers(t)
     # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
-    t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?(?![\d{_CN}])".replace(
+    # (not 赔一百块一晚: 一 before a counter is "a night")
+    t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
+               r"(?![\d{_CN}]|晚|天|日|单|次|趟|回|个|步|笔|票)".replace(
         "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
+    t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
     # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
     t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
+    # "March 12 and 13:" = "March 12 and March 13"
+    t = rx.sub(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|to|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?(?=\s*[:;,.]|\s*$)", r"\1 \2\3\1 \4", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
-    return rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
+        t = rx.sub(r"\b((?:over|exceed|more than|above|beyond|at most|max(?:imum)?|up to)\s+)"
+                   r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
+        t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(?=\s+at (?:the )?most\b)", r"\1 km", t, flags=re.I)
+    return t
 
 
 # ---------------------------------------------------------------- spans of numbers
@@ -287,7 +323,8 @@ _CLOCK_ZH = re.compile(_PREFIX + r"(?<![\d.])(\d{1,2})(?:(?::(\d{2}))|(?:点|时
                        r"o'clock))", re.I)
 _CLOCK_EN = re.compile(r"(?<![\d.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock)(?![a-z])",
                        re.I)
-_WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午", re.I)
+_WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午|"
+                         r"(?<=[到至日号])中午(?!\s*\d)|中午(?=\s*(?:前|之前|以前))", re.I)
 
 
 def _adjust(h: int, mi: int, prefix: str) -> int:
@@ -387,7 +424,7 @@ def clocks(t: str) -> list[Clock]:
         if any(c.start <= m.start() < c.end or m.start() <= c.start < m.end() for c in out):
             continue
         w = m.group(0).lower()
-        mins = 12 * 60 if w in ("noon", "正午") else 0
+        mins = 12 * 60 if w in ("noon", "正午", "中午") else 0
         ctx = t[max(0, m.start() - 6):m.start()]
         out.append(Clock(mins, m.start(), m.end(),
                          any(x in ctx for x in _NEXT) or _en_next(t, m.end()),
@@ -677,6 +714,12 @@ def radius(t: str) -> float | None:
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
                       t, re.I)
          or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
+    if m is None:  # metres: 五百米内, within 500 m
+        mm = (rx.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:米|m|meters?|metres?)\s*(?:以内|之内|内|"
+                        r"范围)", t, re.I)
+              or rx.search(r"(?:半径|方圆|within|radius(?: of)?)\s*(\d+(?:\.\d+)?)\s*(?:米|m\b|"
+                           r"meters?|metres?)", t, re.I))
+        return float(mm.group(1)) / 1000 if mm else None
     return float(m.group(1)) if m else None
 
 
@@ -692,7 +735,8 @@ _CAP = [
     r"最多不超过|总额不超过)\s*(?:为|是|到)?\s*(?:¥|rmb|cny|人民币)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
-    r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
+    r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:orders?|"
+    r"jobs?|loads?|trips?|runs?|km|kilomet|days?|hours?|单|天|公里))",
     r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
     r"cny)?\s*"
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
@@ -708,13 +752,17 @@ _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
     r"yuan)",
     r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
-    r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)",
+    r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
-    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|分钟|%|个|米))",
+    # 罚款一天200块, 每公里两块
+    r"(?:罚款|扣款|罚钱|扣钱|罚|扣|赔)\s*(?:每|1)\s*(?:天|晚|次|单|趟|回)\s*(\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"每\s*(?:1\s*)?(?:公里|km)\s*(\d+(?:\.\d+)?)\s*(?:元|块)",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
@@ -800,7 +848,7 @@ _CAT_ALIASES: list[tuple[str, str]] = [
      r"seafood", "鲜活水产品"),
     (r"\bcloth(?:ing|es)\b|\bgarments?\b|\btextiles?\b|\bleather\b|\bapparel\b", "服饰纺织皮革"),
     (r"express(?:\s*(?:delivery|freight|parcels?))?|courier|parcels?|house moving|"
-     r"moving house|removals?|\bmoving\b", "快递快运搬家"),
+     r"moving house|removals?|\bmoving (?:jobs?|loads?|orders?|cargo|goods)\b", "快递快运搬家"),
 ]
 
 
