@@ -3,8 +3,9 @@
 Two uses:
 - a synthetic month, one driver, one search with fixed caps (1 driver x N days x M cargo a day);
 - `--cargo FILE --drivers FILE`: what `freightsim bench` runs on a competition month, i.e. every
-  driver's bound within a time limit and a memory ceiling (sim.hindsight.bounded_hindsight_for_run:
-  exact where it fits, else a ladder of capped searches), printed per driver with its kind.
+  driver's bound within a time limit and a memory ceiling
+  (sim.analysis.hindsight.bounded_hindsight_for_run: exact where it fits, else a ladder of capped
+  searches), printed per driver with its kind.
 
 The synthetic stream imitates the reported market (docs/competition.md §9): origins around the Pearl
 River Delta cities and eastern Guangdong, 2-dp coordinates, online about 85 minutes, cost time
@@ -26,13 +27,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.hindsight import (
+from sim.analysis.hindsight import (
     CargoTable,
     HindsightLimits,
     bounded_hindsight_for_run,
     current_rss_bytes,
     solve,
 )
+from sim.geo import haversine_rad_np
 
 CITIES = np.array([  # lat, lng, weight
     (22.55, 114.06, 0.22), (23.02, 113.75, 0.18), (23.13, 113.26, 0.18), (23.02, 113.12, 0.12),
@@ -62,9 +64,8 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
     ws = create + rng.integers(0, 180, n)
     we = ws + rng.integers(30, 360, n)
     lat1, lat2 = np.radians(slat), np.radians(elat)
-    h = (np.sin((lat2 - lat1) / 2) ** 2
-         + np.cos(lat1) * np.cos(lat2) * np.sin(np.radians(elng - slng) / 2) ** 2)
-    haul = 2 * 6371.0 * np.arcsin(np.sqrt(np.clip(h, 0, 1)))
+    haul = haversine_rad_np(lat1, np.radians(slng), np.cos(lat1), lat2, np.radians(elng),
+                            np.cos(lat2))
     cost_time = (180 + 2.0 * haul * rng.uniform(0.9, 1.3, n)).astype(np.int64)
     price = (150 + 5.3 * haul) * rng.uniform(0.8, 1.2, n)
     return CargoTable.from_arrays(
@@ -75,13 +76,13 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
 
 def bench_month(a: argparse.Namespace) -> None:
     """The bench's bounded hindsight on a real cargo file, per driver."""
-    from sim.scoring.scorer import _as_dict, default_parser
+    from sim.scoring.scorer import default_parser, parsed_dict
 
     parser = default_parser()
 
     def parse(p: object) -> dict | None:
         text = p if isinstance(p, str) else p.get("content", "")  # type: ignore[union-attr]
-        return None if parser is None else _as_dict(parser(text))
+        return None if parser is None else parsed_dict(parser(text))
 
     def rows():
         with open(a.cargo, encoding="utf-8") as fh:

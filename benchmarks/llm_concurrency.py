@@ -21,7 +21,7 @@ it: 100 drivers x 10 steps at time scale 0.6, concurrency 100 (about 47 minutes,
 of it the sequential run).
 
 Otherwise (the shared generator world, e.g. scenarios/month.toml): the `llm` backend with a
-lookahead window of `--window` simulated minutes (sim.dispatch), concurrency 1 then each level
+lookahead window of `--window` simulated minutes (sim.world.dispatch), concurrency 1 then each level
 (default 32,128); event logs compared without latencies, the concurrent run replayed.
 `--quick`: 100 drivers, 90 simulated minutes, time scale 0.3; without it the whole scenario at
 time scale 0.01.
@@ -66,8 +66,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents.app.runner import run_scenario  # noqa: E402
-from sim.recorder import read_events, without_wall_clock  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
+from sim.world.recorder import read_events, without_wall_clock  # noqa: E402
 
 
 def start_server(time_scale: float) -> tuple[subprocess.Popen, str]:
@@ -200,13 +200,14 @@ def main_competition(a, sc, levels: list[int], url: str, scale: float | None) ->
     """Independent drivers (docs/competition.md): every driver its own world, so all of them can
     have a decision in flight. The calibrated market is drawn once, so every run reads the
     same cargo file."""
-    from agents.app.compete import _official_cargo
+    from agents.app.compete import official_cargo_file
 
     rows: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="llm-concurrency-") as tmp:
         tmp_p = Path(tmp)
         if not sc.cargo.file:
-            sc = sc.with_overrides(cargo={"file": str(_official_cargo(sc, tmp_p / "cargo.jsonl"))})
+            cargo = official_cargo_file(sc, tmp_p / "cargo.jsonl")
+            sc = sc.with_overrides(cargo={"file": str(cargo)})
         print(f"{sc.scenario.name} (competition, independent drivers): {a.drivers} drivers, "
               f"{int(sc.scenario.days)} day(s), at most {sc.scenario.max_steps} steps per "
               f"driver, memory {a.memory}, "

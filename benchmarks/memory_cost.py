@@ -19,9 +19,9 @@ sys.path.insert(0, str(ROOT))
 
 from agents.app.runner import build_run  # noqa: E402
 from memory.memory_agent import MemoryProfile  # noqa: E402
-from sim.metrics import quality  # noqa: E402
-from sim.recorder import read_events  # noqa: E402
+from sim.analysis.metrics import quality  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
+from sim.world.recorder import read_events  # noqa: E402
 
 
 def profile_run(sc, out: Path) -> tuple[MemoryProfile, float]:

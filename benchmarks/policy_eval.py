@@ -205,7 +205,7 @@ def run_job(job: Job) -> RunResult:
 
 def summarise(report) -> list[DriverResult]:
     """Per-driver figures from a ScoreReport and the action logs it scored."""
-    from sim.scoring.versions import settings_for
+    from sim.official.versions import settings_for
 
     n_scored = settings_for(report.version).horizon_days(report.n_days)
     out = []
@@ -266,7 +266,7 @@ def cargo_file(market: str, split: str, days: int, cache: Path) -> Path:
 
     The cache name carries a hash of the market's [scenario] seed and [cargo] table, so an
     edited market is exported again."""
-    from sim.cargo_stream import official_cargo_records
+    from sim.world.cargo_stream import official_cargo_records
 
     sc = load_scenario(str(scenario_path(market, split)))
     key = hashlib.sha256(json.dumps([sc.scenario.seed, sc.scenario.start, asdict(sc.cargo)],

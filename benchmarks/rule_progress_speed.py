@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memory.rule_progress import HypoTake, RuleProgress, rules_from_entries
-from sim.scoring.steps import Pos
+from sim.geo import Point
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_rule_progress import pref
 from tests.test_scoring_run import HOME, SAMPLES
@@ -40,7 +40,7 @@ def main() -> None:
             n += 1
     entries = [pref(k, p) for k, p in SAMPLES.items()]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, parser=None), n_days=DAYS,
-                      initial=Pos(*HOME))
+                      initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     b = LogBuilder("d1", *HOME, cargo)
@@ -63,7 +63,7 @@ def main() -> None:
         rp.on_step(b.records[-1])
         rp.states(b.t)
         for c in live[:5]:
-            rp.extra_penalty(HypoTake(rp.cargo[c["cargo_id"]], b.t, Pos(b.lat, b.lng)))
+            rp.extra_penalty(HypoTake(rp.cargo[c["cargo_id"]], b.t, Point(b.lat, b.lng)))
         spent += time.perf_counter() - t0
         steps += 1
     print(f"{steps} steps over {DAYS} days, 24 rules, states + 5 what-ifs per step: "

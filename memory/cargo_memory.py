@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memory.tokens import FactLog, TokenCounter
-from sim.cargo import CargoView
-from sim.events import Event, OrderTaken, SearchDone, TakeFailed
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
+from sim.world.cargo import CargoView
+from sim.world.events import Event, OrderTaken, SearchDone, TakeFailed
 
 
 class Seen(StrEnum):
@@ -102,9 +102,9 @@ class CargoMemory:
         # a cargo this search should have shown but did not has left the market
         full = len(ev.results) < self.max_results  # else only as far as the farthest shown
         reach = ev.radius_km if full else max(
-            (haversine_km(ev.lat, ev.lng, c.origin.lat, c.origin.lng) for c in ev.results),
+            (great_circle_km(ev.lat, ev.lng, c.origin.lat, c.origin.lng) for c in ev.results),
             default=0.0)
-        gone = [cid for cid, r in self.active.items() if cid not in shown and haversine_km(
+        gone = [cid for cid, r in self.active.items() if cid not in shown and great_circle_km(
             ev.lat, ev.lng, r.cargo.origin.lat, r.cargo.origin.lng) < reach]
         for cid in gone:
             self._discard(cid, Seen.UNAVAILABLE, "vanished from search")

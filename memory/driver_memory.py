@@ -10,7 +10,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from memory.tokens import FactLog, TokenCounter
-from sim.events import (
+from sim.world.events import (
     ActionChosen,
     Drove,
     Event,

@@ -13,9 +13,9 @@ import h3
 
 from memory.time_price import HourRates
 from memory.tokens import FactLog, TokenCounter
-from sim.clock import DAY
-from sim.events import Event, SearchDone
 from sim.geo import Geography, Point, in_guangdong
+from sim.official.timebase import DAY
+from sim.world.events import Event, SearchDone
 
 ITEM_VALUE = 20.0  # yuan of value per item on average: density matters, but less than price
 STREAK_DECAY = 0.5

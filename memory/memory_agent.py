@@ -31,14 +31,13 @@ from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
-from sim.actions import Observation
-from sim.cargo import CargoView
-from sim.clock import DAY
-from sim.events import Annotation, Event, EventBus
-from sim.geo import Geography
-from sim.order_rules import Option, evaluate, feasible, takeable
+from sim.geo import Geography, Point
+from sim.official.timebase import DAY
 from sim.scenario import DriverSpec, Scenario
-from sim.scoring.steps import Pos
+from sim.world.actions import Observation
+from sim.world.cargo import CargoView
+from sim.world.events import Annotation, Event, EventBus
+from sim.world.order_costs import Option, evaluate, feasible, takeable
 
 
 @dataclass(frozen=True)
@@ -251,7 +250,7 @@ class MemoryAgent:
         if self.rules is None:
             return StepState(obs, _busy(cands, busy), tuple(c for c, _ in pairs),
                              tuple(o for _, o in pairs), time_price=tp)
-        pos = Pos(obs.position.lat, obs.position.lng)
+        pos = Point(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
@@ -276,7 +275,7 @@ class MemoryAgent:
                          states, self.priced_todo(obs, now, pos, tp), tp, rests)
 
     def weigh_rules(self, pairs: list, kept: list, states: tuple[RuleState, ...], now: float,
-                    pos: Pos, tp: TimePrice, t: float) -> None:
+                    pos: Point, tp: TimePrice, t: float) -> None:
         """Keep a rule only while keeping it pays. Each step the best order a rule's fines
         pushed aside is booked against that rule (what keeping it forgoes); projected over the
         days left, once that passes the most the rule can still cost (its cap left, or a
@@ -348,7 +347,7 @@ class MemoryAgent:
                 self.market.hours.add(obs.last_search_time, max(rates))
         return TimePrice(self.driver.earning_rate(obs.now), self.market.hours.factors())
 
-    def priced_todo(self, obs: Observation, now: float, pos: Pos, tp: TimePrice
+    def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice
                     ) -> Todo | None:
         """The first due rule's action with both prices: what it avoids (a wait: the fines
         over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
@@ -474,7 +473,7 @@ def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate
 SEQUENCE_KINDS = frozenset({"home_stay_event", "route_stops_on_day"})
 
 
-def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Pos, min_net: float,
+def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_net: float,
                 limit: int = 12, price: TimePrice = UNPRICED,
                 now_world: float | None = None, fine_weight: float = 1.0) -> list:
     """Competition rules in the one feasibility check: each take's net becomes its net minus

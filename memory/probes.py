@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from memory.cargo_memory import Seen
 from memory.memory_agent import MemoryAgent
 from memory.rule_progress import Status
-from sim.geo import haversine_km
+from sim.geo import great_circle_km
 
 NO_OFFER_PER_STEP = 3  # the nearest few: a long tail of far ids would swamp the figure
 AVOID_STREAK = 2  # what the views call a low-yield streak worth avoiding
@@ -117,7 +117,7 @@ def derive(m: MemoryAgent, live: Live) -> list[Fact]:
     bad = [r for r in m.cargo.discarded.values()
            if r.status in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)]
     bad += [r for r in m.cargo.active.values() if not live(r.cargo.cargo_id)]
-    ranked = sorted((haversine_km(obs.position.lat, obs.position.lng, r.cargo.origin.lat,
+    ranked = sorted((great_circle_km(obs.position.lat, obs.position.lng, r.cargo.origin.lat,
                                    r.cargo.origin.lng), r.cargo.cargo_id) for r in bad)
     for _, cid in [x for x in ranked if x[0] <= reach][:NO_OFFER_PER_STEP]:
         offered = with_value(cid, "net", 0.0, lambda a, b: True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory.rule_progress import RuleProgress, Todo
-from sim.scoring.steps import ActionKind
+from sim.official.steps import ActionKind
 
 KIND = "must_take_cargo"
 LEAD_MINUTES = 60  # a listing this close is waited for rather than started away from

@@ -1,7 +1,7 @@
 """Progress of a driver's competition preference rules (the 24 kinds of sim/scoring), step by step.
 
 Every number here comes from the kind's own §7.6 test (`Kind.violations`) run over the official
-step model (`sim.scoring.steps`), never from a second implementation of a rule. What this module
+step model (`sim.official.steps`), never from a second implementation of a rule. What this module
 adds is *where* the test runs, so a month stays fast:
 
 - day-additive kinds (rest, night/quiet windows, homing, orders per day, first-order deadline)
@@ -18,8 +18,8 @@ and the preference agent follow.
 
 Which of the three a kind is (`Kind.scope`), whether its penalty before the end is a forecast
 (`Kind.judged_at_end`) and how it words its line and action (`Kind.progress`) belong to the
-kind's own class in sim/scoring/kinds/; this module only builds the `ProgressContext` they read.
-`Status` and `Todo` are sim/scoring/progress.py's, re-exported here.
+kind's own class in sim/preferences/kinds/; this module only builds the `ProgressContext` they read.
+`Status` and `Todo` are sim/preferences/progress.py's, re-exported here.
 """
 
 from __future__ import annotations
@@ -28,16 +28,17 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sim.scoring.cargo import CargoRecord, parse_cargo_row
-from sim.scoring.kinds import REGISTRY, Kind, RuleContext
-from sim.scoring.penalties import PenaltyModel
-from sim.scoring.pins import Pin
-from sim.scoring.progress import ProgressContext, Scope, Status, Todo
+from sim.geo import Point
+from sim.official.cargo_index import CargoRecord, parse_cargo_row
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import ActionKind, Step, StepLog
+from sim.official.timebase import DAY, drive_minutes
+from sim.official.versions import DEFAULT_VERSION, CapRule, settings_for
+from sim.official.windows import Window
+from sim.preferences.kinds import REGISTRY, Kind, RuleContext
+from sim.preferences.pins import Pin
+from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
-from sim.scoring.steps import ActionKind, Pos, Step, StepLog
-from sim.scoring.timebase import DAY, drive_minutes
-from sim.scoring.versions import DEFAULT_VERSION, CapRule, settings_for
-from sim.scoring.windows import Window
 
 # The kind sets by scope, from the registry (each kind declares its own `scope`).
 DAY_KINDS = frozenset(n for n, k in REGISTRY.items() if k.scope is Scope.DAY)
@@ -113,7 +114,7 @@ class HypoTake:
 
     cargo: CargoRecord
     now: int
-    position: Pos
+    position: Point
     scan: int = 0
 
 
@@ -150,7 +151,7 @@ class RuleProgress:
     """One driver's rules and step records so far (feed `on_step` with each official record)."""
 
     def __init__(self, rules: Iterable[RuleSpec], *, n_days: int, version: str | None = None,
-                 initial: Pos | None = None, speed_kmh: float = 60.0) -> None:
+                 initial: Point | None = None, speed_kmh: float = 60.0) -> None:
         self.rules = tuple(r for r in rules if r.rule is not None)
         self.unscored = tuple(r for r in rules if r.rule is None)
         self.settings = settings_for(version or DEFAULT_VERSION)
@@ -194,7 +195,7 @@ class RuleProgress:
     def end(self) -> int:
         return self.steps[-1].step_end if self.steps else 0
 
-    def position(self) -> Pos | None:
+    def position(self) -> Point | None:
         return self.steps[-1].after if self.steps else self.initial
 
     # -- testing -----------------------------------------------------------------------
@@ -250,7 +251,7 @@ class RuleProgress:
         return spec.rule.penalty(counters, spec.amount, spec.cap, self.ctx(spec),
                                  zero_cap_uncapped=spec.zero_cap_uncapped)
 
-    def states(self, now: float, position: Pos | None = None) -> tuple[RuleState, ...]:
+    def states(self, now: float, position: Point | None = None) -> tuple[RuleState, ...]:
         """Each rule's counters, penalty, status and line at `now` (cached per step)."""
         key = (len(self.steps), int(now))
         if self._cache is not None and self._cache[0] == key:
@@ -292,9 +293,9 @@ class RuleProgress:
             t = max(t, c.window[0])
         if accepted:
             t += c.cost_time_minutes
-            after = Pos(c.end_lat, c.end_lng)
+            after = Point(c.end_lat, c.end_lng)
         else:
-            after = Pos(c.start_lat, c.start_lng)
+            after = Point(c.start_lat, c.start_lng)
         return Step(len(self.steps) + 1, ActionKind.TAKE_ORDER, start, take.scan,
                     t - start - take.scan, t, pos, after, accepted, c.cargo_id, 0.0,
                     round(p, 2) if accepted else 0.0)  # logged floats are 2 dp (§5.3)
@@ -305,7 +306,7 @@ class RuleProgress:
         return self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
                                     credit=credit)
 
-    def extra_for_steps(self, hs: Sequence[Step], now: int, position: Pos | None, *,
+    def extra_for_steps(self, hs: Sequence[Step], now: int, position: Point | None, *,
                         credit: bool = True, only: frozenset[int] | None = None
                         ) -> dict[int, float]:
         """Penalty each rule would add if these hypothetical steps were logged next.
@@ -377,7 +378,7 @@ class RuleProgress:
                     return spec.amount * gained / need
         return 0.0
 
-    def wait_saving(self, now: int, position: Pos, minutes: int) -> float:
+    def wait_saving(self, now: int, position: Point, minutes: int) -> float:
         """The fines a rest of `minutes` here, and nothing after it, avoids over every rule at
         once: both futures go on working to the end of the day the rest ends in (orders of no
         category, place or length, so only time and days count), one after this rest, one
@@ -395,7 +396,7 @@ class RuleProgress:
         self._extra[key] = got = self._wait_saving(now, position, minutes)
         return got
 
-    def _wait_saving(self, now: int, position: Pos, minutes: int) -> float:
+    def _wait_saving(self, now: int, position: Point, minutes: int) -> float:
         self.cargo[NEUTRAL_CARGO] = CargoRecord(
             NEUTRAL_CARGO, 0, 10**9, position.lat, position.lng, "", position.lat,
             position.lng, "", None, 0, 0.0, "")
@@ -435,14 +436,14 @@ class RuleProgress:
             saved += s
         return max(0.0, saved)
 
-    def reposition_extra(self, now: int, position: Pos, lat: float, lng: float) -> float:
+    def reposition_extra(self, now: int, position: Point, lat: float, lng: float) -> float:
         """The fines a drive to (lat, lng) would add (deadhead totals, boxes, circles, quiet
         windows, curfews), by the kinds' own tests on the step the official arithmetic logs."""
         km = position.km_to(lat, lng)
         start = max(now, self.end)
         exe = drive_minutes(km, self.speed) if km > 1e-6 else 1
         step = Step(len(self.steps) + 1, ActionKind.REPOSITION, start, 0, exe, start + exe,
-                    position, Pos(lat, lng), distance_km=round(km, 2))
+                    position, Point(lat, lng), distance_km=round(km, 2))
         return sum(v for i, v in self.extra_for_steps([step], now, position).items()
                    if i not in self.waived)
 
@@ -491,7 +492,7 @@ class RuleProgress:
                                          if i not in self.waived)
         return got
 
-    def todo(self, now: float, position: Pos | None = None) -> Todo | None:
+    def todo(self, now: float, position: Point | None = None) -> Todo | None:
         """The first due rule's action, in rule order (None when nothing is due or the rule
         is waived)."""
         return next((s.todo for s in self.states(now, position)
@@ -532,19 +533,19 @@ class RuleProgress:
                         out.append((obj[a], obj[b]))
         return out
 
-    def lines(self, now: float, position: Pos | None = None) -> list[str]:
+    def lines(self, now: float, position: Point | None = None) -> list[str]:
         return [s.status_line() for s in self.states(now, position)]
 
 
 NEUTRAL_CARGO = "~work"  # the order of no category, place or length that prices a wait
 
 
-def _rest(start: int, end: int, at: Pos, index: int = 0) -> Step:
+def _rest(start: int, end: int, at: Point, index: int = 0) -> Step:
     """A hypothetical wait from `start` to `end` at `at` (a rest per §7.2)."""
     return Step(index, ActionKind.WAIT, start, 0, max(0, end - start), max(start, end), at, at)
 
 
-def take_of(rp: RuleProgress, cargo_id: str, now: int, position: Pos, scan: int = 0
+def take_of(rp: RuleProgress, cargo_id: str, now: int, position: Point, scan: int = 0
             ) -> HypoTake | None:
     rec = rp.cargo.get(cargo_id)
     return None if rec is None else HypoTake(rec, now, position, scan)

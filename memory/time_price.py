@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sim.clock import DAY
-from sim.order_rules import Option
+from sim.official.timebase import DAY
+from sim.world.order_costs import Option
 
 HOUR = 60
 FLAT = (1.0,) * 24

@@ -20,11 +20,11 @@ from memory.market_memory import GridFact
 from memory.rule_progress import Todo
 from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import FactLog, TokenCounter
-from sim.cargo import CargoView
-from sim.clock import DAY
 from sim.geo import Point
-from sim.order_rules import Option
-from sim.scoring.progress import hm
+from sim.official.timebase import DAY
+from sim.preferences.progress import hm
+from sim.world.cargo import CargoView
+from sim.world.order_costs import Option
 
 NOWHERE = Point(0.0, 0.0)  # frozen, so one shared default is safe
 DIGEST_CANDIDATES = 5  # what a cargo digest is built from

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import h3
 import numpy as np
@@ -21,13 +21,32 @@ COUNTIES_CSV = "guangdong_counties.csv"
 # Guangdong's mainland extent (WGS84), with a small margin; Nan'ao and the Leizhou peninsula fit.
 LAT_MIN, LAT_MAX = 20.20, 25.55
 LNG_MIN, LNG_MAX = 109.65, 117.35
-EARTH_RADIUS_KM = 6371.0088
+# Two earths, both kept bit for bit: the competition's (§2.1: every official distance, fare and
+# drive time) and the mean radius the generator world's road model has always used.
+EARTH_RADIUS_KM = 6371.0
+MEAN_EARTH_RADIUS_KM = 6371.0088
+
+# Prefecture-level cities in Chinese; the county table names them in English only.
+PREFECTURES_ZH: dict[str, str] = {
+    "Guangzhou": "广州", "Shaoguan": "韶关", "Shenzhen": "深圳", "Zhuhai": "珠海",
+    "Shantou": "汕头", "Foshan": "佛山", "Jiangmen": "江门", "Zhanjiang": "湛江",
+    "Maoming": "茂名", "Zhaoqing": "肇庆", "Huizhou": "惠州", "Meizhou": "梅州",
+    "Shanwei": "汕尾", "Heyuan": "河源", "Yangjiang": "阳江", "Qingyuan": "清远",
+    "Dongguan": "东莞", "Zhongshan": "中山", "Chaozhou": "潮州", "Jieyang": "揭阳",
+    "Yunfu": "云浮",
+}
+# Prefecture-level cities without districts: the official place name stops at the city.
+CITIES_WITHOUT_DISTRICTS = frozenset({"Dongguan", "Zhongshan"})
 
 
 @dataclass(frozen=True, slots=True)
 class Point:
     lat: float
     lng: float
+
+    def km_to(self, lat: float, lng: float) -> float:
+        """The official (§2.1) distance to another point."""
+        return haversine_km(self.lat, self.lng, lat, lng)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +71,77 @@ def in_guangdong(lat: float, lng: float) -> bool:
 
 
 def haversine_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    """The scalar haversine of §2.1 (moves and take distances): each angle to radians first."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp = p2 - p1
+    dl = math.radians(lng2) - math.radians(lng1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    h = min(1.0, max(0.0, h))
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
+def haversine_rad_np(p1: np.ndarray | float, l1: np.ndarray | float, cos1: np.ndarray | float,
+                     p2: np.ndarray | float, l2: np.ndarray | float, cos2: np.ndarray | float,
+                     radius_km: float = EARTH_RADIUS_KM) -> np.ndarray:
+    """The vectorised haversine over angles already in radians, with their latitude cosines
+    (callers that reuse them across many queries pass them once)."""
+    h = np.sin((p2 - p1) / 2) ** 2 + cos1 * cos2 * np.sin((l2 - l1) / 2) ** 2
+    return 2 * radius_km * np.arcsin(np.sqrt(np.minimum(h, 1.0)))
+
+
+def haversine_from_np(lat: float, lng: float, p2: np.ndarray, l2: np.ndarray,
+                      cos2: np.ndarray) -> np.ndarray:
+    """From one point in degrees to many given in radians with their cosines (math's scalar
+    radians and cosine for the one point, as the hindsight search has always priced)."""
+    p1, l1 = math.radians(lat), math.radians(lng)
+    return haversine_rad_np(p1, l1, math.cos(p1), p2, l2, cos2)
+
+
+def haversine_np(lat: float, lng: float, lats: np.ndarray, lngs: np.ndarray) -> np.ndarray:
+    """The vectorised haversine of §3.3 from one point to many, in degrees."""
+    lat1, lng1 = np.radians(lat), np.radians(lng)
+    lat2, lng2 = np.radians(lats), np.radians(lngs)
+    return haversine_rad_np(lat1, lng1, np.cos(lat1), lat2, lng2, np.cos(lat2))
+
+
+def great_circle_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
+    """The generator world's distance (mean earth radius, its own rounding), kept as it was so
+    generated markets and agents' heuristics reproduce; official distances use haversine_km."""
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lng2 - lng1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+    return 2 * MEAN_EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+def official_place_name(city_en: str, county_zh: str) -> str:
+    """'广东省深圳市宝安区' (or '广东省东莞市' for a city without districts)."""
+    city = PREFECTURES_ZH[city_en] + "市"
+    return f"广东省{city}" if city_en in CITIES_WITHOUT_DISTRICTS else f"广东省{city}{county_zh}"
+
+
+@dataclass(frozen=True)
+class CountyArrays:
+    """The county table as arrays (samplers and nearest-county look-ups index these)."""
+
+    lat: np.ndarray
+    lng: np.ndarray
+    radius: np.ndarray
+    pop: np.ndarray
+    city: tuple[str, ...]
+    names: tuple[str, ...]  # official place names, '广东省深圳市宝安区'
+
+
+@cache
+def county_arrays() -> CountyArrays:
+    """Built once per process."""
+    cs = load_counties()
+    return CountyArrays(
+        lat=np.array([c.lat for c in cs]), lng=np.array([c.lng for c in cs]),
+        radius=np.array([max(c.radius_km, 1.0) for c in cs]),
+        pop=np.array([c.population for c in cs], dtype=float),
+        city=tuple(c.city_en for c in cs),
+        names=tuple(official_place_name(c.city_en, c.name_zh) for c in cs),
+    )
 
 
 def load_counties() -> list[County]:
@@ -102,11 +188,9 @@ class Geography:
     def centroid_distance_km(self) -> np.ndarray:
         lat = np.radians([c.lat for c in self.counties])
         lng = np.radians([c.lng for c in self.counties])
-        dlat = lat[:, None] - lat[None, :]
-        dlng = lng[:, None] - lng[None, :]
         cos = np.cos(lat)
-        a = np.sin(dlat / 2) ** 2 + cos[:, None] * cos[None, :] * np.sin(dlng / 2) ** 2
-        return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+        return haversine_rad_np(lat[None, :], lng[None, :], cos[None, :],
+                                lat[:, None], lng[:, None], cos[:, None], MEAN_EARTH_RADIUS_KM)
 
     @cached_property
     def _density_peak(self) -> float:
@@ -126,7 +210,7 @@ class Geography:
         return self._density_raw(lat, lng, scale_km) / self._density_peak
 
     def road_km(self, a: Point, b: Point) -> float:
-        return haversine_km(a.lat, a.lng, b.lat, b.lng) * self.detour_factor
+        return great_circle_km(a.lat, a.lng, b.lat, b.lng) * self.detour_factor
 
     def drive_minutes(self, km: float, depart_minute: float = 0.0) -> int:
         """Competition rule: max(1, ceil(d / v * 60)), v scaled by the hour's speed factor."""

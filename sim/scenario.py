@@ -11,15 +11,18 @@ import importlib.metadata
 import math
 import re
 import tomllib
-import types
 import typing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sim.clock import DAY
-from sim.geo import in_guangdong
+from sim.geo import in_guangdong, load_counties
+from sim.official.timebase import DAY
+from sim.official.versions import settings_for
+from sim.preferences.kinds import kind_names
+from sim.scoring.scorer import read_preferences
+from sim.typed_values import TypedValueError, convert
 
 
 class ScenarioError(ValueError):
@@ -92,7 +95,7 @@ class CargoConfig:
     unload_minutes: float = 30.0
     destination_scale_km: float = 150.0
     file: str | None = None
-    # -- the calibrated market (docs/competition.md §9; sim/cargo_stream.py). Read only when
+    # -- the calibrated market (docs/competition.md §9; sim/world/cargo_stream.py). Read only when
     # model = "calibrated", so "poisson" scenarios draw exactly what they always drew.
     model: str = "poisson"
     cargo_per_day: float = 16000.0
@@ -158,6 +161,26 @@ class Rule:
         return out
 
 
+def rule_from_entry(p: dict) -> Rule:
+    """A drivers-file preference object (or a `[[drivers.fixed]]` preference table, its `text`
+    as `content`) as a competition rule; its numbers are read by the
+    scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
+    st = p.get("structured")
+    kind = str(st.get("kind")) if isinstance(st, dict) and st.get("kind") else None
+    params = st.get("params") if isinstance(st, dict) and isinstance(st.get("params"), dict) \
+        else {}
+
+    def num(v: Any) -> float | None:
+        ok = isinstance(v, int | float) and not isinstance(v, bool)
+        return float(v) if ok else None
+
+    def wall(v: Any) -> str | None:
+        return v if isinstance(v, str) else None
+
+    return Rule(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
+                num(p.get("penalty_cap")), wall(p.get("start_time")), wall(p.get("end_time")))
+
+
 @dataclass(frozen=True)
 class DriverSpec:
     driver_id: str
@@ -172,7 +195,7 @@ class DriverSpec:
 class DriversConfig:
     count: int = 10
     cost_per_km: float = 1.5
-    # competition-kind preferences drawn per generated driver (sim.preference_draw); 0: none
+    # competition-kind preferences drawn per generated driver (sim.preferences.draw); 0: none
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
@@ -229,10 +252,10 @@ class LLMConfig:
 class PreferencesConfig:
     # a drivers-file preference neither parser can read: "warn" lists it (validate) and scores
     # it as unscored with a warning in summary.json; "error" stops validate and run before the
-    # simulation, listing every one (sim.world_rules.check_unparsed)
+    # simulation, listing every one (sim.world.driver_preferences.check_unparsed)
     unparsed: str = "warn"
     # a pin file (JSON Lines: driver_id, index, kind, params) fixing the reading of chosen
-    # drivers-file texts before any parser (sim/scoring/pins.py); relative to the scenario
+    # drivers-file texts before any parser (sim/preferences/pins.py); relative to the scenario
     pins: str | None = None
 
 
@@ -408,58 +431,12 @@ class _Ctx:
         return ScenarioError(self.path, name, expected, found, self.line_of(table, key))
 
 
-def _type_name(tp: Any) -> str:
-    if tp == WEIGHT_TABLE:
-        return "a table of name = weight"
-    if tp in (tuple[float, float],):
-        return "a list of two numbers [start, end]"
-    if typing.get_origin(tp) is tuple:
-        return "a list of numbers"
-    if isinstance(tp, types.UnionType):
-        return " or ".join(_type_name(a) for a in typing.get_args(tp) if a is not type(None))
-    return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(
-        tp, str(tp))
-
-
 def _coerce(ctx: _Ctx, table: str, key: str, tp: Any, v: Any) -> Any:
-    if isinstance(tp, types.UnionType):
-        inner = next(a for a in typing.get_args(tp) if a is not type(None))
-        return _coerce(ctx, table, key, inner, v)
-    if tp is bool:
-        if not isinstance(v, bool):
-            raise ctx.fail(table, key, "true or false", v)
-        return v
-    if tp is int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ctx.fail(table, key, "an integer", v)
-        return v
-    if tp is float:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise ctx.fail(table, key, "a number", v)
-        if not math.isfinite(v):
-            raise ctx.fail(table, key, "a finite number", v)
-        return float(v)
-    if tp is str:
-        if not isinstance(v, str):
-            raise ctx.fail(table, key, "a string", v)
-        if "\x00" in v:
-            raise ctx.fail(table, key, "a string without NUL characters", v)
-        return v
-    if tp == WEIGHT_TABLE:
-        ok = isinstance(v, dict) and all(
-            isinstance(x, int | float) and not isinstance(x, bool) for x in v.values())
-        if not ok:
-            raise ctx.fail(table, key, _type_name(tp), v)
-        return tuple((str(k), float(x)) for k, x in v.items())
-    if typing.get_origin(tp) is tuple:
-        args = typing.get_args(tp)
-        ok = isinstance(v, list) and len(v) <= 1000 and all(
-            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
-            for x in v)
-        if not ok or (args[-1] is not Ellipsis and len(v) != len(args)):
-            raise ctx.fail(table, key, _type_name(tp) + " (finite)", v)
-        return tuple(float(x) for x in v)
-    raise ctx.fail(table, key, _type_name(tp), v)
+    """One value of a table, read by the one typed-value reader (sim/typed_values.py)."""
+    try:
+        return convert(v, tp, f"[{table}] {key}")
+    except TypedValueError as e:
+        raise ctx.fail(table, key, e.expected, e.found) from None
 
 
 def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = ()) -> Any:
@@ -519,8 +496,6 @@ def _check_geo(ctx: _Ctx, g: GeoConfig) -> None:
 
 def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
     """The calibrated market's keys that single-value checks cannot catch."""
-    from sim.geo import load_counties
-
     for key in ("haul_short_share", "window_share"):
         if not 0.0 <= getattr(c, key) <= 1.0:
             raise ctx.fail("cargo", key, "a share from 0 to 1", getattr(c, key))
@@ -550,8 +525,6 @@ def _check_competition(ctx: _Ctx, m: Meta) -> None:
 
 def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
     """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
-    from sim.scoring.kinds import kind_names
-
     kinds = kind_names()
 
     if v == "all":
@@ -669,9 +642,10 @@ PREFERENCE_KEYS = ("text", "structured", "penalty_amount", "penalty_cap", "start
 def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     """One `[[drivers.fixed]] preferences` table: the competition drivers.json preference
     form with `text` for its `content` (read by the same reader as a drivers file,
-    sim.competition.generator_files.rule_from_entry). A `structured` form must be one the
+    rule_from_entry). A `structured` form must be one the
     scorer reads (sim.scoring.scorer.read_preferences); a text alone is parsed at the run and,
-    unreadable, handled by `[preferences] unparsed` (sim.world_rules.unparsed_preferences)."""
+    unreadable, handled by `[preferences] unparsed`
+    (sim.world.driver_preferences.unparsed_preferences)."""
     table = "drivers.fixed"
 
     def fail(key: str, expected: str, found: object) -> ScenarioError:
@@ -698,10 +672,6 @@ def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
     for k in ("start_time", "end_time"):
         if p.get(k) is not None and not isinstance(p[k], str):
             raise fail(f"preferences.{k}", "a wall time like 2026-03-01 00:00:00", p[k])
-    from sim.competition.generator_files import rule_from_entry
-    from sim.scoring.scorer import read_preferences
-    from sim.scoring.versions import settings_for
-
     rule = rule_from_entry({**{k: v for k, v in p.items() if k != "text"}, "content": text})
     if st is not None:  # the structured form as the scorer reads it, without a text parser
         got = read_preferences([rule.to_official()], settings_for("S4"), None)

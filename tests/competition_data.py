@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.competition.clock import EPOCH, WALL_FORMAT
+from sim.official.timebase import EPOCH, WALL_FORMAT
 
 CITIES = [("广东省深圳市南山区", 22.53, 113.93), ("广东省东莞市", 23.02, 113.75),
           ("广东省佛山市顺德区", 22.80, 113.29), ("广东省广州市白云区", 23.16, 113.27),

@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from agents.app.runner import run_scenario
-from sim.recorder import read_events
 from sim.scenario import Scenario, load_scenario
+from sim.world.recorder import read_events
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"

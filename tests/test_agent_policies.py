@@ -25,11 +25,10 @@ from memory.views import (
     PreferenceView,
     SearchView,
 )
-from sim.cargo import CargoView
-from sim.clock import DAY
 from sim.geo import Geography, Point
-from sim.order_rules import evaluate
-from sim.scoring.steps import Pos
+from sim.official.timebase import DAY
+from sim.world.cargo import CargoView
+from sim.world.order_costs import evaluate
 
 GUANGZHOU = Point(23.129, 113.264)
 # K3 as a scenario or drivers file states it: no orders or moves from 22:00 to 06:00
@@ -62,8 +61,8 @@ def _cargo(cid: str, price: float) -> CargoView:
 def _quiet_view(now: float) -> PreferenceView:
     """The preference view of a driver with K3 22:00-06:00 at `now`, from its RuleProgress."""
     rp = RuleProgress(rules_from_entries([QUIET], n_days=3), n_days=3,
-                      initial=Pos(GUANGZHOU.lat, GUANGZHOU.lng))
-    pos = Pos(GUANGZHOU.lat, GUANGZHOU.lng)
+                      initial=Point(GUANGZHOU.lat, GUANGZHOU.lng))
+    pos = Point(GUANGZHOU.lat, GUANGZHOU.lng)
     states = rp.states(now, pos)
     return PreferenceView(mode="rules", now=now,
                           rule_lines=tuple(r.status_line() for r in states),

@@ -11,18 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.cargo import CargoGenerator
-from sim.cargo_stream import (
-    CITY_ZH,
+from sim.geo import PREFECTURES_ZH, Geography, in_guangdong, load_counties, official_place_name
+from sim.scenario import CargoConfig, ScenarioError, load_scenario, parse_scenario
+from sim.world.cargo import CargoGenerator
+from sim.world.cargo_stream import (
     official_cargo_records,
     official_km,
-    official_place_name,
     records_frame,
     simulated_takes,
     world_cargo,
 )
-from sim.geo import Geography, in_guangdong, load_counties
-from sim.scenario import CargoConfig, ScenarioError, load_scenario, parse_scenario
 from tests.conftest import SCENARIOS, cli
 
 CLOCK = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$")
@@ -165,7 +163,7 @@ def test_records_are_deterministic_and_streamed() -> None:
 def test_place_names_are_official_style() -> None:
     assert official_place_name("Shenzhen", "宝安区") == "广东省深圳市宝安区"
     assert official_place_name("Dongguan", "东莞市") == "广东省东莞市"
-    assert {c.city_en for c in load_counties()} == set(CITY_ZH)
+    assert {c.city_en for c in load_counties()} == set(PREFECTURES_ZH)
 
 
 def test_default_generator_draws_are_untouched_by_the_new_keys() -> None:

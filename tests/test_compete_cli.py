@@ -123,13 +123,13 @@ def test_clear_errors(tmp_path: Path) -> None:
 def test_generated_cargo_needs_cargo_stream(tmp_path: Path) -> None:
     import importlib.util
 
-    if importlib.util.find_spec("sim.cargo_stream") is not None:
+    if importlib.util.find_spec("sim.world.cargo_stream") is not None:
         return  # the calibrated generator exists: covered by its own tests
     p = tmp_path / "gen.toml"
     p.write_text('[scenario]\nrules = "competition"\ndays = 1\n[drivers]\ncount = 2\n')
     bad = cli("run", str(p), "--out", str(tmp_path / "o"), "--no-progress")
     assert bad.returncode == 2
-    assert "needs sim.cargo_stream" in bad.stderr
+    assert "needs sim.world.cargo_stream" in bad.stderr
     drivers = json.loads((tmp_path / "o/competition/drivers.json").read_text()) if (
         tmp_path / "o/competition/drivers.json").exists() else None
     assert drivers is None  # nothing half-written before the error
@@ -172,7 +172,7 @@ def test_memory_view_for_competition_agents(tmp_path: Path) -> None:
     class Peek:
         def __init__(self, api) -> None:
             from agents.app.compete_adapter import FreightsimAgent
-            from sim.competition.records import load_driver_records
+            from sim.competition.drivers_file import load_driver_records
 
             self.api = api
             self.ours = FreightsimAgent(api, sc, load_driver_records(tmp_path / "drivers.json"))

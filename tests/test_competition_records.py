@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.records import load_cargo_table, load_driver_records
+from sim.competition.drivers_file import load_driver_records
+from sim.competition.records import load_cargo_table
 from sim.scenario import ScenarioError
 from tests.competition_data import cargo_rows, driver_rows, write_cargo, write_drivers
 

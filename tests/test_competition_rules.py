@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 
 from agents.app.simkit_shim import install as install_simkit
-from sim.competition.clock import drive_minutes, haversine
+from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import CompetitionEnv, Rules
 from sim.competition.log import normalise
-from sim.competition.records import load_cargo_table, load_driver_records
+from sim.competition.records import load_cargo_table
+from sim.geo import haversine_km
+from sim.official.timebase import drive_minutes
 from tests.competition_data import wall, write_cargo, write_drivers
 
 Step = Callable[[object, str], dict]
@@ -106,7 +108,7 @@ def test_zero_distance_reposition_costs_one_minute(tmp_path: Path) -> None:
     first, second = log(env)[:2]
     assert first["action_exec_cost_minutes"] == 1
     assert first["result"]["distance_km"] == 0.0
-    d = haversine(*HOME, 23.2, 113.3)
+    d = haversine_km(*HOME, 23.2, 113.3)
     assert second["action_exec_cost_minutes"] == max(1, math.ceil(d / 60.0 * 60))
     assert second["result"]["distance_km"] == round(d, 2)
     assert second["position_after"] == {"lat": 23.2, "lng": 113.3}
@@ -209,7 +211,7 @@ def test_early_release_query_has_no_k(tmp_path: Path) -> None:
 # --- §4.4 take_order ---------------------------------------------------------------------
 
 def _pickup_minutes(at: tuple) -> int:
-    return drive_minutes(haversine(*HOME, *at), 60.0)
+    return drive_minutes(haversine_km(*HOME, *at), 60.0)
 
 
 @pytest.mark.parametrize(("slack", "accepted"), [(-1, False), (0, True)])
@@ -225,7 +227,7 @@ def test_window_end_missed_by_one_minute(tmp_path: Path, slack: int, accepted: b
         assert rec["result"]["detail"] == "load_time_window_expired"
         assert rec["action_exec_cost_minutes"] == m
         assert rec["result"]["haul_distance_km"] == 0
-        assert rec["result"]["pickup_deadhead_km"] == round(haversine(*HOME, *pick), 2)
+        assert rec["result"]["pickup_deadhead_km"] == round(haversine_km(*HOME, *pick), 2)
         assert list(rec["result"]) == ["accepted", "detail", "driver_id", "cargo_id",
                                        "simulation_progress_minutes", "simulation_wall_time",
                                        "pickup_deadhead_km", "haul_distance_km"]

@@ -17,11 +17,11 @@ from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.registry import agent_names
 from agents.testing.fakes import ScriptedModel
 from memory.tokens import TokenCounter
-from sim.actions import Observation
-from sim.clock import DAY
 from sim.geo import Point
-from sim.recorder import read_events
+from sim.official.timebase import DAY
 from sim.scenario import Scenario
+from sim.world.actions import Observation
+from sim.world.recorder import read_events
 
 
 def test_compression_fires_exactly_at_threshold(tmp_path: Path, smoke: Scenario) -> None:
@@ -173,8 +173,8 @@ def test_compressed_decides_as_rules_does(tmp_path: Path, smoke: Scenario) -> No
 
 def test_compressed_analyst_sees_only_feasible_cargo(tmp_path: Path, smoke: Scenario) -> None:
     from memory.memory_agent import rule_filter
-    from sim.order_rules import evaluate, feasible
-    from sim.scoring.steps import Pos
+    from sim.geo import Point
+    from sim.world.order_costs import evaluate, feasible
 
     # stop at midday, when drivers hold live cargo in memory
     world, services = build_run(smoke.with_overrides(memory={"mode": "compressed"},
@@ -192,7 +192,7 @@ def test_compressed_analyst_sees_only_feasible_cargo(tmp_path: Path, smoke: Scen
              >= mem.sc.policy.min_net_income and feasible(o, t, mem.sc.minutes)]
     assert mem.rules is not None  # smoke's drivers carry drawn preferences
     # then each take's net after the penalty its preferences would add (RuleProgress)
-    ok = rule_filter(mem.rules, pairs, t + mem.rule_offset, Pos(obs.position.lat,
+    ok = rule_filter(mem.rules, pairs, t + mem.rule_offset, Point(obs.position.lat,
                                                                 obs.position.lng),
                      mem.sc.policy.min_net_income)
     assert [c.cargo.cargo_id for c in kept] == [c.cargo.cargo_id for c, _ in ok]

@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from agents.app.compete import HarnessApi
-from sim.competition.clock import drive_minutes, haversine
+from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import CompetitionEnv, Rules, usage_counts
-from sim.competition.records import load_cargo_table, load_driver_records
+from sim.competition.records import load_cargo_table
+from sim.geo import haversine_km
+from sim.official.timebase import drive_minutes
 from tests.competition_data import wall, write_cargo, write_drivers
 from tests.test_competition_rules import (
     HOME,
@@ -82,7 +84,7 @@ def test_wait_bad_duration_is_a_driver_error(tmp_path: Path, given: object) -> N
 def test_pickup_snap_at_one_millimetre(tmp_path: Path, dlat: float, snaps: bool) -> None:
     pick = (23.1, 113.3)
     me = (pick[0] + dlat, pick[1])
-    p = haversine(*me, *pick)
+    p = haversine_km(*me, *pick)
     assert (p <= 1e-6) is snaps  # the coordinates really straddle the threshold
     env, _ = play(tmp_path, [cargo("7", at=pick, cost=30)], [take("7")],
                   drivers=[driver(at=me)])
@@ -126,7 +128,7 @@ def test_unreachable_window_skips_the_cost_time(tmp_path: Path) -> None:
 
 def test_malformed_end_fails_after_the_drive_and_the_wait(tmp_path: Path) -> None:
     pick = (23.3, 113.3)
-    m = drive_minutes(haversine(*HOME, *pick), 60.0)
+    m = drive_minutes(haversine_km(*HOME, *pick), 60.0)
     row = cargo("7", at=pick, window=[wall(m + 20), wall(m + 50)])
     row["end"] = {"lat": "north", "lng": 113.0, "city": "x"}
     env, summary = play(tmp_path, [row], [take("7"), take("7")], strict=False)

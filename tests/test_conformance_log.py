@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.clock import end_time, to_minutes, wall_minutes, wall_time
 from sim.competition.log import ActionLog, action_log_name, dumps, normalise, write_summary
-from sim.scoring.timebase import wall_to_minutes
+from sim.official.timebase import end_time, to_minutes, wall_minutes, wall_time, wall_to_minutes
 from tests.test_competition_rules import cargo, play
 
 EPOCH = datetime(2026, 3, 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.clock import haversine
+from sim.geo import haversine_km
 from sim.scoring.scorer import score_run
 from tests.test_competition_rules import HOME, cargo, driver, move, play, take, wait
 
@@ -41,7 +41,7 @@ def independent_income(log_lines: list[dict], cargo_rows: dict[str, dict], horiz
                 gross += row["price"] / 100
             haul = res["haul_distance_km"]
             if haul <= 0:
-                haul = haversine(row["start"]["lat"], row["start"]["lng"], row["end"]["lat"],
+                haul = haversine_km(row["start"]["lat"], row["start"]["lng"], row["end"]["lat"],
                                  row["end"]["lng"])
             km += res["pickup_deadhead_km"] + haul
     return round(gross, 2), round(km, 2), round(gross - km * cost_per_km, 2)

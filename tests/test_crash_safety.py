@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from sim.events import ROW_SCHEMA
+from sim.world.events import ROW_SCHEMA
 from tests.conftest import ROOT, SCENARIOS
 
 

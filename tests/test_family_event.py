@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext import Status, parse_preference, read_preference
+from sim.preferences.text.reading import Status, parse_preference, read_preference
 from sim.scoring.scorer import score_run
 from tests.competition_logs import LogBuilder, driver_row, write_run
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.geo import Geography, Point, haversine_km, in_guangdong, load_counties
+from sim.geo import Geography, Point, great_circle_km, in_guangdong, load_counties
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def test_sampled_points_stay_in_guangdong(geo: Geography) -> None:
 
 def test_road_distance_and_drive_minutes() -> None:
     gz, sz = Point(23.129, 113.264), Point(22.543, 114.058)
-    d = haversine_km(gz.lat, gz.lng, sz.lat, sz.lng)
+    d = great_circle_km(gz.lat, gz.lng, sz.lat, sz.lng)
     assert 100 < d < 110  # Guangzhou-Shenzhen centres are ~104 km apart
     g = Geography.guangdong(detour_factor=1.3)
     assert g.road_km(gz, sz) == pytest.approx(1.3 * d)

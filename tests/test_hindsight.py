@@ -1,7 +1,7 @@
 """Hindsight optimum: brute force on small instances, never below a realised policy, boundaries.
 
 The brute force and the policies below re-implement the take arithmetic from docs/competition.md §4
-on their own (not through sim.hindsight), so a shared mistake would have to be made twice.
+on their own (not through sim.analysis.hindsight), so a shared mistake would have to be made twice.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 import numpy as np
 import pytest
 
-from sim.hindsight import (
+from sim.analysis.hindsight import (
     Bound,
     Caps,
     CargoTable,
@@ -455,23 +455,24 @@ def test_approach_commit_covers_a_policy_that_repositions_part_way_then_takes() 
 
 
 def test_the_vectorised_pruning_distance_gives_the_scalar_drive_minutes() -> None:
-    """The search prices candidates with `_hav_np` (numpy's sin/cos), the replay and the
+    """The search prices candidates with `haversine_from_np` (numpy's sin/cos), the replay and the
     environment with the scalar §2.1 haversine (libm): they may differ in the last ulp, which is
     harmless only if no drive minute, snap or rounded-km decision changes. 4M pairs measured
     0 minute disagreements and |Δ| ≤ 2.3e-13 km; this checks a 100k sample of Guangdong."""
-    from sim.competition.clock import drive_minutes, haversine
-    from sim.hindsight import _hav_np, _minutes_np
+    from sim.geo import haversine_from_np, haversine_km
+    from sim.official.timebase import drive_minutes, drive_minutes_np
 
     rng = np.random.default_rng(7)
     lat, lng = rng.uniform(20.2, 25.5, 20_000), rng.uniform(109.6, 117.3, 20_000)
     p2, l2 = np.radians(lat), np.radians(lng)
     for a, b in rng.uniform((20.2, 109.6), (25.5, 117.3), (5, 2)):
-        d = _hav_np(float(a), float(b), p2, l2, np.cos(p2))
-        s = np.array([haversine(float(a), float(b), x, y) for x, y in zip(lat, lng, strict=True)])
+        d = haversine_from_np(float(a), float(b), p2, l2, np.cos(p2))
+        s = np.array([haversine_km(float(a), float(b), x, y)
+                      for x, y in zip(lat, lng, strict=True)])
         assert np.abs(d - s).max() < 1e-9
         for speed in (60.0, 47.0):
             np.testing.assert_array_equal(
-                _minutes_np(d, speed), [drive_minutes(x, speed) for x in s])
+                drive_minutes_np(d, speed), [drive_minutes(x, speed) for x in s])
         np.testing.assert_array_equal(np.round(d, 2), np.round(s, 2))
 
 

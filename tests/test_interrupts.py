@@ -15,8 +15,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from sim.events import ROW_SCHEMA
-from sim.recorder import FLUSH_SECONDS
+from sim.world.events import ROW_SCHEMA
+from sim.world.recorder import FLUSH_SECONDS
 from tests.conftest import ROOT, SCENARIOS
 
 

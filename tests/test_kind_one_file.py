@@ -28,13 +28,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sim.preftext.common import Candidate, hit
-from sim.preftext.extract import Facts
-from sim.scoring.kinds.base import Count, Counters, Kind, Params, RuleContext
-from sim.scoring.kinds.drawing import DrawContext, Drawn
-from sim.scoring.penalties import PenaltyModel
-from sim.scoring.progress import Progress, ProgressContext, Status
-from sim.scoring.steps import ActionKind, StepLog
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts
+from sim.preferences.kinds.params import Count, Params
+from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.drawing import DrawContext, Drawn
+from sim.official.penalties import PenaltyModel
+from sim.preferences.progress import Progress, ProgressContext, Status
+from sim.official.steps import ActionKind, StepLog
 
 
 @dataclass(frozen=True)
@@ -90,14 +91,16 @@ SCRIPT = r'''
 import datetime as dt
 import json
 import numpy as np
-from sim.preference_draw import draw_preferences, to_official
+from sim.preferences.draw import draw_preferences, to_official
 from memory.rule_progress import DAY_KINDS, END_KINDS, STEP_KINDS, RuleProgress, rules_from_entries
-from sim.preftext import KINDS, parse_preference
-from sim.scoring.cargo import index_cargo
-from sim.scoring.kinds import kind_names, preference_schema
+from sim.preferences.schema import KINDS
+from sim.preferences.text.reading import parse_preference
+from sim.official.cargo_index import index_cargo
+from sim.preferences.kinds import kind_names, preference_schema
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
+from sim.geo import Point
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
 from competition_logs import LogBuilder
 
 text = "这个月最多3次调车，多一次扣钱50元"
@@ -110,9 +113,9 @@ for i in range(5):
 s = settings_for("S4")
 prefs = read_preferences([entry], s, default_parser(), 3)
 log = StepLog.from_records(b.records, index_cargo([]))
-reports, total = score_preferences(prefs, log, s, 3, Pos(*home))
+reports, total = score_preferences(prefs, log, s, 3, Point(*home))
 rp = RuleProgress(rules_from_entries([entry], n_days=3, version="S4"), n_days=3,
-                  version="S4", initial=Pos(*home))
+                  version="S4", initial=Point(*home))
 for rec in b.records:
     rp.on_step(rec)
 (state,) = rp.states(b.t)
@@ -135,7 +138,7 @@ def test_a_25th_kind_is_one_module(tmp_path: Path) -> None:
     for pkg in ("sim", "memory", "data"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "tests" / "competition_logs.py", tmp_path / "competition_logs.py")
-    (tmp_path / "sim/scoring/kinds/k25_max_repositions.py").write_text(textwrap.dedent(K25))
+    (tmp_path / "sim/preferences/kinds/k25_max_repositions.py").write_text(textwrap.dedent(K25))
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     run = subprocess.run([sys.executable, "-c", SCRIPT], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=240)
@@ -167,7 +170,8 @@ def test_the_copy_without_the_module_has_24_kinds(tmp_path: Path) -> None:
     """The control: the same copy and script minus the new module do not know the kind."""
     for pkg in ("sim", "data"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    code = ("from sim.scoring.kinds import kind_names; from sim.preftext import parse_preference;"
+    code = ("from sim.preferences.kinds import kind_names; "
+            "from sim.preferences.text.reading import parse_preference;"
             "print(len(kind_names()), parse_preference('这个月最多3次调车，多一次扣钱50元'))")
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(tmp_path)},
@@ -180,14 +184,14 @@ def test_the_copy_without_the_module_has_24_kinds(tmp_path: Path) -> None:
 
 # what a kind's module holds for generated drivers, and the generic drawer that may hold none of it
 DRAW_PARTS = ("draw", "zh", "en")
-GENERIC_DRAWER = ROOT / "sim" / "preference_draw.py"
+GENERIC_DRAWER = ROOT / "sim" / "preferences" / "draw.py"
 
 
 def test_every_kind_draws_and_words_itself_in_its_own_file() -> None:
     """Each kind's drawer and its Chinese and English templates are defined in the kind's own
     module, not borrowed from elsewhere; the generic drawer names no kind and defines no
     per-kind function (it picks kinds, languages, fines and windows, and asks the kind)."""
-    from sim.scoring.kinds import REGISTRY
+    from sim.preferences.kinds import REGISTRY
 
     misplaced = []
     for name, cls in REGISTRY.items():

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from agents.app.runner import build_run, run_scenario
 from memory.lessons import LessonStore, Observed
-from sim.actions import Observation
 from sim.geo import Point
 from sim.scenario import Scenario
+from sim.world.actions import Observation
 
 
 def test_second_run_sends_first_runs_lessons(tmp_path: Path, smoke: Scenario) -> None:

@@ -19,10 +19,10 @@ from agents.roles.cargo_analyst import CARGO, CargoAnalystAgent
 from agents.roles.search_agent import SEARCH
 from agents.testing.fakes import ScriptedModel, ScriptedServer, constant
 from memory.views import Candidate, CargoAnalysisView
-from sim.cargo import CargoView
 from sim.geo import Geography, Point
-from sim.order_rules import evaluate
 from sim.scenario import Scenario
+from sim.world.cargo import CargoView
+from sim.world.order_costs import evaluate
 from tests.conftest import Run
 
 CTX = CallContext("D1", 1, 0.0, "rules")

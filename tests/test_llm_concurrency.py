@@ -23,10 +23,10 @@ from agents.llm.language_model import Completion, LanguageModel, LLMError
 from agents.llm.openai_adapter import TimedOpenAIModel
 from agents.roles.baseline import GreedyPolicy
 from agents.testing.emulated_server import EmulatedServer, LatencyModel
-from sim.actions import Decision, Observation
-from sim.recorder import read_events, without_wall_clock
 from sim.scenario import Scenario
-from sim.world import World
+from sim.world.actions import Decision, Observation
+from sim.world.recorder import read_events, without_wall_clock
+from sim.world.world import World
 from tests.conftest import do_run
 
 FAST = LatencyModel(time_scale=0.001)

@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from agents.app.runner import run_scenario
-from sim.recorder import read_events
 from sim.scenario import Scenario
+from sim.world.recorder import read_events
 from tests.llama_server import UsageProxy
 from tests.test_model_eval import run_slice
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.cargo import CargoGenerator, CargoStatus
-from sim.geo import Geography, haversine_km
-from sim.market import Market
+from sim.geo import Geography, great_circle_km
 from sim.scenario import CargoConfig
+from sim.world.cargo import CargoGenerator, CargoStatus
+from sim.world.market import Market
 
 
 def test_ring_search_equals_brute_force() -> None:
@@ -29,7 +29,7 @@ def test_ring_search_equals_brute_force() -> None:
         # the brute force, over the cargo inside a box twice the radius wide (a degree of
         # latitude is 111 km, of longitude at least 90 km here): nothing within r lies outside
         near = (np.abs(lat - p.lat) <= 2 * r / 111) & (np.abs(lng - p.lng) <= 2 * r / 90)
-        want = sorted((haversine_km(p.lat, p.lng, c.origin.lat, c.origin.lng), c.cargo_id)
+        want = sorted((great_circle_km(p.lat, p.lng, c.origin.lat, c.origin.lng), c.cargo_id)
                       for c, ok in zip(online, near, strict=True) if ok)
         want = [cid for d, cid in want if d <= r][:50]
         got = [v.cargo_id for v in market.search(p, r)]

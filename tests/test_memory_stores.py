@@ -11,9 +11,9 @@ from memory.cargo_memory import CargoMemory
 from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.tokens import TokenCounter
-from sim.cargo import CargoView
-from sim.events import ActionChosen, SearchDone, TakeFailed, Waited
 from sim.geo import Geography, Point
+from sim.world.cargo import CargoView
+from sim.world.events import ActionChosen, SearchDone, TakeFailed, Waited
 
 GZ = Point(23.129, 113.264)
 

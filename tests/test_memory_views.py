@@ -11,11 +11,11 @@ import pytest
 
 from agents.app.runner import build_run, run_scenario
 from memory.views import PreferenceView, SearchView
-from sim.actions import Observation
-from sim.clock import DAY
+from sim.analysis.metrics import quality
 from sim.geo import Point
-from sim.metrics import quality
+from sim.official.timebase import DAY
 from sim.scenario import Scenario
+from sim.world.actions import Observation
 from tests.conftest import Run, do_run
 
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.records import load_driver_records
+from sim.competition.drivers_file import load_driver_records
+from sim.official.versions import settings_for
+from sim.preferences.kinds import build_rule, kind_names
 from sim.scenario import load_scenario
-from sim.scoring.kinds import build_rule, kind_names
 from sim.scoring.scorer import load_drivers, read_preferences
-from sim.scoring.versions import settings_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "benchmarks" / "policy_eval"

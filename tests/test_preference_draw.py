@@ -16,8 +16,8 @@ import pytest
 
 import data
 from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN
-from sim.preference_draw import KINDS, DrawnPreference, draw_preferences, to_official
-from sim.scoring.kinds import REGISTRY
+from sim.preferences.draw import KINDS, DrawnPreference, draw_preferences, to_official
+from sim.preferences.kinds import REGISTRY
 
 # ---------------------------------------------------------------------------------------------
 # Schema (docs/competition.md §7.5)

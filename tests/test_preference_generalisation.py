@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext import read_preference, same
-from sim.preftext.evaluate import format_score, load_rows, score
-from sim.preftext.reading import sources_of
+from sim.preferences.schema import same
+from sim.preferences.text.evaluate import format_score, load_rows, score
+from sim.preferences.text.reading import read_preference, sources_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = load_rows((ROOT / "data" / "preference_eval_dev.jsonl").read_text(encoding="utf-8"))
@@ -89,7 +89,7 @@ def test_eval_command_prints_confusion_and_parameters() -> None:
 
 
 def test_every_dev_row_fits_the_schema() -> None:
-    from sim.scoring.kinds import build_rule
+    from sim.preferences.kinds import build_rule
     for r in DEV + HELDOUT:
         build_rule(r["kind"], r["params"])
         assert json.loads(json.dumps(r)) == r

@@ -12,7 +12,8 @@ from agents.roles.preference_parse import (
     read_preference,
 )
 from agents.testing.fakes import ScriptedModel
-from sim.preftext import KINDS, parse_preference
+from sim.preferences.schema import KINDS
+from sim.preferences.text.reading import parse_preference
 
 REST = {"kind": "daily_continuous_rest", "params": {"min_minutes": 480, "days": "all"},
         "penalty_amount": 200, "penalty_cap": 3000}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext import Status, read_preference
-from sim.scoring.pins import PinFileError, check_pins, load_pins
+from sim.preferences.pins import PinFileError, check_pins, load_pins
+from sim.preferences.text.reading import Status, read_preference
 from sim.scoring.scorer import ScoringInputError, score_run
 from tests.competition_logs import LogBuilder, driver_row, write_run
 from tests.conftest import cli

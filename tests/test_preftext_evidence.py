@@ -1,5 +1,5 @@
 """The stricter confidence test: a reading is trusted only when the text establishes its kind
-(sim/preftext/evidence.py) and no close runner-up is established as well; and the colloquial
+(sim/preferences/text/evidence.py) and no close runner-up is established as well; and the colloquial
 shapes the reader now normalises (dev rows of data/preference_eval_dev.jsonl, split dev-b)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext import Status, read_preference
-from sim.preftext.evidence import EVIDENCE, established
-from sim.preftext.extract import facts, normalise, number_view
-from sim.scoring.kinds import REGISTRY
+from sim.preferences.kinds import REGISTRY
+from sim.preferences.text.evidence import EVIDENCE, established
+from sim.preferences.text.extract import facts, normalise, number_view
+from sim.preferences.text.reading import Status, read_preference
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = {r["id"]: r for r in map(json.loads, (ROOT / "data" / "preference_eval.jsonl")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.preftext.extract import (
+from sim.preferences.text.extract import (
     bbox,
     categories,
     clocks,

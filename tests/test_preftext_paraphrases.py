@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.preftext import parse_preference, same
+from sim.preferences.schema import same
+from sim.preferences.text.reading import parse_preference
 
 ROWS = [json.loads(line) for line in (Path(__file__).parent / "preftext_paraphrases.jsonl")
         .read_text(encoding="utf-8").splitlines()]

@@ -6,14 +6,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.preftext import ParsedPreference, parse_preference, validate
-from sim.preftext.evaluate import format_score, load_rows, score
+from sim.preferences.schema import ParsedPreference, validate
+from sim.preferences.text.evaluate import format_score, load_rows, score
+from sim.preferences.text.reading import parse_preference
 
 ROWS = load_rows()
 
 
 def test_eval_set_has_both_splits_and_every_kind_in_train() -> None:
-    from sim.preftext import KINDS
+    from sim.preferences.schema import KINDS
     assert {r["split"] for r in ROWS} == {"train", "heldout"}
     assert {r["kind"] for r in ROWS if r["split"] == "train"} == set(KINDS)
 

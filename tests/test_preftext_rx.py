@@ -1,4 +1,4 @@
-"""The rules parser compiles each pattern once (sim/preftext/rx.py).
+"""The rules parser compiles each pattern once (sim/preferences/text/rx.py).
 
 `re`'s own cache holds 512 patterns; the parser uses more than that, so going through `re`
 recompiled most of them for every text (37.7 ms a text against 2.5 ms).
@@ -9,8 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from sim.preftext import rx
-from sim.preftext.parser import parse_preference
+from sim.preferences.text import rx
+from sim.preferences.text.reading import parse_preference
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = ("每天至少连续休息6小时，违反一次罚200元", "Never take more than 3 orders a day.",
@@ -31,8 +31,8 @@ def test_a_second_parse_compiles_nothing() -> None:
 
 def test_no_parser_module_matches_through_re_directly() -> None:
     calls = {"search", "match", "fullmatch", "findall", "finditer", "sub", "split"}
-    files = [*(ROOT / "sim" / "preftext").glob("*.py"),
-             *(ROOT / "sim" / "scoring" / "kinds").glob("k*.py")]
+    files = [*(ROOT / "sim" / "preferences" / "text").glob("*.py"),
+             *(ROOT / "sim" / "preferences" / "kinds").glob("k*.py")]
     assert len(files) > 24
     for path in files:
         if path.name == "rx.py":

@@ -19,7 +19,7 @@ import pytest
 from memory.memory_agent import MemoryAgent
 from memory.promises import promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.scoring.steps import Pos
+from sim.geo import Point
 from tests.competition_logs import LogBuilder, cargo_row
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def errand() -> dict:
 
 def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
     rp = RuleProgress(rules_from_entries([promise()], n_days=3, parser=None), n_days=3,
-                      initial=Pos(*START))
+                      initial=Point(*START))
     opens = 2 * 1440 + 20 * 60 + 1
     assert promise_todo(rp, opens - 600) is None  # far ahead: nothing to do yet
     wait = promise_todo(rp, opens - 40)
@@ -129,7 +129,7 @@ def test_off_days_that_cost_more_than_their_fine_are_broken_knowingly(amount, wo
     # pricing of single takes, each take would carry the whole fine and the driver would idle
     # out the run to keep a rule worth less than the days it costs
     rp = RuleProgress(rules_from_entries([off_days(amount)], n_days=3, parser=None), n_days=3,
-                      initial=Pos(*START))
+                      initial=Point(*START))
     if worked_day0:
         cargo = [cargo_row("c1", START, (22.60, 114.05), cost_time=300)]
         for c in cargo:
@@ -138,5 +138,5 @@ def test_off_days_that_cost_more_than_their_fine_are_broken_knowingly(amount, wo
             rp.on_step(rec)
     me = SimpleNamespace(rules=rp, driver=SimpleNamespace(income=2000.0, start=0.0),
                          sc=SimpleNamespace(policy=SimpleNamespace(fine_weight=1.0)))
-    MemoryAgent.waive_off_days(me, rp.states(1440, Pos(*START)), 1440, 1440)
+    MemoryAgent.waive_off_days(me, rp.states(1440, Point(*START)), 1440, 1440)
     assert (1 in rp.waived) is waived

@@ -26,8 +26,8 @@ from agents.testing.fakes import ScriptedModel
 from memory import modes
 from memory.memory_agent import DigestWritten
 from memory.views import COMPACT, View
-from sim.events import EventBus, TakeFailed
 from sim.scenario import Scenario, ScenarioError, load_scenario
+from sim.world.events import EventBus, TakeFailed
 from tests.conftest import SCENARIOS, cli
 
 
@@ -132,7 +132,7 @@ def clock_agent():
 def test_a_fifth_agent_runs_is_accounted_and_digested(clock_agent, tmp_path: Path,
                                                       smoke: Scenario) -> None:
     from agents.app.runner import run_scenario
-    from sim.recorder import read_events
+    from sim.world.recorder import read_events
 
     assert "clock" in agent_names()
     sc = smoke.with_overrides(scenario={"days": 0.5}, drivers={"count": 2},
@@ -246,15 +246,15 @@ def test_parsers_and_generator_cover_exactly_the_registrys_kinds() -> None:
     import numpy as np
 
     from agents.roles import preference_parse
-    from sim import preference_draw
-    from sim.preftext import types
-    from sim.scoring.kinds import REGISTRY, Kind, kind_names
+    from sim.preferences import draw as preference_draw
+    from sim.preferences import schema
+    from sim.preferences.kinds import REGISTRY, Kind, kind_names
 
     names = kind_names()
     assert names == sorted(REGISTRY, key=lambda n: REGISTRY[n].number)
     # the parser runs each registered kind's own recogniser: none is left without one
     assert [k for k in names if REGISTRY[k].recognise is Kind.recognise] == []
-    assert list(types.SCHEMA) == names  # the rules/model parsers' params table
+    assert list(schema.SCHEMA) == names  # the rules/model parsers' params table
     assert list(preference_parse.SCHEMA["properties"]["kind"]["enum"]) == [*names, "unparsed"]
     # every kind draws itself and words its texts (its own module: tests/test_kind_one_file.py)
     drawn = preference_draw.draw_preferences(

@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 
 from agents.app.runner import run_scenario
 from agents.testing.fakes import ScriptedServer
-from sim.recorder import read_events
 from sim.scenario import Scenario
+from sim.world.recorder import read_events
 
 POS = re.compile(r"position \((-?\d+\.\d+),(-?\d+\.\d+)\)")
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from agents.app.runner import run_scenario
-from sim.recorder import read_events
 from sim.scenario import Scenario
+from sim.world.recorder import read_events
 
 
 def _bytes(table: pa.Table) -> bytes:

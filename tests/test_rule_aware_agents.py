@@ -14,10 +14,9 @@ from agents.roles.baseline import GreedyPolicy
 from agents.roles.preference_agent import PreferenceAgent
 from memory.rule_progress import RuleProgress, Status, rules_from_entries
 from memory.views import PreferenceView
-from sim.actions import Observation, TakeOrder, Wait
 from sim.geo import Geography, Point
 from sim.scenario import load_scenario
-from sim.scoring.steps import Pos
+from sim.world.actions import Observation, TakeOrder, Wait
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_rule_progress import pref
 
@@ -33,7 +32,7 @@ def geo() -> Geography:
 
 def rules_of(entries: list[dict], builder: LogBuilder, cargo: list[dict]) -> RuleProgress:
     rp = RuleProgress(rules_from_entries(entries, n_days=3, parser=None), n_days=3,
-                      initial=Pos(*HOME))
+                      initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     for rec in builder.records:

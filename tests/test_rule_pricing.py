@@ -10,13 +10,13 @@ import pytest
 
 from memory.rule_progress import RuleProgress, rules_from_entries
 from memory.time_price import FLAT, HourRates, TimePrice
-from sim.scoring.steps import Pos
+from sim.geo import Point
 from tests.competition_logs import LogBuilder
 from tests.test_rule_progress import CARGO, pref
 from tests.test_scoring_run import HOME, NORTH
 
 DAYS = 3
-AT = Pos(*HOME)
+AT = Point(*HOME)
 
 
 def progress(entries: list[dict], builder: LogBuilder, version: str = "S4") -> RuleProgress:
@@ -49,7 +49,7 @@ def test_one_night_rest_keeps_several_rules_at_once():
     rp = progress([NIGHT, QUIET, REST], b)
     assert b.t < 22 * 60 + 1440  # free before the next night's window
     wait = (22 * 60 + 1440) - b.t + 8 * 60  # through the next night's window
-    saved = rp.wait_saving(b.t, Pos(b.lat, b.lng), wait)
+    saved = rp.wait_saving(b.t, Point(b.lat, b.lng), wait)
     # tomorrow night's window (180) and quiet hours (160), and the daily rest of both days
     # the rest touches (day 1 from the drop on, day 2 from midnight): the worked future
     # rests on neither
@@ -61,12 +61,12 @@ def test_an_off_day_is_worth_its_share_and_only_when_rested_whole():
     b = LogBuilder("d1", *HOME, CARGO).take("c1")  # day 0 worked: both other days must be off
     rp = progress([off], b)
     left = 1440 - b.t % 1440
-    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), 60) == 0
+    assert rp.wait_saving(b.t, Point(b.lat, b.lng), 60) == 0
     # resting the rest of day 0 keeps nothing (day 0 is worked already) ...
-    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), left) == 0
+    assert rp.wait_saving(b.t, Point(b.lat, b.lng), left) == 0
     b.wait(left)  # ... but a whole day 1 off is half of what keeps the fine away
     rp = progress([off], b)
-    assert rp.wait_saving(b.t, Pos(b.lat, b.lng), 1440) == pytest.approx(500)
+    assert rp.wait_saving(b.t, Point(b.lat, b.lng), 1440) == pytest.approx(500)
 
 
 def test_a_drive_out_of_a_box_costs_the_drive_and_the_step_after_it():

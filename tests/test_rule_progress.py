@@ -15,10 +15,11 @@ from memory.rule_progress import (
     Status,
     rules_from_entries,
 )
-from sim.scoring.cargo import index_cargo
+from sim.geo import Point
+from sim.official.cargo_index import index_cargo
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
 from sim.scoring.scorer import read_preferences, score_preferences
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_scoring_run import DG, HOME, NORTH, SAMPLES
 
@@ -33,7 +34,7 @@ def pref(name: str, params: dict, amount: float = 100.0, cap: float | None = Non
 
 def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict]) -> RuleProgress:
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S4", parser=None),
-                      n_days=DAYS, version="S4", initial=Pos(*HOME))
+                      n_days=DAYS, version="S4", initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     for rec in builder.records:
@@ -46,7 +47,7 @@ def scorer_total(entries: list[dict], records: list[dict], cargo: list[dict],
     s = settings_for("S4")
     prefs = read_preferences(entries, s, None, DAYS)
     log = StepLog.from_records(records, index_cargo(cargo))
-    return score_preferences(prefs, log, s, days, Pos(*HOME))[1]
+    return score_preferences(prefs, log, s, days, Point(*HOME))[1]
 
 
 CARGO = [cargo_row("c1", HOME, DG, category="煤炭矿产", end_city="广东省东莞市", cost_time=150),
@@ -73,7 +74,7 @@ def test_what_if_equals_the_scorers_penalty_difference(kind, prefix):
         if cid in base.attempted:
             continue
         b = copy.deepcopy(base)
-        now, pos = b.t, Pos(b.lat, b.lng)
+        now, pos = b.t, Point(b.lat, b.lng)
         b.take(cid, scan=5)
         # a day kind's what-if covers the days through the one after the take ends (later
         # nights are not the take's doing), both futures followed by a rest to the end of

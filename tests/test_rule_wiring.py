@@ -16,7 +16,7 @@ import pytest
 
 from agents.app.runner import build_run, run_scenario
 from sim.scenario import Scenario, load_scenario
-from sim.step_log import chained, to_minute
+from sim.world.step_log import chained, to_minute
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 K5 = "forbidden_cargo_category"

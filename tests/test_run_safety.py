@@ -237,7 +237,7 @@ def test_full_disk_mid_run_is_a_clear_error_with_readable_results(tmp_path: Path
 
     import pyarrow.parquet as pq
 
-    from sim.events import ROW_SCHEMA
+    from sim.world.events import ROW_SCHEMA
 
     def limit() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

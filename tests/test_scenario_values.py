@@ -153,7 +153,8 @@ def test_cli_validate_and_run_exit_2(tmp_path: Path, case: str) -> None:
 def test_unreadable_preference_is_reported_and_the_run_scores_it_unscored(
         tmp_path: Path) -> None:
     """A fixed driver's preference text no parser reads: `validate` names it by file and line
-    (sim.world_rules.unparsed_preferences), and a run in an agent mode scores it unscored."""
+    (sim.world.driver_preferences.unparsed_preferences), and a run in an agent mode scores it
+    unscored."""
     path = tmp_path / "pref.toml"
     path.write_text(BASE.replace("days = 1", "days = 0.1") + fixed(
         "A", 'preferences = [{text = "一天最多接2单"}]\n') + fixed(

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from sim.scoring.cargo import CargoFileError, load_cargo, parse_cargo_row
-from sim.scoring.timebase import wall_to_minutes
+from sim.official.cargo_index import CargoFileError, load_cargo, parse_cargo_row
+from sim.official.timebase import wall_to_minutes
 from tests.competition_logs import cargo_row
 
 HOME, DG = (22.54, 114.05), (23.02, 113.75)

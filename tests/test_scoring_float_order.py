@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
-from sim.scoring.cargo import index_cargo
-from sim.scoring.income import compute_income
+from sim.official.cargo_index import index_cargo
+from sim.official.income import compute_income
+from sim.official.versions import settings_for
 from sim.scoring.validate import LogContext, validate_log
-from sim.scoring.versions import settings_for
 from tests.test_scoring_validate import CARGO, good_log
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from sim.scoring.cargo import index_cargo
-from sim.scoring.kinds import RuleContext, build_rule
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.versions import settings_for
-from sim.scoring.windows import Window
+from sim.geo import Point
+from sim.official.cargo_index import index_cargo
+from sim.official.steps import StepLog
+from sim.official.versions import settings_for
+from sim.official.windows import Window
+from sim.preferences.kinds import RuleContext, build_rule
 from tests.competition_logs import LogBuilder, cargo_row, hav
 
 HOME = (22.54, 114.05)
@@ -26,7 +27,7 @@ def run(kind: str, params: dict, b: LogBuilder, *, version: str = "S4", days: in
     rule = build_rule(kind, params)
     log = StepLog.from_records(b.records, index_cargo(b.cargo.values()))
     ctx = RuleContext(settings_for(version), days, kind, Window.from_bounds(*window, n_days=days),
-                      Pos(*HOME))
+                      Point(*HOME))
     return rule.violations(log, ctx)
 
 

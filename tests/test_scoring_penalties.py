@@ -4,16 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.scoring.kinds import (
-    REGISTRY,
-    ParamsError,
-    RuleContext,
-    build_rule,
-    kind_names,
-    params_schema,
-    preference_schema,
-)
-from sim.scoring.penalties import (
+from sim.official.penalties import (
     apply_cap,
     p_count,
     p_event,
@@ -22,7 +13,16 @@ from sim.scoring.penalties import (
     p_once,
     p_short,
 )
-from sim.scoring.versions import ScoringVersion, settings_for
+from sim.official.versions import ScoringVersion, settings_for
+from sim.preferences.kinds import (
+    REGISTRY,
+    ParamsError,
+    RuleContext,
+    build_rule,
+    kind_names,
+    params_schema,
+    preference_schema,
+)
 
 S1, S2, S3, S4 = (settings_for(v) for v in ScoringVersion)
 

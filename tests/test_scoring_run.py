@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.scoring.kinds import REGISTRY, build_rule
+from sim.preferences.kinds import REGISTRY, build_rule
 from sim.scoring.scorer import ScoringInputError, score_run
 from tests.competition_logs import LogBuilder, cargo_row, driver_row, write_run
 
@@ -164,7 +164,7 @@ def test_text_preferences_go_through_the_injected_parser(tmp_path):
     s2 = score_run(tmp_path, parser=parser, version="S2")  # S2 drops string entries
     assert s2.driver("d1").rules == []
     @dataclasses.dataclass
-    class Parsed:  # the shape sim.preftext returns
+    class Parsed:  # the shape sim.preferences.text returns
         kind: str
         params: dict
         penalty_amount: float | None = None

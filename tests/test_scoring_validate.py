@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from sim.scoring.cargo import index_cargo
-from sim.scoring.income import compute_income
+from sim.official.cargo_index import index_cargo
+from sim.official.income import compute_income
+from sim.official.versions import settings_for
 from sim.scoring.validate import LogContext, LogValidationError, validate_log
-from sim.scoring.versions import settings_for
 from tests.competition_logs import LogBuilder, cargo_row
 
 HOME = (22.54, 114.05)

@@ -12,7 +12,7 @@ from agents.roles.preference_agent import PreferenceAdvice
 from agents.roles.search_agent import SearchAdvice
 from memory.market_memory import GridFact
 from memory.views import MainDecisionView
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
 
 HILLS = Point(23.90, 115.70)
 
@@ -36,10 +36,10 @@ def decide(geo: Geography, minutes_without_order: int):
 def test_stuck_for_minutes_the_driver_tries_the_nearby_grid(geo):
     out = decide(geo, 60)
     assert out["action"] == "reposition"
-    assert haversine_km(HILLS.lat, HILLS.lng, out["lat"], out["lng"]) < 15.0
+    assert great_circle_km(HILLS.lat, HILLS.lng, out["lat"], out["lng"]) < 15.0
 
 
 def test_stuck_for_hours_the_driver_leaves_for_a_big_market(geo):
     out = decide(geo, FAR_AFTER_MINUTES)
     assert out["action"] == "reposition"
-    assert haversine_km(HILLS.lat, HILLS.lng, out["lat"], out["lng"]) > 40.0
+    assert great_circle_km(HILLS.lat, HILLS.lng, out["lat"], out["lng"]) > 40.0

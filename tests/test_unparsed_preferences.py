@@ -158,7 +158,8 @@ preferences = [{{text = "UNREAD_B"}}]
 
 
 def test_fixed_drivers_unreadable_texts_are_listed_with_their_lines(tmp_path: Path) -> None:
-    """The one reporter (sim.world_rules.unparsed_preferences) covers [[drivers.fixed]] too:
+    """The one reporter (sim.world.driver_preferences.unparsed_preferences) covers
+    [[drivers.fixed]] too:
     `validate` lists each as file:line (the driver's table): driver D preference i: reason:
     'text', and "error" stops the run."""
     body = FIXED.replace("UNREAD_A", UNREAD_1).replace("UNREAD_B", UNREAD_2)

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from agents.app.runner import build_run
-from sim.preference_draw import KINDS
+from sim.official.versions import settings_for
+from sim.preferences.draw import KINDS
 from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, Rule, ScenarioError
 from sim.scenario import parse_scenario as parse
-from sim.scoring.versions import settings_for
-from sim.step_log import chained
+from sim.world.step_log import chained
 from tests.conftest import SCENARIOS, Run, cli
 
 BASE = """
@@ -141,7 +141,7 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
     import numpy as np
 
     from sim.geo import Geography
-    from sim.world import World
+    from sim.world.world import World
 
     def specs(sc):
         geo = Geography.guangdong()
@@ -195,7 +195,7 @@ def test_drivers_file_rules_never_crash(tmp_path: Path) -> None:
     assert prefs.loc[1, "scored"]
     unscored = run.summary["preferences"]["unscored"]
     try:
-        import sim.preftext  # noqa: F401
+        import sim.preferences.text  # noqa: F401
     except ImportError:  # without a text parser the two prose rules cannot be read
         assert {u["index"] for u in unscored} >= {2, 3}
     assert 4 in {u["index"] for u in unscored}  # a bad structured form: unscored, no crash
@@ -258,10 +258,10 @@ def test_step_mapping_on_hand_built_events() -> None:
     reposition with its road km, and a take still running at the end closed at its finish."""
     from datetime import datetime
 
-    from sim.cargo import Cargo
-    from sim.events import ActionChosen, Drove, EventBus, OrderTaken, SearchDone, TakeFailed
     from sim.geo import Geography, Point
-    from sim.step_log import StepRecorder
+    from sim.world.cargo import Cargo
+    from sim.world.events import ActionChosen, Drove, EventBus, OrderTaken, SearchDone, TakeFailed
+    from sim.world.step_log import StepRecorder
 
     geo = Geography.guangdong()
     home, pick, dest = Point(23.0, 113.0), Point(23.1, 113.1), Point(23.5, 113.6)
@@ -390,7 +390,7 @@ def test_generated_month_draws_only_the_24_kinds() -> None:
 
     from sim.geo import Geography
     from sim.scenario import load_scenario
-    from sim.world import World
+    from sim.world.world import World
 
     for name in ("month.toml", "month-rules.toml", "default.toml"):
         sc = load_scenario(SCENARIOS / name)

@@ -21,9 +21,9 @@ from agents.app.runner import build_run
 from agents.llm.providers import uses_model
 from agents.roles.registry import agent_names
 from memory.modes import mode_names
-from sim.metrics import quality
-from sim.recorder import read_events, write_text_atomic
+from sim.analysis.metrics import quality
 from sim.scenario import Scenario
+from sim.world.recorder import read_events, write_text_atomic
 
 
 def _pct(x: pd.Series, q: float, digits: int = 2) -> float:

@@ -3,7 +3,7 @@ memory mode (and the greedy baseline, memory off), scored by the official scorer
 against the hindsight optimum of each driver.
 
 Competition drivers are independent (each has its own cargo pool), so the best net income a
-driver could have earned knowing the whole cargo stream is well defined (sim/hindsight.py);
+driver could have earned knowing the whole cargo stream is well defined (sim/analysis/hindsight.py);
 each mode's share of it is `quality.hindsight_share[mode]`. Fact-recall probes need the
 generator world's market as the truth and are not run here (see agents/app/bench.py).
 """
@@ -21,8 +21,8 @@ from agents.app.compete import official_drivers, run_competition
 from agents.app.parallel import run_all
 from memory.modes import OFF, mode_names
 from sim.competition.completeness import check_run_complete
-from sim.recorder import write_text_atomic
 from sim.scenario import Scenario
+from sim.world.recorder import write_text_atomic
 
 STAMP = "20260301_000000"  # fixed log names: the bench's files are the same run to run
 
@@ -79,15 +79,15 @@ def cargo_records(sc: Scenario, run_dirs: list[Path]) -> Iterator[dict] | None:
 
 def hindsight(sc: Scenario, run_dirs: list[Path], limits: Any = None
               ) -> tuple[dict[str, Any] | None, str]:
-    """Each driver's hindsight bound (sim/hindsight.py's DriverBound), or None and why not.
+    """Each driver's hindsight bound (sim/analysis/hindsight.py's DriverBound), or None and why not.
 
-    `limits` (sim.hindsight.HindsightLimits) bounds the search's time and memory; the result
-    says per driver whether it is the exact optimum or a capped lower bound."""
+    `limits` (sim.analysis.hindsight.HindsightLimits) bounds the search's time and memory; the
+    result says per driver whether it is the exact optimum or a capped lower bound."""
     try:
-        from sim.hindsight import HindsightLimits, bounded_hindsight_for_run
+        from sim.analysis.hindsight import HindsightLimits, bounded_hindsight_for_run
     except ImportError:
-        return None, "not computed: sim/hindsight.py is not in this build"
-    from sim.scoring.scorer import _as_dict, default_parser
+        return None, "not computed: sim/analysis/hindsight.py is not in this build"
+    from sim.scoring.scorer import default_parser, parsed_dict
 
     records = cargo_records(sc, run_dirs)
     if records is None:
@@ -96,7 +96,7 @@ def hindsight(sc: Scenario, run_dirs: list[Path], limits: Any = None
 
     def parse(p: Any) -> dict | None:
         text = p if isinstance(p, str) else p.get("content", "")
-        return None if parser is None else _as_dict(parser(text))
+        return None if parser is None else parsed_dict(parser(text))
 
     # option C on: an exact optimum then bounds every policy, one that commits on the way too
     res = bounded_hindsight_for_run(records, official_drivers(sc), int(sc.scenario.days),
@@ -112,7 +112,7 @@ def entry_report(sc: Scenario, run_dir: Path, summary: dict, tally: TokenTally |
 
     Tokens: our agents' calls from their own log (`tally`); a third-party agent's from the
     official per-driver token usage (what it reported through model_chat_completion)."""
-    from sim.scoring import score_run
+    from sim.scoring.scorer import score_run
 
     days = int(sc.scenario.days)
     scored = score_run(run_dir / "competition")
@@ -244,7 +244,7 @@ def _bench_one(sc: Scenario, run_dir: Path, what: str, name: str
 def hindsight_figures(opt: dict[str, Any], days: int, wall_s: float) -> dict:
     """The report's hindsight block: the plan per driver, what kind of bound it is, the caps
     and stops that made it so, and the relaxed upper bound."""
-    from sim.hindsight import Bound
+    from sim.analysis.hindsight import Bound
 
     n = max(len(opt), 1)
     exact = all(b.result.exact for b in opt.values())

@@ -40,7 +40,7 @@ def format_summary(summary: dict) -> str:
         ("preference penalty (yuan)", f"{summary['penalty']:,.2f}"),
         ("score (yuan)", f"{summary['score']:,.2f}"),
     ]
-    if "preferences" in summary:  # the scorer's penalty by kind (sim/world_rules.py)
+    if "preferences" in summary:  # the scorer's penalty by kind (sim/world/driver_preferences.py)
         prefs = summary["preferences"]
         rows[-1:-1] = [(f"  {k}", f"{v['penalty']:,.2f}")
                        for k, v in prefs["penalty_by_kind"].items()]
@@ -60,8 +60,8 @@ def format_summary(summary: dict) -> str:
 def _check_files(sc: Scenario) -> None:
     """Load the data files a scenario names (cargo, drivers), as a run would, so a bad row is
     reported by `validate` with its line number, not found mid-run."""
-    from sim.competition import load_cargo, load_drivers
     from sim.geo import Geography
+    from sim.world.competition_files import load_cargo, load_drivers
 
     if sc.drivers.file is not None:
         load_drivers(sc.drivers.file)
@@ -76,8 +76,9 @@ def _check_files(sc: Scenario) -> None:
 
 
 def _report_preferences(sc: Scenario) -> None:
-    """Each preference no parser reads, before a run (sim.world_rules, the one reporter)."""
-    from sim.world_rules import unparsed_preferences
+    """Each preference no parser reads, before a run (sim.world.driver_preferences, the one
+    reporter)."""
+    from sim.world.driver_preferences import unparsed_preferences
 
     if sc.preferences.unparsed == "error":
         return  # the run stops on them itself, listing every one
@@ -86,7 +87,7 @@ def _report_preferences(sc: Scenario) -> None:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from sim.world_rules import check_unparsed
+    from sim.world.driver_preferences import check_unparsed
 
     sc = _load(args.scenario, None, None)
     notes: list[str] = []
@@ -178,7 +179,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     import json
 
     from agents.app.bench import check, run_bench
-    from sim.recorder import write_text_atomic
+    from sim.world.recorder import write_text_atomic
 
     sc = _load(args.scenario, args.seed, None)
     if args.days:
@@ -202,7 +203,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if model_eval is not None:
             print("note: model QA and agreement run on shared-world scenarios only",
                   file=sys.stderr)
-        from sim.hindsight import HindsightLimits
+        from sim.analysis.hindsight import HindsightLimits
 
         modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
         limits = HindsightLimits(time_s=args.hindsight_time_limit,
@@ -273,7 +274,7 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
-    from sim.cargo_stream import official_cargo_records
+    from sim.world.cargo_stream import official_cargo_records
 
     sc = _load(args.scenario, args.seed, None)
     # competition rules draw this market when they have no cargo file, whatever the model says

@@ -28,9 +28,10 @@ import numpy as np
 from agents.app.rundir import RunDirLock, check_out_dir
 from agents.app.simkit_shim import install as install_simkit
 from agents.llm import providers
+from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
 from sim.competition.log import write_atomic
-from sim.competition.records import load_cargo_table, load_driver_records
+from sim.competition.records import load_cargo_table
 from sim.geo import Geography
 from sim.redact import add_secret_from_env, redact, redact_obj
 from sim.scenario import Scenario, ScenarioError
@@ -165,12 +166,12 @@ class HarnessApi(Api):
         return fn(agent)
 
 
-def _official_cargo(scenario: Scenario, dest: Path) -> Path:
+def official_cargo_file(scenario: Scenario, dest: Path) -> Path:
     try:
-        from sim.cargo_stream import official_cargo_records
+        from sim.world.cargo_stream import official_cargo_records
     except ImportError:
         raise ScenarioError(scenario.path, "[cargo] file",
-                            "a cargo file (generated official cargo needs sim.cargo_stream, "
+                            "a cargo file (generated official cargo needs sim.world.cargo_stream, "
                             "which this build lacks)", "no file") from None
     text = "".join(json.dumps(r, ensure_ascii=False) + "\n"
                    for r in official_cargo_records(scenario))
@@ -184,7 +185,7 @@ def official_drivers(scenario: Scenario) -> list[dict]:
     d = scenario.drivers
     if d.file is not None:
         return [r.raw for r in load_driver_records(d.file)]
-    from sim.world import World  # the generator's own driver draw, so both worlds agree
+    from sim.world.world import World  # the generator's own driver draw, so both worlds agree
 
     s = scenario
     geo = Geography.guangdong(detour_factor=s.geo.detour_factor, speed_kmh=s.geo.speed_kmh,
@@ -211,7 +212,7 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
                     stamp: str | None = None, on_agent: Any = None, **overrides: Any) -> dict:
     """Run the competition loop; returns the run summary (also written to disk). `on_agent`,
     if given, is called with the agent before the loop starts (the bench counts tokens)."""
-    from sim.world_rules import check_unparsed
+    from sim.world.driver_preferences import check_unparsed
 
     check_unparsed(scenario)  # [preferences] unparsed = "error": stop before anything is written
     check_out_dir(Path(out))
@@ -237,7 +238,7 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
     stamp = stamp or run_stamp()
     archive_results(comp, stamp)  # before writing this run's inputs next to the logs
     if cargo_path is None:
-        cargo_path = _official_cargo(scenario, comp / "cargo_dataset.jsonl")
+        cargo_path = official_cargo_file(scenario, comp / "cargo_dataset.jsonl")
     drivers_path = comp / "drivers.json"
     write_atomic(drivers_path, json.dumps(drivers, ensure_ascii=False, indent=2))
     table = load_cargo_table(cargo_path)
@@ -320,7 +321,7 @@ def print_summary(summary: dict, comp: Path) -> None:
 def validate_inputs(scenario: Scenario) -> list[str]:
     """`validate` for competition rules: open both files strictly (a bad row raises with its
     line) and describe them (the CLI lists unparsed preferences for either world)."""
-    from sim.competition.clock import wall_time
+    from sim.official.timebase import wall_time
 
     notes = []
     if scenario.cargo.file:
@@ -329,7 +330,7 @@ def validate_inputs(scenario: Scenario) -> list[str]:
         notes.append(f"cargo {scenario.cargo.file}: {len(t):,} rows, listed {wall_time(lo)} .. "
                      f"delisted by {wall_time(hi)}")
     else:
-        notes.append("cargo: generated (sim.cargo_stream)")
+        notes.append("cargo: generated (sim.world.cargo_stream)")
     drivers = official_drivers(scenario)
     notes.append(f"drivers: {len(drivers)}")
     return notes

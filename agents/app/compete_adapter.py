@@ -22,7 +22,13 @@ from agents.app.runner import build_services, uses_agents
 from agents.roles.baseline import GreedyPolicy
 from agents.roles.pipeline import AgentPolicy
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.actions import (
+from sim.competition.drivers_file import DriverRecord
+from sim.competition.records import cargo_key, parse_cost_minutes
+from sim.geo import Geography, Point, haversine_km
+from sim.official.timebase import parse_wall, to_minutes
+from sim.preferences.pins import pins_of
+from sim.scenario import DriverSpec, Scenario
+from sim.world.actions import (
     NO_OUTCOME,
     Decision,
     Observation,
@@ -33,10 +39,9 @@ from sim.actions import (
     TakeOrder,
     Wait,
 )
-from sim.cargo import CargoView
-from sim.competition.clock import haversine, parse_wall, to_minutes
-from sim.competition.records import DriverRecord, cargo_key, parse_cost_minutes
-from sim.events import (
+from sim.world.cargo import CargoView
+from sim.world.driver_preferences import scenario_pins
+from sim.world.events import (
     ActionChosen,
     Drove,
     EventBus,
@@ -46,11 +51,6 @@ from sim.events import (
     TakeFailed,
     Waited,
 )
-from sim.geo import Geography, Point
-from sim.scenario import DriverSpec, Scenario
-from sim.scoring.pins import pins_of
-from sim.scoring.steps import Pos
-from sim.world_rules import scenario_pins
 
 NO_WINDOW_END = 1e9
 MAX_SEARCHES_PER_STEP = 3
@@ -78,7 +78,7 @@ def cargo_view(item: dict, now: int) -> CargoView | None:
             return None
         w0, w1 = float(to_minutes(a)), float(to_minutes(b))
     return CargoView(cargo_key(c["cargo_id"]), o, d, float(c.get("price", 0.0)), w0, w1,
-                     float(remove), float(cost), haversine(o.lat, o.lng, d.lat, d.lng))
+                     float(remove), float(cost), haversine_km(o.lat, o.lng, d.lat, d.lng))
 
 
 @dataclass
@@ -175,7 +175,7 @@ class FreightsimAgent:
         if not any(r.rule is not None for r in specs):
             return None
         return RuleProgress(specs, n_days=days, version=self.sc.scenario.scoring,
-                            initial=Pos(rec.lat, rec.lng), speed_kmh=self.sc.geo.speed_kmh)
+                            initial=Point(rec.lat, rec.lng), speed_kmh=self.sc.geo.speed_kmh)
 
     # -- what the api returned becomes our events ---------------------------------------
     def _absorb(self, d: _Driver, rec: dict) -> None:

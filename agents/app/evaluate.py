@@ -28,7 +28,7 @@ from agents.roles.pipeline import AgentServices
 from agents.roles.registry import agent_names
 from memory.probes import Fact, Recall, derive
 from memory.views import VERBOSE, View
-from sim.world import World
+from sim.world.world import World
 
 SAMPLE_EVERY = 5  # probe every fifth decision step of each driver
 

@@ -134,7 +134,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from sim.preftext.evaluate import (
+    from sim.preferences.text.evaluate import (
         format_confusion,
         format_params,
         format_score,

@@ -18,15 +18,15 @@ from memory.lessons import LessonStore, distil, load_lessons, load_time_prior
 from memory.market_memory import BUCKET_HOURS, MarketMemory
 from memory.modes import OFF
 from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.actions import Policy
-from sim.events import Event, SearchDone
+from sim.geo import Point
+from sim.official.timebase import DAY
+from sim.preferences.pins import pins_of
 from sim.scenario import DriverSpec, Scenario, ScenarioError
-from sim.scoring.pins import pins_of
-from sim.scoring.steps import Pos
-from sim.scoring.timebase import DAY
-from sim.step_log import cargo_record
-from sim.world import RunResult, World
-from sim.world_rules import check_unparsed, scenario_pins
+from sim.world.actions import Policy
+from sim.world.driver_preferences import check_unparsed, scenario_pins
+from sim.world.events import Event, SearchDone
+from sim.world.step_log import cargo_record
+from sim.world.world import RunResult, World
 
 
 def uses_agents(scenario: Scenario) -> bool:
@@ -111,13 +111,14 @@ def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]
     (what `extra_penalty` tests a take on).
 
     With drivers deciding inline the driver's finished step is closed just before it decides
-    (same record, sim.step_log.close_step); under a lookahead window the rules see it one
+    (same record, sim.world.step_log.close_step); under a lookahead window the rules see it one
     decision later. A world that starts after the scorer's epoch (2026-03-01) hands the memory
     its offset: the rules' clock is the scorer's (world minutes + offset), as the step records
     and cargo records are."""
     rec = world.step_recorder
     if rec is None or rec.offset < 0:
-        return {}  # before the epoch the scorer scores nothing (sim.world_rules.score_rules)
+        # before the epoch the scorer scores nothing (sim.world.driver_preferences.score_rules)
+        return {}
     sc = services.scenario
     days = max(1, math.ceil((rec.offset + world.horizon) / DAY - 1e-9))
     progress: dict[str, RuleProgress] = {}
@@ -132,7 +133,7 @@ def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]
         if not any(r.rule is not None for r in specs):
             continue
         rp = RuleProgress(specs, n_days=days, version=sc.scenario.scoring,
-                          initial=Pos(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
+                          initial=Point(spec.lat, spec.lng), speed_kmh=sc.geo.speed_kmh)
         services.memories[spec.driver_id].attach_rules(rp, rec.offset)
         progress[spec.driver_id] = rp
         if world.dispatcher.immediate and isinstance(d.policy, AgentPolicy):

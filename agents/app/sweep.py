@@ -17,8 +17,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from agents.app.parallel import run_all
-from sim.recorder import read_events
 from sim.scenario import ScenarioError, load_scenario
+from sim.world.recorder import read_events
 
 
 @dataclass(frozen=True)

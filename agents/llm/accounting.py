@@ -16,9 +16,9 @@ import numpy as np
 import pyarrow as pa
 
 from agents.llm.calls import CallRecord
-from sim.clock import DAY
-from sim.effects import defer
-from sim.recorder import BatchedParquetWriter
+from sim.official.timebase import DAY
+from sim.world.effects import defer
+from sim.world.recorder import BatchedParquetWriter
 
 CALLS_SCHEMA = pa.schema([
     ("driver_id", pa.string()), ("step", pa.int64()), ("t", pa.float64()),

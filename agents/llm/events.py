@@ -1,6 +1,6 @@
 """The LLM layer's entries in the run's event log: typed, one meaning per field.
 
-They are annotations (sim/events.py): recorded, and never delivered to a driver's memory.
+They are annotations (sim/world/events.py): recorded, and never delivered to a driver's memory.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sim.events import Annotation
+from sim.world.events import Annotation
 
 
 @dataclass(slots=True)

@@ -10,11 +10,18 @@ from __future__ import annotations
 from agents.roles.feasibility import densest_nearby
 from memory.memory_agent import rule_filter
 from memory.rule_progress import RuleProgress
-from sim.actions import Decision, Observation, OutcomeKind, Reposition, Search, TakeOrder, Wait
-from sim.geo import Geography, Point, haversine_km
-from sim.order_rules import Option, evaluate, takeable
+from sim.geo import Geography, Point, great_circle_km
 from sim.scenario import Scenario
-from sim.scoring.steps import Pos
+from sim.world.actions import (
+    Decision,
+    Observation,
+    OutcomeKind,
+    Reposition,
+    Search,
+    TakeOrder,
+    Wait,
+)
+from sim.world.order_costs import Option, evaluate, takeable
 
 
 class GreedyPolicy:
@@ -64,7 +71,7 @@ class GreedyPolicy:
                 return Decision(self.search_action(obs), reason="look for cargo")
             best = self.best_option(obs)
             if best is not None and best.net > self.rules.todo(  # type: ignore[union-attr]
-                    obs.now, Pos(obs.position.lat, obs.position.lng)).at_stake:
+                    obs.now, Point(obs.position.lat, obs.position.lng)).at_stake:
                 return Decision(TakeOrder(best.cargo.cargo_id),
                                 reason=f"best net {best.net:.0f} beats the rule's fine")
         if due is not None:
@@ -84,12 +91,12 @@ class GreedyPolicy:
         """A due competition rule's action: wait it out, or drive to its point."""
         if self.rules is None:
             return None
-        t = self.rules.todo(obs.now, Pos(obs.position.lat, obs.position.lng))
+        t = self.rules.todo(obs.now, Point(obs.position.lat, obs.position.lng))
         if t is None:
             return None
         if t.action == "wait":
             return Decision(Wait(float(max(1, t.minutes))), reason=t.reason)
-        if haversine_km(obs.position.lat, obs.position.lng, t.lat, t.lng) > 0.5:
+        if great_circle_km(obs.position.lat, obs.position.lng, t.lat, t.lng) > 0.5:
             return Decision(Reposition(t.lat, t.lng), reason=t.reason)
         return None
 
@@ -98,7 +105,7 @@ class GreedyPolicy:
               if takeable(o, obs.now, obs.horizon, self.cfg.min_net_income)]
         if self.rules is not None:  # net after the penalty the take would add (rule_filter)
             ok.sort(key=lambda o: (-o.net, o.cargo.cargo_id))
-            pos = Pos(obs.position.lat, obs.position.lng)
+            pos = Point(obs.position.lat, obs.position.lng)
             pairs = rule_filter(self.rules, [(o, o) for o in ok], obs.now, pos,
                                 self.cfg.min_net_income)
             ok = [o for _, o in pairs]

@@ -12,7 +12,7 @@ from agents.llm.prompts import ID, STR, Prompt, compression_adapter, obj
 from agents.roles.registry import AgentSpec, register
 from memory.view_builders import CargoViews
 from memory.views import CargoAnalysisView
-from sim.order_rules import Option
+from sim.world.order_costs import Option
 
 CARGO = Prompt(
     agent="cargo_analyst", version="cargo-v1",

@@ -1,13 +1,13 @@
 """Repositioning helpers the deterministic agents share.
 
-Order economics live in sim/order_rules.py (the memory module uses them too); what a preference
-asks for now is its RuleProgress `todo` and what a take would cost its `extra_penalty`
+Order economics live in sim/world/order_costs.py (the memory module uses them too); what a
+preference asks for now is its RuleProgress `todo` and what a take would cost its `extra_penalty`
 (memory/rule_progress.py), which the memory computes once per step.
 """
 
 from __future__ import annotations
 
-from sim.geo import Geography, Point, haversine_km
+from sim.geo import Geography, Point, great_circle_km
 
 
 def densest_nearby(geo: Geography, pos: Point, elsewhere: bool = False,
@@ -20,7 +20,7 @@ def densest_nearby(geo: Geography, pos: Point, elsewhere: bool = False,
     a thin one hops between its small towns otherwise)."""
     best, best_score, best_d = None, -1.0, 0.0
     for i, c in enumerate(geo.counties):
-        d = haversine_km(pos.lat, pos.lng, c.lat, c.lng)
+        d = great_circle_km(pos.lat, pos.lng, c.lat, c.lng)
         if d < 120.0 and not (elsewhere and d <= min_km):
             score = float(geo.weights[i]) / (1.0 + (d / scale_km) ** 2)
             if score > best_score:

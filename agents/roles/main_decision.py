@@ -14,9 +14,9 @@ from agents.roles.registry import AgentSpec, register
 from agents.roles.search_agent import SearchAdvice
 from memory.view_builders import MainViews
 from memory.views import MainDecisionView
-from sim.actions import Decision, Reposition, Search, TakeOrder, Wait
-from sim.clock import DAY
-from sim.geo import Geography, haversine_km, in_guangdong
+from sim.geo import Geography, great_circle_km, in_guangdong
+from sim.official.timebase import DAY
+from sim.world.actions import Decision, Reposition, Search, TakeOrder, Wait
 
 # stuck this long without an order, a driver leaves for a big market rather than the next town
 FAR_AFTER_MINUTES = 12 * 60
@@ -67,7 +67,7 @@ class MainDecisionAgent:
             return _out("take_order", f"take promised {pref.take}: {pref.reason}",
                         cargo_id=pref.take)
         due = pref.wait_minutes > 0 or (
-            pref.go is not None and haversine_km(pos.lat, pos.lng, *pref.go) > 2.0)
+            pref.go is not None and great_circle_km(pos.lat, pos.lng, *pref.go) > 2.0)
         if due and ranking.options:
             # a rule's wait or drive forgoes work: an order worth more goes first (both
             # values are over the driver's rate: net after fines less the hours it takes)
@@ -110,7 +110,7 @@ class MainDecisionAgent:
         # hours without an order: the nearby grids have failed too, look for a big market
         far = stuck and view.minutes_without_order >= FAR_AFTER_MINUTES
         if moving_on and not far and g is not None and g.value > (view.here_value or 0.0) and (
-                haversine_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0):
+                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
         target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0)

@@ -24,9 +24,9 @@ from memory.market_memory import MarketMemory
 from memory.memory_agent import MemoryAgent
 from memory.time_price import TimePrice
 from memory.tokens import TokenCounter
-from sim.actions import Decision, Observation
-from sim.effects import side_by_side
 from sim.scenario import DriverSpec, Scenario
+from sim.world.actions import Decision, Observation
+from sim.world.effects import side_by_side
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Its facts are the driver's RuleProgress (memory/rule_progress.py), the one preference state: the
 view's rule lines and the first due rule's `todo`. Preference text is read by the scorer's own
-parsers (sim/preftext, agents/roles/preference_parse.py for a model), not here.
+parsers (sim/preferences/text, agents/roles/preference_parse.py for a model), not here.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from agents.llm.prompts import BOOL, NUM, STR, Prompt, compression_adapter, obj
 from agents.roles.registry import AgentSpec, register
 from memory.view_builders import PreferenceViews
 from memory.views import PreferenceView
-from sim.clock import DAY
 from sim.geo import in_guangdong
+from sim.official.timebase import DAY
 
 PREFERENCE = Prompt(
     agent="preference", version="preference-v3",

@@ -1,6 +1,6 @@
 """The model parser: asks a language model for the agreed structured form of a preference.
 
-It speaks the same schema as the rules parser (sim.preftext), is validated by the same
+It speaks the same schema as the rules parser (sim.preferences.text), is validated by the same
 `validate`, and is compared with the rules result: when both read a text and disagree, the
 caller gets a `Disagreement` to report, rather than one reading silently winning.
 """
@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from agents.llm.language_model import LanguageModel, LLMError
-from sim.preftext import InvalidPreferenceError, ParsedPreference, same, validate
-from sim.preftext.parser import parse_preference
-from sim.preftext.types import SCHEMA as PARAMS
-from sim.scoring.kinds import preference_schema
+from sim.preferences.kinds import preference_schema
+from sim.preferences.schema import SCHEMA as PARAMS
+from sim.preferences.schema import InvalidPreferenceError, ParsedPreference, same, validate
+from sim.preferences.text.reading import parse_preference
 
 # The kind enum is the scoring registry's (preference_schema), plus "unparsed". The rest keeps
 # the strict shape servers' json_schema mode needs (every key required, nothing extra), so

@@ -13,7 +13,7 @@ from agents.llm.prompts import BOOL, ID, NUM, STR, Prompt, compression_adapter, 
 from agents.roles.registry import AgentSpec, register
 from memory.view_builders import SearchViews
 from memory.views import SearchView
-from sim.geo import haversine_km, in_guangdong
+from sim.geo import great_circle_km, in_guangdong
 
 SEARCH = Prompt(
     agent="search", version="search-v2",
@@ -86,7 +86,8 @@ class SearchAgent:
                 raise InvalidOutputError(f"grid {grid!r} is not \"here\" or a grid in the view")
             if not in_guangdong(lat, lng):
                 raise InvalidOutputError(f"search point ({lat}, {lng}) outside Guangdong")
-            if haversine_km(lat, lng, view.position.lat, view.position.lng) > 3 * self.max_radius:
+            far = great_circle_km(lat, lng, view.position.lat, view.position.lng)
+            if far > 3 * self.max_radius:
                 raise InvalidOutputError("search point too far from the driver")
             radius = min(max(float(out["radius_km"]), 1.0), self.max_radius)
             return SearchAdvice(bool(out["search"]), lat, lng, radius, str(out.get("reason", "")),

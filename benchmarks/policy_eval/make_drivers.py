@@ -30,10 +30,10 @@ sys.path.insert(0, str(HERE))
 
 from phrases import SAYERS  # noqa: E402
 
-from sim.cargo_stream import CITY_ZH, official_cargo_records  # noqa: E402
-from sim.geo import County, load_counties  # noqa: E402
+from sim.geo import PREFECTURES_ZH, County, haversine_km, load_counties  # noqa: E402
+from sim.preferences.kinds import build_rule, kind_names  # noqa: E402
 from sim.scenario import parse_scenario  # noqa: E402
-from sim.scoring.kinds import build_rule, kind_names  # noqa: E402
+from sim.world.cargo_stream import official_cargo_records  # noqa: E402
 
 MONTH_START, MONTH_END = "2026-03-01 00:00:00", "2026-03-31 23:59:59"
 SPLITS = {"tune": (32, 20261903, "T"), "heldout": (22, 20261977, "H")}
@@ -169,7 +169,7 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
     """-> (params with wording extras under '_say', amount A, cap C)."""
     pick = rng.choice
     city = home.county.city_en
-    other_cities = [c for c in CITY_ZH if c != city]
+    other_cities = [c for c in PREFECTURES_ZH if c != city]
     if kind == "daily_continuous_rest":
         p = {"min_minutes": pick([360, 420, 480, 480, 540, 600]),
              "days": "weekdays" if rng.random() < 0.2 else "all"}
@@ -198,7 +198,7 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
                 pick([100, 200, 300, 500]), None)
     if kind == "forbidden_cargo_place":
         oc = pick(other_cities)
-        return ({"place": CITY_ZH[oc].removesuffix("市"), "_say": {"place_en": oc}},
+        return ({"place": PREFECTURES_ZH[oc], "_say": {"place_en": oc}},
                 pick([200, 300, 400, 500]), None)
     if kind == "max_haul_km":
         return {"max_km": float(pick([80, 100, 150, 200, 250]))}, pick([100, 200, 300]), None
@@ -210,7 +210,7 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
     if kind == "stay_inside_bbox":
         box = city_box(city, cbc)
         a = pick([500, 1000, 2000])
-        return ({**box, "_say": {"city_zh": CITY_ZH[city], "city_en": city}}, a,
+        return ({**box, "_say": {"city_zh": PREFECTURES_ZH[city] + "市", "city_en": city}}, a,
                 pick([a, 2000, 3000, None]))
     if kind == "forbidden_circle":
         near = sorted(DOWNTOWNS, key=lambda d: (d[2] - home.lat) ** 2 + (d[3] - home.lng) ** 2)
@@ -227,7 +227,7 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
         d0 = rng.randint(4, 26)
         dates = [f"2026-03-{d:02d}" for d in range(d0, d0 + pick([1, 2, 3]))]
         return ({"dates": dates, "bbox": city_box(oc, cbc),
-                 "place": CITY_ZH[oc].removesuffix("市"), "_say": {"place_en": oc}},
+                 "place": PREFECTURES_ZH[oc], "_say": {"place_en": oc}},
                 pick([300, 500, 800]), None)
     if kind == "min_days_without_orders":
         a = pick([1000, 2000, 3000, 5000])
@@ -249,7 +249,7 @@ def draw(kind: str, home: Home, others: list[str], rng: random.Random,
         oc = city if rng.random() < 0.6 or "stay_inside_bbox" in others else pick(
             ["Guangzhou", "Shenzhen", "Dongguan", "Foshan"])
         a = pick([1000, 2000, 3000])
-        return ({"place": CITY_ZH[oc].removesuffix("市"), "min_days": pick([3, 4, 5, 6, 8]),
+        return ({"place": PREFECTURES_ZH[oc], "min_days": pick([3, 4, 5, 6, 8]),
                  "_say": {"place_en": oc}}, a, a)
     if kind == "must_take_cargo":
         a = pick([1000, 2000, 3000, 5000])  # the cargo id is filled in per market
@@ -322,7 +322,7 @@ def pick_must_take(market_toml: Path, wants: list[tuple[str, Home, dict, int]]
         for did, (_, home, rules, want_day) in list(todo.items()):
             if day != want_day or not 7 <= hour < 15 or r["price"] < 30000:
                 continue
-            if haversine(home.lat, home.lng, r["start"]["lat"], r["start"]["lng"]) > 30:
+            if haversine_km(home.lat, home.lng, r["start"]["lat"], r["start"]["lng"]) > 30:
                 continue
             listed = minutes(r["create_time"])
             if minutes(r["remove_time"]) - listed < 180:
@@ -349,15 +349,9 @@ def fits(r: dict, rules: dict[str, dict]) -> bool:
             return False
     if r["cargo_name"] in rules.get("forbidden_cargo_category", {}).get("categories", []):
         return False
-    km = haversine(r["start"]["lat"], r["start"]["lng"], r["end"]["lat"], r["end"]["lng"])
+    km = haversine_km(r["start"]["lat"], r["start"]["lng"], r["end"]["lat"], r["end"]["lng"])
     return km <= rules.get("max_haul_km", {}).get("max_km", 200.0)
 
-
-def haversine(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    h = (math.sin((p2 - p1) / 2) ** 2
-         + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lng2 - lng1) / 2) ** 2)
-    return 2 * 6371.0 * math.asin(math.sqrt(min(1.0, max(0.0, h))))
 
 
 def minutes(wall: str) -> int:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sim.competition.clock import drive_minutes, haversine, parse_wall, to_minutes, wall_time
 from sim.competition.pool import Pool
 from sim.competition.records import parse_cost_minutes
+from sim.geo import haversine_km
+from sim.official.timebase import drive_minutes, parse_wall, to_minutes, wall_time
 
 ACTIONS = ("wait", "reposition", "take_order")
 SNAP_KM = 1e-6
@@ -64,7 +65,7 @@ def wait(s: DriverState, params: dict) -> dict:
 
 def reposition(s: DriverState, params: dict, speed_kmh: float) -> dict:
     lat, lng = float(params["latitude"]), float(params["longitude"])
-    d = haversine(s.lat, s.lng, lat, lng)
+    d = haversine_km(s.lat, s.lng, lat, lng)
     s.t += drive_minutes(d, speed_kmh)
     s.lat, s.lng = lat, lng
     return {"current_lat": lat, "current_lng": lng, **_clock(s), "distance_km": round(d, 2)}
@@ -109,7 +110,7 @@ def take_order(s: DriverState, params: dict, pool: Pool, speed_kmh: float,
     window = parse_window(cargo.get("load_time"))
     if window == "bad":
         return _not_online(s, key)
-    p = haversine(s.lat, s.lng, slat, slng)
+    p = haversine_km(s.lat, s.lng, slat, slng)
     pickup = drive_minutes(p, speed_kmh) if p > SNAP_KM else 0
     t0 = s.t
     arrival = t0 + pickup
@@ -141,7 +142,7 @@ def take_order(s: DriverState, params: dict, pool: Pool, speed_kmh: float,
     s.completed += 1
     return {"accepted": True, "detail": ACCEPTED_DETAIL, **base, **_clock(s),
             "pickup_deadhead_km": round(p, 2),
-            "haul_distance_km": round(haversine(slat, slng, end[0], end[1]), 2),
+            "haul_distance_km": round(haversine_km(slat, slng, end[0], end[1]), 2),
             "income_eligible": eligible}
 
 

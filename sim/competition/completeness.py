@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from sim.competition.clock import MONTH_PREFIX
 from sim.competition.log import summary_name
+from sim.official.timebase import MONTH_PREFIX
 
 INPUTS_FILE = "freightsim_inputs.json"
 LOG_GLOB = f"actions_{MONTH_PREFIX}_*.jsonl"

@@ -21,10 +21,11 @@ from typing import Any, Protocol
 
 from sim.competition import actions
 from sim.competition.actions import DriverState
-from sim.competition.clock import end_time, parse_wall, to_seconds, wall_time
+from sim.competition.drivers_file import DriverRecord
 from sim.competition.log import ActionLog, action_log_name, normalise, summary_name, write_summary
 from sim.competition.pool import Pool
-from sim.competition.records import CargoTable, DriverRecord
+from sim.competition.records import CargoTable
+from sim.official.timebase import end_time, parse_wall, to_seconds, wall_time
 
 VERSIONS = ("S1", "S2", "S3", "S4")
 QUERY_BATCH = 10

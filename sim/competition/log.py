@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from sim.competition.clock import MONTH_PREFIX
+from sim.official.timebase import MONTH_PREFIX
 from sim.redact import redact
 
 COORD_KEYS = frozenset({"lat", "lng", "latitude", "longitude", "current_lat", "current_lng"})

@@ -8,18 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.competition.clock import EARTH_RADIUS_KM
 from sim.competition.records import CargoTable
-
-
-def haversine_np(lat: float, lng: float, lats: np.ndarray, lngs: np.ndarray) -> np.ndarray:
-    """The vectorised haversine of §3.3: radians, sin of half-differences, cos, clamp, arcsin."""
-    lat1, lng1 = np.radians(lat), np.radians(lng)
-    lat2, lng2 = np.radians(lats), np.radians(lngs)
-    dlat, dlng = lat2 - lat1, lng2 - lng1
-    h = np.sin(dlat / 2.0) ** 2 + np.cos(lat1) * np.cos(lat2) * np.sin(dlng / 2.0) ** 2
-    h = np.clip(h, 0.0, 1.0)
-    return 2.0 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(h))
+from sim.geo import haversine_np
 
 
 def nearest(d: np.ndarray, k: int) -> np.ndarray:

@@ -4,9 +4,9 @@ Reads `<run_dir>/competition/freightsim_inputs.json` (or a directory holding the
 with overrides), validates each driver's action log, computes income and the penalty of every
 preference, and returns a `ScoreReport` whose `to_official_json()` is the §6 output shape.
 
-A preference's kind comes, in order, from a pin (sim/scoring/pins.py: a sidecar file fixing the
+A preference's kind comes, in order, from a pin (sim/preferences/pins.py: a sidecar file fixing the
 reading of chosen texts), a freightsim extension field `"structured": {"kind", "params"}` on the
-preference object, else from an injected text parser (default: `sim.preftext.read_preference`
+preference object, else from an injected text parser (default: the rules parser's `read_preference`
 when importable); a preference none can read is reported as unscored with a warning and penalty
 0, and one the parser reads with doubt (two kinds compete, a parameter is missing) is scored with
 its best reading and reported as ambiguous with every reading.
@@ -22,21 +22,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sim.scoring.cargo import CargoFileError, CargoRecord, load_cargo
-from sim.scoring.income import Income, compute_income
-from sim.scoring.kinds import Kind, ParamsError, RuleContext, build_rule
-from sim.scoring.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
-from sim.scoring.steps import Pos, StepLog
-from sim.scoring.timebase import DAY
-from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
-from sim.scoring.versions import (
+from sim.geo import Point
+from sim.official.cargo_index import CargoFileError, CargoRecord, load_cargo
+from sim.official.income import Income, compute_income
+from sim.official.steps import StepLog
+from sim.official.timebase import DAY
+from sim.official.versions import (
     DEFAULT_VERSION,
     PrefCount,
     ScoringVersion,
     VersionSettings,
     settings_for,
 )
-from sim.scoring.windows import Window
+from sim.official.windows import Window
+from sim.preferences.kinds import Kind, ParamsError, RuleContext, build_rule
+from sim.preferences.pins import Pin, PinFileError, Pins, check_pins, load_pins, pins_of
+from sim.preferences.text.reading import read_preference
+from sim.scoring.validate import TOKEN_KEYS, LogContext, LogValidationError, validate_log
 
 INPUTS_FILE = "freightsim_inputs.json"
 SUMMARY_FILE = "run_summary_202603.json"
@@ -146,10 +148,6 @@ class Preference:
 
 def default_parser() -> Parser | None:
     """The rules parser with its confidence (a Reading: best form, status, readings)."""
-    try:
-        from sim.preftext import read_preference  # type: ignore[import-not-found]
-    except ImportError:
-        return None
     return read_preference
 
 
@@ -174,10 +172,10 @@ def _num(v: object) -> float | None:
         return None
 
 
-def _as_dict(parsed: object) -> dict | None:
-    """A parser may return a dict or an object with `to_dict()` (sim.preftext's
-    ParsedPreference) or any dataclass; a Reading (sim.preftext.read_preference) gives its best
-    form; anything else reads as 'not understood'."""
+def parsed_dict(parsed: object) -> dict | None:
+    """A parser may return a dict or an object with `to_dict()` (a ParsedPreference) or any
+    dataclass; a Reading (the rules parser's read_preference) gives its best form; anything else
+    reads as 'not understood'."""
     if hasattr(parsed, "status") and hasattr(parsed, "best"):
         parsed = parsed.best
     if parsed is None or isinstance(parsed, dict):
@@ -200,7 +198,7 @@ def _resolve(text: str, structured: object, parser: Parser | None
     elif parser is not None and text:
         try:
             best, doubt = _doubt(parser(text))
-            parsed = _as_dict(best)
+            parsed = parsed_dict(best)
         except Exception as exc:  # a broken parser must not stop scoring
             return None, None, f"parser raised {type(exc).__name__}: {exc}", None
     if not parsed:
@@ -219,7 +217,7 @@ def _text_money(text: str, parser: Parser | None) -> tuple[float | None, float |
         return None, None
     try:
         best, _ = _doubt(parser(text))
-        d = _as_dict(best) or {}
+        d = parsed_dict(best) or {}
     except Exception:
         return None, None
     return _num(d.get("penalty_amount")), _num(d.get("penalty_cap"))
@@ -243,7 +241,7 @@ def read_preferences(entries: list, settings: VersionSettings, parser: Parser | 
                      n_days: int = 31, pins: Mapping[int, Pin] | None = None
                      ) -> list[Preference]:
     """The driver's preferences as the scorer reads them; `pins` (by 1-based index, see
-    sim/scoring/pins.py) fix chosen readings before any parser."""
+    sim/preferences/pins.py) fix chosen readings before any parser."""
     out: list[Preference] = []
     pins = pins or {}
     for i, entry in enumerate(entries, 1):
@@ -300,7 +298,7 @@ def _how(p: Preference) -> str:
 
 
 def score_preferences(prefs: list[Preference], log: StepLog, settings: VersionSettings,
-                      n_days: int, initial: Pos | None) -> tuple[list[RuleReport], float]:
+                      n_days: int, initial: Point | None) -> tuple[list[RuleReport], float]:
     """-> (one report per preference, unrounded driver total)."""
     rules, total = [], 0.0
     for p in prefs:
@@ -454,7 +452,7 @@ def _score_file(path: Path, driver: dict, prefs: list[Preference], inputs: RunIn
     log = StepLog.from_records(vlog.records, cargo, accepted_truthy=settings.accepted_truthy)
     initial = None
     if _num(driver.get("current_lat")) is not None and _num(driver.get("current_lng")) is not None:
-        initial = Pos(float(driver["current_lat"]), float(driver["current_lng"]))
+        initial = Point(float(driver["current_lat"]), float(driver["current_lng"]))
     rules, penalty = score_preferences(prefs, log, settings, inputs.n_days, initial)
     income = compute_income(vlog.gross_yuan, vlog.distance_km, cost_per_km, penalty)
     return DriverReport(did, income, vlog.tokens, False, None, rules, [str(path)]), None
@@ -480,7 +478,7 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
 
     `expected_rule_counts` stands in for the official per-driver calculator tables: when given,
     S2 aborts a driver with fewer preferences and S3/S4 with a different number. `pins` (a pin
-    file, sim/scoring/pins.py) overrides the one the run was made with.
+    file, sim/preferences/pins.py) overrides the one the run was made with.
     """
     inputs = resolve_inputs(run_dir, version=None if version is None else str(version),
                             cargo=cargo, drivers=drivers, days=days, speed=speed)

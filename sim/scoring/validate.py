@@ -12,9 +12,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from sim.scoring.cargo import CargoRecord
-from sim.scoring.timebase import drive_minutes, haversine_km
-from sim.scoring.versions import VersionSettings
+from sim.geo import haversine_km
+from sim.official.cargo_index import CargoRecord
+from sim.official.timebase import drive_minutes
+from sim.official.versions import VersionSettings
 
 ACTIONS = ("wait", "reposition", "take_order")
 TOKEN_KEYS = ("prompt_tokens", "completion_tokens", "reasoning_tokens", "total_tokens")

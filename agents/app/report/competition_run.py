@@ -26,7 +26,10 @@ from agents.app.report.model import (
     Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
-from sim.scoring.cargo import CargoRecord, parse_cargo_row
+from sim.geo import haversine_km
+from sim.official.cargo_index import CargoRecord, parse_cargo_row
+from sim.official.timebase import DAY, drive_minutes
+from sim.official.versions import settings_for
 from sim.scoring.scorer import (
     RunInputs,
     ScoringInputError,
@@ -35,8 +38,6 @@ from sim.scoring.scorer import (
     resolve_inputs,
     score_run,
 )
-from sim.scoring.timebase import DAY, drive_minutes, haversine_km
-from sim.scoring.versions import settings_for
 
 INCOME_FILE = "monthly_income_202603.json"
 SNAP_KM = 1e-6

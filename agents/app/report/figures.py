@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.app.report.model import Area, DriverTrace, LlmData, Phase, RuleRow
 from sim.geo import load_counties
-from sim.scoring.timebase import EPOCH
+from sim.official.timebase import EPOCH
 
 EPOCH_MS = int(EPOCH.replace(tzinfo=UTC).timestamp() * 1000)
 COLOURS = {

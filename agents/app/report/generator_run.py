@@ -28,7 +28,7 @@ from agents.app.report.model import (
     Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
-from sim.scoring.timebase import DAY, EPOCH
+from sim.official.timebase import DAY, EPOCH
 
 _EVENT_KINDS = ("action", "search", "order_taken", "order_completed", "drive", "wait",
                 "take_failed", "digest")
@@ -93,7 +93,7 @@ def _trace_events(trace: DriverTrace, ev: pd.DataFrame, offset: int) -> None:
             trace.orders += 1
         elif k == "order_completed":
             # the world charges km cost per order (pickup + haul) at its completion: `value`
-            # is the order's net; repositions are not charged (sim/driver.py)
+            # is the order's net; repositions are not charged (sim/world/driver.py)
             trace.money.append(Money(t, float(r.value or 0.0)))
         elif k == "drive":
             t0 = float(_json(r.detail).get("t0", r.t))

@@ -89,7 +89,7 @@ class RuleRow:
     kind: str | None
     scorer_reading: dict[str, Any] | None  # kind + params the scorer used (None: not recorded)
     reading_source: str  # "structured field" | "rules parser" | "not recorded"
-    parser_reading: dict[str, Any] | None  # what sim.preftext makes of the text now
+    parser_reading: dict[str, Any] | None  # what sim.preferences.text makes of the text now
     penalty: float
     counters: dict[str, Any]
     amount: float | None = None

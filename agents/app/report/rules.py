@@ -1,6 +1,6 @@
 """A preference's reading and its violations as marks on the timeline.
 
-The scorer's counters (sim/scoring/kinds) say where each kind found its violations: the steps
+The scorer's counters (sim/preferences/kinds) say where each kind found its violations: the steps
 (`violating_steps`, 1-based log lines), the days (`violating_days`, `extra_by_day`), or only a
 verdict for the whole period (`failed`, `over_km`, `shortfall`). Each becomes a mark at that
 step's start, that day's midday, or the end of the run, and the rule's fine is shared among its
@@ -15,14 +15,14 @@ from functools import cache
 from typing import Any
 
 from agents.app.report.model import Area, Mark, RuleRow
-from sim.scoring.timebase import DAY, minutes_to_wall
+from sim.official.timebase import DAY, wall_time
 
 _PREFIXES = ("", "pickup_", "home_")
 
 
 def parser_reading(text: str) -> dict[str, Any] | None:
-    """What the rules parser (sim.preftext) makes of a text: {"kind", "params"} or None."""
-    from sim.preftext import parse_preference
+    """What the rules parser (sim.preferences.text) makes of a text: {"kind", "params"} or None."""
+    from sim.preferences.text.reading import parse_preference
 
     try:
         parsed = parse_preference(text) if text else None
@@ -37,10 +37,9 @@ def parser_reading(text: str) -> dict[str, Any] | None:
 @cache
 def _county_places() -> list[tuple[str, float, float, float]]:
     """(the county as a cargo's city reads, lat, lng, radius) for every county."""
-    from sim.geo import load_counties
-    from sim.preftext.extract import PREFECTURES
+    from sim.geo import PREFECTURES_ZH, load_counties
 
-    return [(f"广东省{PREFECTURES.get(c.city_en, '')}市{c.name_zh}", c.lat, c.lng, c.radius_km)
+    return [(f"广东省{PREFECTURES_ZH.get(c.city_en, '')}市{c.name_zh}", c.lat, c.lng, c.radius_km)
             for c in load_counties()]
 
 
@@ -89,7 +88,7 @@ def areas_of(params: Any, label: str, radius_km: float | None = None) -> list[Ar
 
 
 def _day_label(day: int) -> str:
-    return f"day {day} ({minutes_to_wall(day * DAY)[:10]})"
+    return f"day {day} ({wall_time(day * DAY)[:10]})"
 
 
 def _locations(counters: Mapping[str, Any], step_start: Mapping[int, float]

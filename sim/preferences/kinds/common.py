@@ -1,0 +1,71 @@
+"""Small helpers several kinds share (daily clock windows, dwell runs, progress lines)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sim.official.steps import ActionKind, Step
+from sim.official.timebase import DAY, hhmm_to_minutes
+from sim.preferences.kinds.base import Counters, Kind
+from sim.preferences.progress import Progress, ProgressContext, Status, Todo, hm
+
+
+def daily_window(day: int, start: str, end: str) -> tuple[int, int]:
+    """W_d = [1440d + start, 1440d + end), the end moved a day on when end <= start (wraps)."""
+    a, b = hhmm_to_minutes(start), hhmm_to_minutes(end)
+    if b <= a:
+        b += DAY
+    return DAY * day + a, DAY * day + b
+
+
+def dwell_after(steps: Iterable[Step], arrival: int, day_end: int, near) -> int:
+    """K22's dwell: longest run of consecutive waits ending near the point (exec only).
+
+    Among the steps with step_end > arrival and step_start < day_end; a non-wait step or a wait
+    ending away from the point resets the run; scan minutes neither add nor break.
+    """
+    best = run = 0
+    for s in steps:
+        if not (s.step_end > arrival and s.step_start < day_end):
+            continue
+        if s.action is ActionKind.WAIT and near(s.after):
+            run += s.exec
+            best = max(best, run)
+        else:
+            run = 0
+    return best
+
+
+def window_progress(kind: Kind, ctx: ProgressContext, penalty: float, what: str) -> Progress:
+    """K2/K3's progress: inside yesterday's or today's window, wait to its end; else say when
+    the next one starts. `kind` has `window(day) -> (start, end)` and start/end params."""
+    status, fined = kind.fined(penalty)
+    p: Any = kind.params
+    for d in (ctx.today - 1, ctx.today):
+        a, b = kind.window(d)  # type: ignore[attr-defined]
+        if a <= ctx.now < b:
+            return (Status.DUE, f"{what} now until {hm(b % DAY)}{fined}",
+                    Todo("wait", f"{kind.name} window", minutes=b - ctx.now))
+    a, _ = kind.window(ctx.today)  # type: ignore[attr-defined]
+    return status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}", None
+
+
+def off_days_progress(min_days: int, ctx: ProgressContext, counters: Counters,
+                      busy_today: bool) -> Progress:
+    """K13/K14's progress: off days kept so far against the days left.
+
+    The test counts today and the days to come as free while nothing is logged there: only the
+    days before today are kept for sure."""
+    have = counters.get("unworked_days", counters.get("off_days", 0))
+    days_left = ctx.days_left
+    done = max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
+    need = max(0, min_days - done)
+    line = f"off days {done} of {min_days} kept, {days_left} days left (today included)"
+    if need == 0:
+        return Status.OK, line, None
+    # two days of slack: an order taken late today may run into tomorrow
+    if need >= days_left - 2 and not busy_today:
+        return (Status.DUE, line + "; rest today",
+                Todo("wait", "off day due", minutes=ctx.left_today))
+    return (Status.AT_RISK if need >= days_left else Status.OK), line, None

@@ -1,0 +1,85 @@
+"""K5: accepted takes whose cargo category is in the forbidden set are fined per order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sim.categories import CATEGORIES
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.drawing import DrawContext, Drawn
+from sim.preferences.kinds.params import Params, ParamsError
+from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.text.common import REFUSE, Candidate, hit
+from sim.preferences.text.extract import Facts
+
+
+@dataclass(frozen=True)
+class ForbiddenCategoryParams(Params):
+    categories: list[str]
+
+    def check(self, where: str) -> None:
+        if not self.categories:
+            raise ParamsError(f"{where}.categories: expected at least one category")
+
+
+class ForbiddenCargoCategory(Kind):
+    name = "forbidden_cargo_category"
+    number = 5
+    family = "cargo"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"品类|类|货|cargo|loads?|orders?|jobs?|haul|carry|不接|不拉|不运|不要|never|don't|"
+               r"do not|won't|refuse|avoid|ban|no |不想|不愿|不干|推掉|拒|活")
+    model = PenaltyModel.COUNT
+    Params = ForbiddenCategoryParams
+    scope = Scope.STEP
+
+    def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
+        cats = set(self.params.categories)
+        bad = [t.step.index for t in log.takes
+               if ctx.step_in_scope(t.step) and t.cargo.category in cats]
+        return {"violations": len(bad), "violating_steps": bad}
+
+    @classmethod
+    def hint(cls, params: ForbiddenCategoryParams) -> str:
+        return f"Do not take cargo of category {', '.join(params.categories)} (fined per order)."
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return self.times_broken(counters, penalty)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        if not f.categories or not hit(f, REFUSE):
+            return None
+        score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
+                                   r"type of|"
+                                   r"goods|"
+                                  r"cargo|货")
+        if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
+            score -= 2.0
+        return Candidate("forbidden_cargo_category", score,
+                         {"categories": [c for c, _ in f.categories]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    fine_per = "order"
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[ForbiddenCategoryParams]:
+        k = int(ctx.pick([1, 1, 2, 3]))
+        cats = [str(c) for c in ctx.rng.choice(list(CATEGORIES), size=k, replace=False)]
+        return Drawn(ForbiddenCategoryParams(categories=tuple(cats)),
+                     {"cats_zh": "、".join(f"「{c}」" for c in cats),
+                      "cats_en": " or ".join(f"「{c}」 ({CATEGORIES[c]})" for c in cats)})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"货源品类为{v['cats_zh']}的货一律不接。",
+                f"{v['cats_zh']}这类活儿我不拉，推掉。",
+                f"本车不承接{v['cats_zh']}品类的订单。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"I refuse cargo of category {v['cats_en']}.",
+                f"No {v['cats_en']} loads on my truck."]

@@ -1,0 +1,89 @@
+"""K9: total empty km (repositions + pickup drives of accepted takes) above max_km, per km."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.drawing import DrawContext, Drawn
+from sim.preferences.kinds.params import Km, Params
+from sim.preferences.progress import Progress, ProgressContext, Scope, Status
+from sim.preferences.text.common import (
+    DAILY,
+    EMPTY,
+    MONTH,
+    RADIUS,
+    TOTAL,
+    Candidate,
+    hit,
+    km_after_limit,
+)
+from sim.preferences.text.extract import Facts
+
+
+@dataclass(frozen=True)
+class MaxTotalDeadheadParams(Params):
+    max_km: Km
+
+
+class MaxTotalDeadheadKm(Kind):
+    name = "max_total_deadhead_km"
+    number = 9
+    family = "mileage"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"公里|千米|km|kilomet")
+    model = PenaltyModel.KM
+    Params = MaxTotalDeadheadParams
+    scope = Scope.MONTH
+
+    def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
+        total = log.deadhead_km([s for s in log.steps if ctx.step_in_scope(s)])
+        return {"deadhead_km": total, "over_km": max(0.0, total - self.params.max_km)}
+
+    @classmethod
+    def hint(cls, params: MaxTotalDeadheadParams) -> str:
+        return (f"Keep the month's empty driving (repositions plus pickup drives) within "
+                f"{params.max_km:g} km; every km beyond is fined.")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        p = self.params
+        status, fined = self.fined(penalty)
+        used = counters["deadhead_km"]
+        line = f"deadhead {used:,.0f} of {p.max_km:,.0f} km this month{fined}"
+        if status is Status.OK and used > 0.8 * p.max_km:
+            status = Status.AT_RISK
+        return status, line, None
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        km = km_after_limit(f)
+        if km is None or not hit(f, EMPTY):
+            return None
+        score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, TOTAL) + 0.6 * hit(
+            f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
+               r"每公里|every (?:extra|additional) (?:km|kilomet)|"
+               r"each (?:extra|additional) (?:km|kilomet)|(?:every|each|per) km over|km over")
+        if hit(f, DAILY) and not hit(f, MONTH):
+            score -= 1.0
+        if f.coords or hit(f, RADIUS):
+            score -= 1.5
+        return Candidate("max_total_deadhead_km", score, {"max_km": km})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MaxTotalDeadheadParams]:
+        km = float(ctx.step(500, 2500, 100))
+        return Drawn(MaxTotalDeadheadParams(max_km=km), {"km": f"{km:g}"})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"月度空驶（赶路）里程总和不得超过{v['km']}公里。",
+                f"一个月空车跑的里程加起来不超过{v['km']}公里。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Keep the month's total empty mileage at or below {v['km']} km.",
+                f"Monthly deadhead budget: {v['km']} km."]

@@ -1,0 +1,84 @@
+"""K19: a designated cargo must be taken (accepted) inside the preference's window."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sim.official.penalties import PenaltyModel
+from sim.official.steps import StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.drawing import DrawContext, Drawn
+from sim.preferences.kinds.params import Params
+from sim.preferences.progress import Progress, ProgressContext, Scope, Status
+from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.extract import Facts, cargo_ids
+
+
+@dataclass(frozen=True)
+class MustTakeCargoParams(Params):
+    cargo_id: str
+
+
+class MustTakeCargo(Kind):
+    name = "must_take_cargo"
+    number = 19
+    family = "designated order"
+    # §8 wording of this kind: a reading without any of it is reported ambiguous
+    signals = (r"编号|号|货|单|id|cargo|order|load|shipment|#")
+    model = PenaltyModel.MUST_TAKE
+    Params = MustTakeCargoParams
+    scope = Scope.MONTH
+    judged_at_end = True
+
+    def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
+        hits = [t.step.index for t in log.takes
+                if t.cargo.cargo_id == self.params.cargo_id.strip() and ctx.step_in_scope(t.step)]
+        return {"taken_at_steps": hits, "failed": not hits}
+
+    @classmethod
+    def hint(cls, params: MustTakeCargoParams) -> str:
+        return (f"Take cargo {params.cargo_id} while this preference is in force "
+                f"(a one-off fine if it is never taken).")
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        failed = counters["failed"]
+        return (Status.AT_RISK if failed else Status.OK,
+                f"must take cargo {self.params.cargo_id}: {'not yet' if failed else 'taken'}",
+                None)
+
+    @staticmethod
+    def recognise(f: Facts) -> Candidate | None:
+        ids = cargo_ids(f.text)
+        if not ids:
+            return None
+        score = 3.0 + 0.5 * hit(f, r"必接|mandatory|必须|一定|指定|临时约定|熟货|老客户|must|"
+                                   r"have to|"
+                                   r"make sure|"
+                                  r"guarantee|promised|agreed")
+        return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
+
+    # -- generated drivers: the draw and its texts ---------------------------------------
+    @classmethod
+    def draw_window(cls, ctx: DrawContext) -> tuple[dt.date, dt.date]:
+        """A promise to a customer: one to three days, not the whole horizon."""
+        last = ctx.start + dt.timedelta(days=ctx.days - 1)
+        first = ctx.day()
+        return first, min(last, first + dt.timedelta(days=int(ctx.rng.integers(0, 3))))
+
+    @classmethod
+    def draw(cls, ctx: DrawContext) -> Drawn[MustTakeCargoParams]:
+        ids = ctx.cargo_ids
+        cid = str(ctx.pick(ids)) if ids else str(int(ctx.rng.integers(100000, 999999)))
+        return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid})
+
+    @staticmethod
+    def zh(v: dict[str, Any]) -> list[str]:
+        return [f"临时约定：老客户的熟货，货源编号{v['id']}，必须接。",
+                f"指定货源编号{v['id']}的单子一定要拉。"]
+
+    @staticmethod
+    def en(v: dict[str, Any]) -> list[str]:
+        return [f"Promised to an old customer: take cargo {v['id']}.",
+                f"Cargo ID {v['id']} is a must-take order."]

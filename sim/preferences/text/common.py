@@ -1,0 +1,244 @@
+"""Keyword groups and helpers shared by the kinds' recognisers, and the candidate they return.
+
+Each kind's `recognise` (sim/preferences/kinds/kNN_*.py) scores a text from the shared `Facts` with
+these groups; a pattern only one kind uses lives in that kind's module instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sim.preferences.text import rx
+from sim.preferences.text.extract import Clock, Facts, km_values
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str
+    score: float
+    params: dict[str, Any]
+    # where a param came from when it is not written in the text itself, e.g. {"lat,lng,
+    # radius_km": "county table: 番禺区"}: reported with the reading, never guessed silently
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每日|每晚|天天|每一天|日日|当天|一天|"
+         r"同一天|同日|单日|daily|every day|each day|"
+         r"per day|a day|"
+         r"same day|any (?:one|single|given) day|in one day|a single day|"
+         r"every night|each night|nightly|every 24|each calendar day|each single day")
+MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
+REST = (r"觉|just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
+        r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
+        r"\bstop(?:ped)?\b|downtime|time off")
+REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
+                 r"has to|"
+                 r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
+SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
+CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|"
+              r"连轴转|in a row|"
+              r"consecutive|"
+              r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
+              r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
+NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
+           r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
+           r"don't accept|do not accept|not accept|no loads|"
+           r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
+           r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
+           r"不跑|不动车|"
+           r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
+           r"不能开|"
+           r"no orders?|not take|no driving|not drive|don't drive|do not drive|no work|not work|"
+           r"stay off|stop working|don't take|do not take|never take|no (?:new )?(?:jobs|loads|"
+           r"cargo)|"
+           r"no (?:empty|deadhead)|not (?:run|move|drive)|nothing moves|no moving|no repositioning|"
+           r"don't (?:run|move|work)|do not (?:run|move|work)|never (?:drive|run|move|work)|"
+           r"avoid (?:driving|taking|working)|off the road|without (?:taking|driving)|"
+           r"not be (?:driving|working|moving)|no jobs?|no trips?|"
+           r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
+           r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
+REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
+          r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
+          r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
+          r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
+          r"\bno\b(?!\s+(?:fewer|less|more|later|earlier)\b)|won't|will not|decline|not take|"
+          r"not haul|not carry|skip|turn down|reject|"
+          r"rather not|prefer not|stay away|keep away|nothing|exclude|off the table|off[- ]limits|"
+          r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
+          r"out of the question|off my list|no way|not on my (?:truck|lorry|vehicle)|"
+          r"keep\b.{0,30}\boff my (?:truck|lorry)")
+LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
+         r"上限|封顶|"
+         r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
+         r"or less|"
+         r"or under|控制在|go over|以上|above|or more|≤|<=|<|≦|不高于|cap\b|"
+         r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
+AT_LEAST = (r"≥|>=|≧|至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|"
+            r"no fewer|"
+            r"not fewer|no less|not less|or more|a minimum of|min\.?")
+WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星期五|星期一至星期五|周一~周五|weekdays?|"
+            r"monday (?:to|through|-) friday|mon-fri|workdays?|working days?|business days?")
+
+
+def hit(f: Facts, pattern: str) -> bool:
+    return rx.search(pattern, f.kw, re.I) is not None
+
+
+def hits(f: Facts, *patterns: str) -> int:
+    return sum(1 for p in patterns if hit(f, p))
+
+
+def span(f: Facts) -> tuple[Clock, Clock] | None:
+    """The first two clocks joined by a span connector (至, 到, ~, -, and, to, until)."""
+    cs = f.clocks
+    pair = None
+    for a, b in itertools.pairwise(cs):
+        between = f.num[a.end:b.start]
+        if len(between) <= 14 and rx.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
+                                            r"起", between,
+                                            re.I):
+            pair = (a, b)
+            break
+    if pair is None and len(cs) >= 2:
+        pair = (cs[0], cs[1])
+    if pair is None:
+        return None
+    a, b = pair
+    if b.bare and a.minutes >= 720 and b.minutes < 720 and b.minutes + 720 > a.minutes:
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
+    elif b.bare and not a.bare and 600 <= a.minutes < 720 and b.minutes < 360:
+        # 中午十一点半到一点半: a midday span ends in the afternoon
+        b = dataclasses.replace(b, minutes=b.minutes + 720)
+    return a, b
+
+
+def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
+    """Integers directly followed by a unit pattern, as (value, position); a count of fines
+    (扣一次, 罚1次, charged once) is not one."""
+    not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
+    return [(int(float(m.group(1))), m.start()) for m in
+            rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)
+            if not fine_unit(f.low, after + m.start())]
+
+
+def fine_unit(t: str, pos: int) -> bool:
+    """The number at pos is the unit of a fine, not a limit or a quota: 少一单罚八十, 多1单扣50,
+    超1次赔 (but 最多2单, 至少5单, 不少于3单 are limits)."""
+    before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺)\s*$",
+                       t[max(0, pos - 3):pos])
+    fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
+    return before is not None and fine is not None
+
+
+def km_after_limit(f: Facts) -> float | None:
+    kms = km_values(f.num)
+    if not kms:
+        return None
+    return kms[0][0]
+
+
+def fmt(minutes: int) -> str:
+    minutes %= 1440
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+# -- groups and helpers used by several kinds' recognisers --
+
+DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:]{0,5}?(?:日|天)|"
+             r"(?:[a-z-]+\s+){0,3}days?\b")
+
+
+OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完全歇|彻底歇|完全休息|完全停|一动不动|"
+             r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
+             r"not move|no driving|stationary|parked all day|completely off|fully off|"
+             r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
+             r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
+             r"entire day|full day off|off the road|maintenance|rest completely")
+
+
+NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
+              r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
+              r"放.{0,3}天假|一单(?:都|也)?不接|"
+              r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
+              r"没有订单|没接单|零单|放空|不拉货|不干活|歇|不揽|"
+              r"休息|停工|no orders?|without (?:any )?orders|"
+              r"order-free|not take any|no jobs?|no loads?|take nothing|not accept|days? off|"
+              r"rest days?|"
+              r"without work|don't work|not work|free days?")
+
+
+def min_days(f: Facts) -> int | None:
+    vals = [v for v, _ in int_before(f, DAYS_UNIT) if 0 < v <= 31]
+    if not vals and hit(f, r"\bdays?\b|整天"):  # "days off: at least 2 per month"
+        vals = [v for v, _ in int_before(f, r"(?:per|a|each|every)\s+month|/\s*month")
+                if 0 < v <= 31]
+    return vals[0] if vals else None
+
+
+ORDERS = (r"个(?=单|订单|活|\s*$|\s*[，。,.；;])|(?:[a-z-]+\s+){1,2}(?:orders?|jobs?|loads?|trips?|"
+          r"runs?|hauls?)\b|单|笔|趟|票|次|"
+          r"个订单|个单|orders?|jobs?|loads?|trips?|runs?|hauls?|shipments?|consignments?")
+
+
+DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然日|天|日子|次(?!性)|"
+          r"(?:distinct|different|separate|unique|individual|calendar|other)?\s*(?:calendar\s+)?"
+          r"days\b|times\b")
+
+
+ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
+         r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
+         r"不进入|不想进入|不要进入|别进|不进|绕开|别去|莫去|甭去|别往|别靠近|"
+         r"避开|远离|不靠近|禁止进入|不能进入|"
+         r"不准进入|"
+         r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
+         r"not go into|"
+         r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off[- ]limits|"
+         r"forbidden")
+
+
+HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
+         r"一趟|单程|"
+         r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
+         r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
+         r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"
+         r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|"
+         r"load)|"
+         r"long-haul|long haul|origin to destination|start to end|loading-to-unloading|"
+         r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸")
+
+
+PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|"
+           r"接货路上|去接货|"
+           r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|"
+           r"driving|leg) to|"
+           r"deadhead to\b|drive empty to\b|reach the (?:pickup|loading)|to get to the|"
+           r"to the (?:pickup|"
+           r"shipper)|getting to the load")
+
+
+EMPTY = (r"空驶|空车|空跑|空载|放空|empty|deadhead|unloaded|without (?:a )?load|"
+          r"with no load\b")
+
+
+RADIUS = r"半径|radius|圆心|circle"
+
+
+TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
+          r"加起来|加一起|一共|共计|总共|"
+          r"总量|total|altogether|in total|sum|cumulative|"
+          r"combined|overall|all together|added up")
+
+
+# The named keyword groups a reading reports as fired (reading.py): the evidence a
+# user reads to judge a parse, not a score.
+GROUPS: dict[str, str] = {
+    "daily": DAILY, "month": MONTH, "rest": REST, "required": REST_REQUIRED, "sleep": SLEEP,
+    "continuous": CONTINUOUS, "no_work": NO_WORK, "refuse": REFUSE, "limit": LIMIT,
+    "at_least": AT_LEAST, "weekdays": WEEKDAYS, "full_off": OFF_FULL, "no_orders": NO_ORDERS,
+    "enter": ENTER, "haul": HAUL, "pickup": PICKUP, "empty": EMPTY, "radius": RADIUS,
+    "total": TOTAL,
+}

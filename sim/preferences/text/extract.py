@@ -1,0 +1,1053 @@
+"""Shared extractors: numbers, clocks, durations, dates, coordinates, boxes, radii, amounts,
+caps, categories, places, cargo ids.
+
+Every kind recogniser reads the same `Facts`, so a phrasing never seen before still yields its
+numbers as long as each piece is written in some form these extractors know. Text is first
+NFKC-normalised (full-width digits and punctuation become ASCII), then a second "number view"
+rewrites Chinese numerals before a unit into digits; keywords are matched on the first view,
+numbers on the second.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+
+from sim.categories import CATEGORIES
+from sim.geo import PREFECTURES_ZH, load_counties
+from sim.preferences.text import rx
+
+CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+             "七": 7, "八": 8, "九": 9}
+CN_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+_CN = "零〇一二两三四五六七八九十百千万"
+_UNIT_AFTER = (r"(?=个半|个|半|点|时|小时|钟头|天|日|号|单|次|公里|千米|里|元|块|分钟|分|月|年|周|"
+               r"趟|星期|倍|%|米|票|趟|回|笔|整天|自然日|不同|度)")
+
+
+def cn_to_int(s: str) -> int | None:
+    """A Chinese numeral (两, 十二, 五十五, 一百零五, 两千) as an int; None if it is not one."""
+    if not s or any(ch not in CN_DIGITS and ch not in CN_UNITS for ch in s):
+        return None
+    if all(ch in CN_DIGITS for ch in s) and len(s) > 1:  # digit by digit: 二〇二六
+        return int("".join(str(CN_DIGITS[ch]) for ch in s))
+    total, section, digit, last = 0, 0, None, 1
+    for ch in s:
+        if ch in CN_DIGITS:
+            digit = CN_DIGITS[ch]
+            if ch in "零〇":
+                last = 10  # 一百零五: the digit after 零 is a unit digit
+        else:
+            unit = CN_UNITS[ch]
+            if unit == 10000:
+                total += (section + (digit or 0)) * unit
+                section, digit, last = 0, None, unit
+            else:
+                section += (1 if digit is None else digit) * unit
+                digit, last = None, unit
+    if digit is not None and last >= 100 and s[-1] not in "零〇":
+        # spoken shorthand: 一百五 = 150, 两千三 = 2300, 一万二 = 12000
+        return total + section + digit * (last // 10)
+    return total + section + (digit or 0)
+
+
+# Dialect words drivers write (Cantonese, northern colloquial) -> the Mandarin the kinds'
+# keyword groups know. Only unambiguous words, longest first; a unit word (蚊 yuan, 钟 hour)
+# only right after a number.
+_DIALECT: tuple[tuple[str, str], ...] = (
+    (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
+    (r"唔该", "谢谢"), (r"唔好", "不要"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"),
+    (r"喺", "在"), (r"咗", "了"),
+    (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
+    (r"揸车", "开车"),
+    (r"瞓觉|瞓", "睡觉"), (r"晌午", "中午"), (r"唞", "歇"),
+    (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
+    (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
+    (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
+    (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
+    (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
+    (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
+    (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
+    (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
+    (r"呢(?=个|度|排|几|些|单|次|天|日|趟|票)", "这"), (r"礼拜(?=[一二三四五六日天])", "星期"),
+    (r"多过", "超过"), (r"少过", "少于"),
+    # northern numerals: 仨 = 三个, 俩 = 两个 (仨百 = 三百)
+    (r"仨(?=[十百千万])", "三"), (r"俩(?=[十百千万])", "两"), (r"仨", "三个"), (r"俩", "两个"),
+    (r"眯(?!眼)", "睡"),
+    # Cantonese N日 = N天 for a Chinese numeral that is no date (三月十五日, 到三日 stay dates)
+    (r"(?<![月\d一二两三四五六七八九十到至~\-、和及号第初])([一二两三四五六七八九十]+)日"
+     r"(?![期子前后内起])", r"\1天"),
+)
+
+# Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
+# its verb (别给我派单 = 别派单, 也别让我空车跑 = 别空车跑) and a load verb left bare before its
+# pair (装或卸 = 装货或卸货, load or unload).
+_SHAPES: tuple[tuple[str, str], ...] = (
+    (r"(别|不要|不许|不准|不能|不用|不得|莫)(?:再|老是?|总)?(?:给|帮|替|让|叫|跟|同)(?:我|俺|咱|老子)",
+     r"\1"),
+    (r"(?i)\b(don't|do not|never|won't|will not)\s+(?:make|let|have|force|get)\s+me\s+",
+     r"\1 "),
+    (r"(?i)\b(only|just)\s+(?:one|a single)\s+(\S+\s*(?:yuan|rmb|元))\s+(fine|penalty|charge)\b",
+     r"\1 one \3 of \2"),
+    (r"(?<![货车])装(?=\s*(?:或者?|或是|和|与|及|/|、)\s*卸)", "装货"),
+    (r"(?<=或|者|是|和|与|及|/|、)(\s*)卸(?![货车])", r"\1卸货"),
+)
+
+
+def normalise(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text)
+    t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
+    for pat, rep in _DIALECT + _SHAPES:
+        t = rx.sub(pat, rep, t)
+    return rx.sub(r"\s+", " ", t).strip()
+
+
+_EN_NUM = {w: i for i, w in enumerate([
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty"])}
+_EN_NUM.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                "eighty": 80, "ninety": 90})
+_EN_WORD = r"(?:" + "|".join(sorted(_EN_NUM, key=len, reverse=True)) + r")"
+# a spelled-out number: "one hundred and twenty", "two thousand", "forty-five", "a hundred"
+_EN_PHRASE = (rf"\b(?:{_EN_WORD}(?:[\s-]+{_EN_WORD})?|an?)(?:\s+(?:hundred|thousand)"
+              rf"(?:\s+(?:and\s+)?{_EN_WORD}(?:[\s-]+{_EN_WORD})?)?)+\b")
+
+
+def _en_phrase_value(s: str) -> int | None:
+    total = part = 0
+    for w in rx.split(r"[\s-]+", s.lower()):
+        if w in ("and", ""):
+            continue
+        if w in ("a", "an"):
+            part = 1
+        elif w == "hundred":
+            part = (part or 1) * 100
+        elif w == "thousand":
+            total += (part or 1) * 1000
+            part = 0
+        elif w in _EN_NUM:
+            part += _EN_NUM[w]
+        else:
+            return None
+    return total + part
+
+
+# "half past eleven at night", "six in the morning", "a quarter to seven": digits and am/pm
+_EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                  r"\d{1,2})(?![:\d])")
+
+
+def _english_clocks(t: str) -> str:
+    def hour(w: str) -> int:
+        return int(w) if w.isdigit() else _EN_NUM[w.lower()]
+
+    def day_part(m: re.Match[str], h: int, mi: int) -> str:
+        part = (m.group("part") or "").lower()
+        suffix = " pm" if rx.search(r"night|evening|afternoon", part) else (
+            " am" if "morning" in part else "")
+        if "night" in part and h == 12:
+            return f"0:{mi:02d} am"
+        if "night" in part and h < 5:  # two at night: 02:00
+            suffix = " am"
+        return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
+
+    part = (r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight|"
+            r"(?:the )?(?:next|following) morning))?")
+    t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
+                                  else 15), t, flags=re.I)
+    t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
+               lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
+    part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
+            r"tonight|(?:the )?(?:next|following) morning)\b")
+
+    def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
+        return (day_part(m, hour(m.group(1)), 0) + m.group(2)
+                + day_part(m, hour(m.group(3)), 0))
+
+    t = rx.sub(_EN_CLOCK_WORD + r"(\s*(?:and|to|till|until|-)\s*)" + _EN_CLOCK_WORD + part,
+               both, t, flags=re.I)
+    return rx.sub(_EN_CLOCK_WORD + part, lambda m: day_part(m, hour(m.group(1)), 0), t,
+                  flags=re.I)
+
+
+_EN_UNIT = (r"(?=\s+(?:(?:more|extra|additional|full|whole|straight|consecutive|separate|distinct|"
+            r"different|calendar|complete|uninterrupted|continuous|solid|clear|unbroken|"
+            r"order-free|off|long|short|big|long-haul|long-distance|more)\s+)?(?:hours?|hrs?|days?|"
+            r"orders?|jobs?|loads?|trips?|runs?|hauls?|times|km|"
+            r"kilomet|minutes?|mins?|nights?|visits?|"
+            r"(?:per|a|each|every) (?:month|day|week|night)\b))")
+
+
+def _english_numbers(t: str) -> str:
+    """'two hours', 'half an hour', 'an hour', 'one and a half hours', 'a six-hour block' as
+    digits."""
+    t = rx.sub(r"\b(\w+)-(hour|day|minute|km|kilometre|kilometer)s?\b", r"\1 \2s", t, flags=re.I)
+    t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
+    t = rx.sub(r"\b(\w+) and a half hours\b",
+               lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
+               if m.group(1).lower() in _EN_NUM or m.group(1).isdigit() else m.group(0), t,
+               flags=re.I)
+    def and_a_half(m: re.Match[str]) -> str:  # an hour and a half, two hours and a half
+        w = m.group(1).lower()
+        return f"{1 if w == 'an' else _EN_NUM.get(w, w)}.5 hours"
+
+    t = rx.sub(r"\b(an|one|two|three|four|five|six|seven|eight|nine|ten|\d+) hours? and a half\b",
+               and_a_half, t, flags=re.I)
+    t = rx.sub(r"\bhalf an? (?:km|kilomet(?:er|re))\b", "0.5 km", t, flags=re.I)
+    t = rx.sub(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|\d+) and a half "
+               r"(km|kilomet(?:er|re)s?)\b",
+               lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 km", t, flags=re.I)
+    t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
+    t = _english_clocks(t)
+    t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
+               if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,
+               flags=re.I)
+    t = rx.sub(rf"\b{_EN_WORD}(?:[\s-]+{_EN_WORD})?(?=\s+(?:yuan|rmb|cny)\b)",  # fifty yuan
+               lambda m: str(_en_phrase_value(m.group(0)) or m.group(0)), t, flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")-(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()] + _EN_NUM[m.group(2).lower()]), t,
+               flags=re.I)
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b" + _EN_UNIT,
+               lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+    # a number, then a word or two, then what it counts: "fifteen vegetable orders"
+    return rx.sub(r"\b(" + "|".join(_EN_NUM) + r")\b(?=(?:\s+(?!(?:of|the|a|an|per|each|every|in|"
+                  r"on|at|for|to|by)\b)[a-z&-]+){1,3}\s+(?:orders?|jobs?|loads?|trips?|runs?|"
+                  r"days?)\b)",
+                  lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+
+
+def _cn_decimal_coords(t: str) -> str:
+    """北纬二十二点八 = 22.8: a Chinese decimal in a text about latitude and longitude, where
+    its whole part is a Guangdong latitude or longitude (a clock's 点 never is both)."""
+    if not rx.search(r"北纬|东经|纬度|经度|南纬|西经", t):
+        return t
+
+    def repl(m: re.Match[str]) -> str:
+        whole, frac = cn_to_int(m.group(1)), m.group(2)
+        digits = "".join(str(CN_DIGITS[c]) for c in frac)
+        if whole is None or not (18 <= whole <= 27 or 105 <= whole <= 120):
+            return m.group(0)
+        return f"{whole}.{digits}"
+
+    return rx.sub(rf"([{_CN}]+)点([零〇一二三四五六七八九]+)(?![{_CN}]|分|钟|半)", repl, t)
+
+
+def number_view(t: str) -> str:
+    """Chinese numerals before a unit become digits; 半 becomes .5 / :30 where it means half."""
+    def repl(m: re.Match[str]) -> str:
+        v = cn_to_int(m.group(0))
+        return m.group(0) if v is None else str(v)
+
+    t = _cn_decimal_coords(t)
+    # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
+    t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
+    t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
+    # 罚一百五一单 = 150 a load (一百五一 is no numeral; 罚五十一单 stays: 51 or 50 a load?)
+    t = rx.sub(rf"(?<=罚|扣|赔)([{_CN}]*[一二两三四五六七八九][十百千万][一二两三四五六七八九])"
+               r"(?=一(?:单|次|天|晚|趟|回|笔|票|步))", lambda m: repl(m) + "元", t)
+
+    t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
+    t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    # 罚款一天一百五 = 150 a day
+    t = rx.sub(rf"((?:罚|扣|赔)(?:款|钱)?\s*(?:1|每)\s*(?:天|晚|次|单|趟|回)\s*)([{_CN}]+)"
+               rf"(?![{_CN}])", lambda m: m.group(1) + repl(rx.match(r".*", m.group(2))), t)
+    t = _english_numbers(t)
+    # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
+    # (not 赔一百块一晚: 一 before a counter is "a night")
+    t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
+               r"(?![\d{_CN}]|晚|天|日|单|次|趟|回|个|步|笔|票)".replace(
+        "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
+    t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
+    t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
+    t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
+    t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
+    # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
+    # "March 12 and 13:" = "March 12 and March 13"
+    t = rx.sub(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|to|through)\s*)(\d{1,2})"
+               r"(?:st|nd|rd|th)?(?=\s*[:;,.]|\s*$)", r"\1 \2\3\1 \4", t, flags=re.I)
+    t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
+    t = rx.sub(r"(\d+)点半", r"\1点30分", t)
+    t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
+    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
+        t = rx.sub(r"\b((?:over|exceed|more than|above|beyond|at most|max(?:imum)?|up to)\s+)"
+                   r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
+        t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(?=\s+at (?:the )?most\b)", r"\1 km", t, flags=re.I)
+    return t
+
+
+# ---------------------------------------------------------------- spans of numbers
+@dataclass(frozen=True)
+class Num:
+    value: float
+    start: int
+    end: int
+    unit: str  # the text right after the number (up to 4 chars), lowercased
+
+
+def numbers(t: str) -> list[Num]:
+    return [Num(float(m.group(1)), m.start(1), m.end(1), t[m.end(1):m.end(1) + 6].lower().lstrip())
+            for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)", t)]
+
+
+# ---------------------------------------------------------------- clocks
+@dataclass(frozen=True)
+class Clock:
+    minutes: int  # minute of day 0..1439
+    start: int
+    end: int
+    next_day: bool
+    before: bool  # followed by 前/之前/before-ish: a deadline
+    bare: bool = False  # "7点" with no 上午/下午 word: a span end may inherit the start's half
+
+    @property
+    def hhmm(self) -> str:
+        return f"{self.minutes // 60:02d}:{self.minutes % 60:02d}"
+
+
+_NEXT = ("次日", "第二天", "翌日", "隔天", "次晨", "第二日", "转天")
+_PREFIX = (r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|半夜|深夜|"
+           r"每晚|每天|"
+           r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|夜)\s*)*")
+_CLOCK_ZH = re.compile(_PREFIX + r"(?<![\d.])(\d{1,2})(?:(?::(\d{2}))|(?:点|时)(?:(\d{1,2})分?|钟|"
+                                 r"整)?)"
+                       r"(?!\d|\s*(?:小时|个|分钟|公里|km|天|日|号|单|元|月|a\.?m|p\.?m|"
+                       r"o'clock))", re.I)
+_CLOCK_EN = re.compile(r"(?<![\d.])(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'clock)(?![a-z])",
+                       re.I)
+_WORD_CLOCK = re.compile(r"午夜|零点|半夜12点|midnight|noon|正午|"
+                         r"(?<=[到至日号])中午(?!\s*\d)|中午(?=\s*(?:前|之前|以前))", re.I)
+
+
+def _adjust(h: int, mi: int, prefix: str) -> int:
+    if h == 24:
+        h = 0
+    if prefix in ("下午", "傍晚") and h < 12:
+        h += 12
+    elif prefix in ("晚上", "晚间", "每晚", "当晚", "今晚", "夜晚", "晚"):
+        if 5 <= h < 12:
+            h += 12
+        elif h == 12:
+            h = 0
+    elif prefix in ("夜里", "夜间", "深夜", "半夜", "夜"):
+        if 6 <= h < 12:
+            h += 12
+        elif h == 12:
+            h = 0
+    elif prefix == "中午" and 1 <= h < 6:
+        h += 12
+    return (h % 24) * 60 + mi
+
+
+def clocks(t: str) -> list[Clock]:
+    out: list[Clock] = []
+    for m in _CLOCK_ZH.finditer(t):
+        prefix = m.group(1) or ""
+        # only the prefix words directly attached count
+        pm = rx.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+                       r"半夜|深夜|每晚|每天|"
+                       r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|"
+                       r"夜)\s*)*$",
+                       t[max(0, m.start(2) - 12):m.start(2)])
+        prefix = pm.group(0) if pm else prefix
+        h = int(m.group(2))
+        mi = int(m.group(3) or m.group(4) or 0)
+        colon = m.group(3) is not None
+        if h > 24 or mi > 59:
+            continue
+        if not colon and not prefix and rx.match(r"\s*(?:点|时)", t[m.end(2):]) is None:
+            continue
+        ctx = t[max(0, m.start(2) - 14):m.start(2)]
+        nd = any(w in prefix for w in _NEXT) or bool(rx.search(r"(至|到|~|-)\s*(次日|第二天|"
+                                                               r"翌日)\s*$", ctx))
+        lw = rx.search(r"(?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
+                       r"半夜|深夜|"
+                       r"每晚|当晚|今晚|夜晚|早|晚|夜)(?=(?:每天|每日|当天|次日|第二天|翌日|隔天|"
+                       r"\s)*$)", prefix)
+        last = lw.group(0) if lw else ""
+        out.append(Clock(_adjust(h, mi, last), m.start(2), m.end(), nd,
+                         _is_before(t, m.end(), m.start(2)), bare=not last and not colon))
+    for m in _CLOCK_EN.finditer(t):
+        h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower()
+        if h > 12 or mi > 59:
+            continue
+        if ap.startswith("p") and h < 12:
+            h += 12
+        elif ap.startswith("a") and h == 12:
+            h = 0
+        out.append(Clock(h * 60 + mi, m.start(), m.end(), _en_next(t, m.end()),
+                         _is_before(t, m.end(), m.start())))
+    for m in rx.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:to|-|until|till|through)\s*(?=\d{1,2}"
+                         r"(?::\d{2})?\s*([ap])\.?m\b)", t, re.I):
+        # "12 to 1 pm", "9 to 11 am": the start takes the end's half of the day, unless that
+        # would put it after the end (11 to 1 pm is 11 am)
+        h = int(m.group(1))
+        end = next((c for c in out if c.start >= m.end() - 1), None)
+        if h > 12 or end is None or any(c.start <= m.start() < c.end for c in out):
+            continue
+        pm = (h % 12) * 60 + 720
+        mins = pm if m.group(2).lower() == "p" and pm <= end.minutes else (h % 12) * 60
+        out.append(Clock(mins, m.start(1), m.end(1), False, False))
+    for m in rx.finditer(r"(?<![\d.:])([01]?\d|2[0-4]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m|\d|:\d))", t):
+        if any(c.start <= m.start() < c.end for c in out):
+            continue
+        h, mi = int(m.group(1)), int(m.group(2))
+        out.append(Clock((h % 24) * 60 + mi, m.start(), m.end(),
+                         _en_next(t, m.end()) or bool(rx.search(
+                             r"(次日|第二天|翌日)\s*$", t[max(0, m.start() - 4):m.start()])),
+                         _is_before(t, m.end(), m.start())))
+    for m in rx.finditer(r"(?<![\d.:])(\d{1,2})\s*(?:and|to|-|until|till)\s*(\d{1,2})(?![\d:])\s+"
+                         r"(?:o'clock\s+)?(in the morning|at night|in the evening|"
+                         r"in the afternoon)",
+                         t, re.I):
+        if any(c.start <= m.start() < c.end for c in out):
+            continue
+        part = m.group(3).lower()
+        for g in (1, 2):
+            h = int(m.group(g))
+            if h > 12:
+                break
+            if part in ("in the evening", "in the afternoon") or (part == "at night" and h >= 6):
+                h = (h % 12) + 12
+            elif h == 12:
+                h = 0
+            out.append(Clock(h * 60, m.start(g), m.end(g), False, False))
+    for m in _WORD_CLOCK.finditer(t):
+        if any(c.start <= m.start() < c.end or m.start() <= c.start < m.end() for c in out):
+            continue
+        w = m.group(0).lower()
+        mins = 12 * 60 if w in ("noon", "正午", "中午") else 0
+        ctx = t[max(0, m.start() - 6):m.start()]
+        out.append(Clock(mins, m.start(), m.end(),
+                         any(x in ctx for x in _NEXT) or _en_next(t, m.end()),
+                         _is_before(t, m.end(), m.start())))
+    return sorted(out, key=lambda c: c.start)
+
+
+def _en_next(t: str, end: int) -> bool:
+    return bool(rx.match(r"\s*(?:the\s+)?(?:next|following)\s+(?:day|morning)", t[end:end + 24],
+                         re.I))
+
+
+def _is_before(t: str, end: int, start: int | None = None) -> bool:
+    after = t[end:end + 6]
+    if rx.match(r"\s*(?:之前|以前|前)", after):
+        return True
+    if start is not None:
+        pre = t[max(0, start - 12):start].lower()
+        return bool(rx.search(r"(?:before|by|no later than|not later than|until)\s*$", pre))
+    return False
+
+
+# ---------------------------------------------------------------- durations
+def hours_spans(t: str) -> list[tuple[float, int, int]]:
+    """(hours, start, end) for 'N小时', 'N个小时', 'N hours', 'N-hour', 'N h'."""
+    out = []
+    for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:个)?\s*(?:(?:consecutive|straight|full|"
+                         r"continuous|"
+                         r"uninterrupted|solid|unbroken|whole|clear)\s+)?(?:小时|钟头|"
+                         r"-?\s*hours?\b|-?\s*hrs?\b|h\b)",
+                         t, re.I):
+        out.append((float(m.group(1)), m.start(), m.end()))
+    return out
+
+
+def minutes_spans(t: str) -> list[tuple[float, int, int]]:
+    out = []
+    for m in rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:分钟|-?\s*minutes?\b|-?\s*mins?\b)", t,
+                         re.I):
+        out.append((float(m.group(1)), m.start(), m.end()))
+    return out
+
+
+def durations_min(t: str) -> list[tuple[int, int]]:
+    """Every stated duration in minutes with its position (hours and minutes forms)."""
+    out = [(round(h * 60), s) for h, s, _ in hours_spans(t)]
+    out += [(round(m), s) for m, s, _ in minutes_spans(t)]
+    return sorted(out, key=lambda x: x[1])
+
+
+# ---------------------------------------------------------------- dates
+_MONTHS_EN = {m: i + 1 for i, m in enumerate(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
+_MON_NAMES = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+              r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MON_ALT = r"(?:" + _MON_NAMES + r")"
+_MON_RE = r"\b(" + _MON_NAMES + r")\b\.?"
+
+
+@dataclass(frozen=True)
+class Date:
+    year: int
+    month: int
+    day: int
+    start: int
+    end: int
+
+    @property
+    def iso(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
+
+
+def dates(t: str, year: int = 2026) -> list[Date]:
+    """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
+    out: list[Date] = []
+    for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
+                         r"((?:\s*(?:、|,|和|及|与|以及|至|到|~|"
+                         r"-)\s*(?:\d{1,2}\s*月\s*)?\d{1,2}(?![\d.:])\s*(?:日|号)?)*)"
+                         r"(?:\s*(?:日|号))?", t):
+        y = int(m.group(1) or year)
+        mo, d = int(m.group(2)), int(m.group(3))
+        if not (1 <= mo <= 12 and 1 <= d <= 31):
+            continue
+        if not rx.search(r"(?:日|号)", m.group(0)) and not m.group(4):
+            continue
+        out.append(Date(y, mo, d, m.start(), m.end()))
+        rest = m.group(4) or ""
+        for sep, mo2, d2 in rx.findall(r"(、|,|和|及|与|以及|至|到|~|"
+                                       r"-)\s*(?:(\d{1,2})\s*月\s*)?(\d{1,2})", rest):
+            mo2 = int(mo2) if mo2 else mo
+            d2 = int(d2)
+            if not (1 <= mo2 <= 12 and 1 <= d2 <= 31):
+                continue
+            if sep in ("至", "到", "~", "-") and mo2 == out[-1].month and d2 > out[-1].day:
+                for dd in range(out[-1].day + 1, d2 + 1):
+                    out.append(Date(y, mo2, dd, m.start(), m.end()))
+            else:
+                out.append(Date(y, mo2, d2, m.start(), m.end()))
+            mo = mo2
+    for m in rx.finditer(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", t):
+        out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
+    for m in rx.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
+                         r"h\b))", t):
+        if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+            out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
+    for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
+                         r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
+                         r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
+                         r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
+        mo = _MONTHS_EN[m.group(1).lower()[:3]]
+        _en_dates(out, m, mo, int(m.group(2)), int(m.group(3) or year), m.group(4))
+    for m in rx.finditer(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE +
+                         r"(?:\s*,?\s*(\d{4}))?", t, re.I):
+        if any(d.start <= m.start() < d.end for d in out):
+            continue
+        mo = _MONTHS_EN[m.group(2).lower()[:3]]
+        _en_dates(out, m, mo, int(m.group(1)), int(m.group(3) or year), "")
+    seen, uniq = set(), []
+    for d in sorted(out, key=lambda d: d.start):  # every mention; a repeat elsewhere is kept
+        if (d.iso, d.start) not in seen and 1 <= d.month <= 12 and 1 <= d.day <= 31:
+            seen.add((d.iso, d.start))
+            uniq.append(d)
+    return uniq
+
+
+def distinct_isos(ds: list[Date]) -> list[str]:
+    out: list[str] = []
+    for d in ds:
+        if d.iso not in out:
+            out.append(d.iso)
+    return out
+
+
+def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: str) -> None:
+    if not 1 <= d <= 31:
+        return
+    out.append(Date(y, mo, d, m.start(), m.end()))
+    for sep, _mon2, d2 in rx.findall(r"(,|and|&|to|-|through)\s*(?:" + _MON_ALT +
+                                    r"()\.?\s+)?(\d{1,2})", rest or "", re.I):
+        d2 = int(d2)
+        if sep in ("to", "-", "through") and d2 > out[-1].day:
+            for dd in range(out[-1].day + 1, d2 + 1):
+                out.append(Date(y, mo, dd, m.start(), m.end()))
+        else:
+            out.append(Date(y, mo, d2, m.start(), m.end()))
+
+
+def months(t: str, year: int = 2026) -> list[tuple[str, int]]:
+    """'YYYY-MM' months named alone (3月, 三月份, March, 2026年4月), with positions."""
+    out = []
+    for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(?<!\d)(\d{1,2})\s*月(?!\s*\d{1,2}\s*(?:日|号))", t):
+        mo = int(m.group(2))
+        if 1 <= mo <= 12:
+            out.append((f"{int(m.group(1) or year):04d}-{mo:02d}", m.start()))
+    for m in rx.finditer(r"\b(january|february|march|april|may|june|july|august|september|"
+                         r"october|november|december)\b(?:\s+(\d{4}))?", t, re.I):
+        mo = _MONTHS_EN[m.group(1).lower()[:3]]
+        out.append((f"{int(m.group(2) or year):04d}-{mo:02d}", m.start()))
+    for m in rx.finditer(r"(\d{4})-(\d{2})(?!-\d)", t):
+        out.append((f"{m.group(1)}-{m.group(2)}", m.start()))
+    return sorted(out, key=lambda x: x[1])
+
+
+# ---------------------------------------------------------------- coordinates, boxes, radii
+@dataclass(frozen=True)
+class Coord:
+    lat: float
+    lng: float
+    start: int
+    end: int
+
+
+_F = r"(\d{2,3}(?:\.\d+)?)"
+
+
+def _latlng(a: float, b: float) -> tuple[float, float] | None:
+    if 15 <= a <= 30 and 100 <= b <= 125:
+        return a, b
+    if 15 <= b <= 30 and 100 <= a <= 125:
+        return b, a
+    return None
+
+
+def coords(t: str) -> list[Coord]:
+    """(lat, lng) pairs however written: '(22.54, 114.06)', '北纬22.54、东经114.06',
+    'lat 22.54 lng 114.06', '114.06E 22.54N'; the order is decided by magnitude."""
+    out: list[Coord] = []
+    pats = [
+        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|"
+                                                         r"and)?\s*"
+        r"(?:东经|经度|lng|lon(?:gitude)?)\s*[:=]?\s*" + _F,
+        r"(?:东经|经度|lng|"
+        r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
+        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F,
+        r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?!\d|\.\d)",
+    ]
+    for p in pats:
+        for m in rx.finditer(p, t, re.I):
+            if any(c.start <= m.start() < c.end for c in out):
+                continue
+            ll = _latlng(float(m.group(1)), float(m.group(2)))
+            if ll is None or "." not in m.group(1) + m.group(2):
+                continue
+            out.append(Coord(ll[0], ll[1], m.start(), m.end()))
+    return sorted(out, key=lambda c: c.start)
+
+
+def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    m = rx.search(r"(?:" + words + r")\s*(?:在|为|between|from|range|of|:)?\s*(?:范围)?\s*"
+                  r"(\d{2,3}(?:\.\d+)?)\s*(?:°|度)?\s*[NnEe]?\s*(?:至|到|~|-|and|to|与|和)\s*"
+                  r"(?:北纬|东经)?\s*(\d{2,3}(?:\.\d+)?)", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    if not (lo <= a <= hi and lo <= b <= hi):
+        return None
+    return min(a, b), max(a, b), m.start()
+
+
+def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
+                  r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"\b", t)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    if not (lo <= a <= hi and lo <= b <= hi):
+        return None
+    return min(a, b), max(a, b), m.start()
+
+
+def _degree_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    """'22.3 and 23.6 degrees north', '112.9 to 114.2 east'."""
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*(?:至|到|~|-|to|and)\s*(\d{2,3}(?:\.\d+)?)\s*"
+                  r"(?:°|degrees?|度)?\s*(?:" + words + r")\b", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
+
+
+def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
+    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*(?:<=|≤|<|≦)\s*(?:" + words + r")\s*(?:<=|≤|<|≦)\s*"
+                  r"(\d{2,3}(?:\.\d+)?)", t, re.I)
+    if not m:
+        return None
+    a, b = float(m.group(1)), float(m.group(2))
+    return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
+
+
+def bbox(t: str) -> dict[str, float] | None:
+    """An explicit box: latitude and longitude ranges, or two corner coordinates."""
+    la = (_range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
+          or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30)
+          or _degree_range(t, r"north|N|北", 15, 30))
+    ln = (_range(t, r"东经|经度|longitudes?|lng|lon", 100, 125)
+          or _suffix_range(t, "E", 100, 125)
+          or _ineq_range(t, r"东经|经度|longitude|lng|lon", 100, 125)
+          or _degree_range(t, r"east|E|东", 100, 125))
+    if la and ln:
+        return {"lat_min": la[0], "lat_max": la[1], "lng_min": ln[0], "lng_max": ln[1]}
+    cs = coords(t)
+    if len(cs) == 2 and rx.search(r"角|corner|对角|box|矩形|方框|范围|框", t, re.I):
+        return {"lat_min": min(c.lat for c in cs), "lat_max": max(c.lat for c in cs),
+                "lng_min": min(c.lng for c in cs), "lng_max": max(c.lng for c in cs)}
+    return None
+
+
+_KM = r"(?:公里|千米|km|kilometers?|kilometres?|kms)"
+
+
+def km_values(t: str) -> list[tuple[float, int]]:
+    return [(float(m.group(1)), m.start()) for m in
+            rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"(?![a-z])", t, re.I)]
+
+
+def radius(t: str) -> float | None:
+    m = (rx.search(r"半径\s*(?:为|是)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"radius\s*(?:of|:|=)?\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s*(?:为|的|作为)?\s*(?:radius|半径)",
+                      t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
+                                                    r"附近)", t, re.I)
+         or rx.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
+         or rx.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
+                      t, re.I)
+         or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
+    if m is None:  # metres: 五百米内, within 500 m
+        mm = (rx.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:米|m|meters?|metres?)\s*(?:以内|之内|内|"
+                        r"范围)", t, re.I)
+              or rx.search(r"(?:半径|方圆|within|radius(?: of)?)\s*(\d+(?:\.\d+)?)\s*(?:米|m\b|"
+                           r"meters?|metres?)", t, re.I))
+        return float(mm.group(1)) / 1000 if mm else None
+    return float(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------- money
+_CAP_NONE = re.compile(r"无月度封顶|上不封顶|不封顶|无封顶|没有封顶|不设封顶|无上限|没有上限|"
+                       r"不设上限|"
+                       r"no (?:monthly )?cap|uncapped|without (?:a |any )?(?:monthly )?cap|"
+                       r"no upper limit|no (?:monthly )?ceiling|not capped", re.I)
+_CAP = [
+    r"(?:封顶|累计上限|扣款上限|罚款上限|月度上限|上限|累计最多(?:扣|罚)?(?:钱|款)?|最多(?:扣|"
+    r"罚)(?:钱|款)?|"
+    r"总共最多|最高(?:扣|罚)?(?:钱|款)?|累计不超过|累计不得超过|总共不超过|合计不超过|"
+    r"最多不超过|总额不超过)\s*(?:为|是|到)?\s*(?:¥|rmb|cny|人民币)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
+    r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
+    r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
+    r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:orders?|"
+    r"jobs?|loads?|trips?|runs?|km|kilomet|days?|hours?|单|天|公里))",
+    r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
+    r"cny)?\s*"
+    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
+    r"overall)",
+    r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))?\s*(?:of\s+)?(?:up to|"
+    r"at most|"
+    r"capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
+    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny)\s*cap",
+    r"(?:max(?:imum)?|at most|up to|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?)\s*(?:of\s*)?"
+    r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
+]
+_AMOUNT = [
+    r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
+    r"yuan)",
+    r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
+    r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
+    r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
+    r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
+    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
+    r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
+    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|分钟|%|个|米))",
+    # 罚款一天200块, 每公里两块
+    r"(?:罚款|扣款|罚钱|扣钱|罚|扣|赔)\s*(?:每|1)\s*(?:天|晚|次|单|趟|回)\s*(\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"每\s*(?:1\s*)?(?:公里|km)\s*(\d+(?:\.\d+)?)\s*(?:元|块)",
+]
+_RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
+                   r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
+                   re.I)
+
+
+def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int]]]:
+    """(amount, cap, cap_stated_none, cap spans). The amount is the first fine not part of a
+    cap and not a per-minute rate."""
+    spans: list[tuple[int, int]] = []
+    cap = None
+    for p in _CAP:
+        for m in rx.finditer(p, t, re.I):
+            spans.append((m.start(), m.end()))
+            if cap is None:
+                cap = float(m.group(1))
+    none = bool(_CAP_NONE.search(t))
+    if none:
+        cap = None
+    cands = []
+    for p in _AMOUNT:
+        for m in rx.finditer(p, t, re.I):
+            s, e = m.start(1), m.end(1)
+            if any(a <= s < b for a, b in spans):
+                continue
+            near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
+            a = max([x.end() for x in rx.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
+            b = rx.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
+            if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]):
+                continue
+            if rx.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
+                continue
+            del near
+            cands.append((s, float(m.group(1))))
+    amount = min(cands)[1] if cands else None
+    if cap is None and not none and amount is not None:
+        # a cap written as a count of fines: 累计10单封顶, 最多罚10次, at most 5 fines
+        m = rx.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
+                      r"累计\s*(\d+)\s*(?:单|次|天|笔)\s*(?:封顶|为限))|"
+                      r"(?:at most|up to|no more than)\s+(\d+)\s+(?:fines|penalties|charges)",
+                      t, re.I)
+        n = float(m.group(1) or m.group(2) or m.group(3)) if m else 1.0
+        if n > 1:  # 最多扣一次 is the once mode, not a cap
+            cap = amount * n
+    return amount, cap, none, spans
+
+
+def rate_per_minute(t: str) -> float | None:
+    m = (rx.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|"
+                   r"扣款)?\s*(?:钱|款)?\s*"
+                   r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
+                      r"(?:分钟|min(?:ute)?)", t, re.I)
+         or rx.search(r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)\s*(?:for|of)?\s*(?:each|every|per|a)"
+                      r"\s+minute", t, re.I)
+         or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
+                      t, re.I))
+    return float(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------- categories
+_CAT_ALIASES: list[tuple[str, str]] = [
+    (r"鲜活水产品|鲜活水产|水产品|水产|海鲜|鲜活", "鲜活水产品"),
+    (r"服饰纺织皮革|服饰|纺织|皮革|服装", "服饰纺织皮革"),
+    (r"快递快运搬家|快递|快运|搬家", "快递快运搬家"),
+    (r"化工塑料|化工|塑料", "化工塑料"),
+    (r"煤炭矿产|煤炭|矿产|煤", "煤炭矿产"),
+    (r"机械设备|机械|设备", "机械设备"),
+    (r"食品饮料|食品|饮料", "食品饮料"),
+    (r"蔬菜|菜", "蔬菜"),
+    (r"水果", "水果"),
+    (r"建材|建筑材料", "建材"),
+    (r"\bvegetables?\b|\bveg\b|\bgreens\b", "蔬菜"),
+    (r"\bfruits?\b", "水果"),
+    (r"\bbuilding[\s-]materials?|\bconstruction[\s-]materials?|\bbuilding supplies\b", "建材"),
+    (r"\bchemicals?(?:\s*(?:and|&|/|,)\s*plastics?)?|\bplastics?\b", "化工塑料"),
+    (r"\bcoal(?:\s*(?:and|&|/|,)\s*(?:minerals?|mining|ores?))?|\bminerals?\b|"
+     r"\bores?\b", "煤炭矿产"),
+    (r"\bmachinery(?:\s*(?:and|&|/|,)\s*equipment)?|\bequipment\b|\bmachines?\b", "机械设备"),
+    (r"\bfood(?:\s*(?:and|&|/|,)\s*(?:beverages?|drinks?))?\b|\bbeverages?\b|\bdrinks?\b",
+     "食品饮料"),
+    (r"(?:live|fresh)\s*(?:and\s*live\s*)?(?:aquatic products?|seafood|fish)|aquatic products?|"
+     r"seafood", "鲜活水产品"),
+    (r"\bcloth(?:ing|es)\b|\bgarments?\b|\btextiles?\b|\bleather\b|\bapparel\b", "服饰纺织皮革"),
+    (r"express(?:\s*(?:delivery|freight|parcels?))?|courier|parcels?|house moving|"
+     r"moving house|removals?|\bmoving (?:jobs?|loads?|orders?|cargo|goods)\b", "快递快运搬家"),
+]
+
+
+def canonical_category(s: str) -> str | None:
+    s = s.strip()
+    if s in CATEGORIES:
+        return s
+    for pat, cat in _CAT_ALIASES:
+        if rx.fullmatch(pat, s, re.I) or (len(s) <= 8 and rx.search(pat, s, re.I)):
+            return cat
+    return None
+
+
+def categories(t: str) -> list[tuple[str, int]]:
+    """Categories in text order: 「…」 contents first (canonicalised when known), then names."""
+    out: list[tuple[str, int]] = []
+    taken: list[tuple[int, int]] = []
+    for m in rx.finditer(r"[「『“\"《【]([^」』”\"》】]{1,20})[」』”\"》】]", t):
+        for part in rx.split(r"[、,/和及与]", m.group(1)):
+            c = canonical_category(part)
+            if c:
+                out.append((c, m.start()))
+        taken.append((m.start(), m.end()))
+    for pat, cat in _CAT_ALIASES:
+        for m in rx.finditer(pat, t, re.I):
+            if any(a <= m.start() < b for a, b in taken):
+                continue
+            around = t[max(0, m.start() - 1):m.end() + 1]
+            not_veg = rx.search(r"(?:吃|饭|买|做|送)菜|菜(?:市|场)", around)
+            if cat == "蔬菜" and m.group(0) == "菜" and not_veg:
+                continue
+            if cat == "煤炭矿产" and m.group(0) == "煤" and "煤气" in t[m.start():m.end() + 1]:
+                continue
+            out.append((cat, m.start()))
+            taken.append((m.start(), m.end()))
+    seen, res = set(), []
+    for c, p in sorted(out, key=lambda x: x[1]):
+        if c not in seen:
+            seen.add(c)
+            res.append((c, p))
+    return res
+
+
+# ---------------------------------------------------------------- places
+
+
+@dataclass(frozen=True)
+class PlaceRef:
+    name_zh: str  # as the cargo city substring: as written in Chinese, or the mapped name
+    lat: float | None
+    lng: float | None
+    radius_km: float | None
+    start: int
+    end: int
+    prefecture: bool
+
+
+@cache
+def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef]]]:
+    zh: dict[str, PlaceRef] = {}
+    en: dict[str, PlaceRef] = {}
+    counties = load_counties()
+    by_city: dict[str, list] = {}
+    for c in counties:
+        by_city.setdefault(c.city_en, []).append(c)
+    for city_en, city_zh in PREFECTURES_ZH.items():
+        cs = by_city.get(city_en, [])
+        # the prefecture's seat: its most populous county-level unit
+        seat = max(cs, key=lambda c: c.population) if cs else None
+        ref = PlaceRef(city_zh, seat.lat if seat else None, seat.lng if seat else None,
+                       None, 0, 0, True)
+        zh[city_zh + "市"] = ref
+        zh[city_zh] = ref
+        en[city_en.lower()] = ref
+    for c in counties:
+        if c.name_zh in (PREFECTURES_ZH.get(c.city_en, "") + "市",):
+            continue
+        ref = PlaceRef(c.name_zh, c.lat, c.lng, c.radius_km, 0, 0, False)
+        zh.setdefault(c.name_zh, ref)
+        short = rx.sub(r"(瑶族自治县|壮族瑶族自治县|自治县|区|县|市)$", "", c.name_zh)
+        if len(short) >= 2:
+            zh.setdefault(short, PlaceRef(short, c.lat, c.lng, c.radius_km, 0, 0, False))
+        key = c.name_en.lower()
+        if key not in en:
+            en[key] = PlaceRef(c.name_zh, c.lat, c.lng, c.radius_km, 0, 0, False)
+    return (sorted(zh.items(), key=lambda kv: -len(kv[0])),
+            sorted(en.items(), key=lambda kv: -len(kv[0])))
+
+
+def places(t: str) -> list[PlaceRef]:
+    """Guangdong places in text order, longest name first at each position. A Chinese name is
+    kept as written (with its 市/区/县 when present); an English one maps to the Chinese name."""
+    zh, en = _place_index()
+    out: list[PlaceRef] = []
+    used = [False] * len(t)
+    for name, ref in zh:
+        for m in rx.finditer(re.escape(name), t):
+            if any(used[m.start():m.end()]):
+                continue
+            for i in range(m.start(), m.end()):
+                used[i] = True
+            out.append(PlaceRef(name, ref.lat, ref.lng, ref.radius_km, m.start(), m.end(),
+                                ref.prefecture))
+    low = t.lower()
+    for name, ref in en:
+        for m in rx.finditer(r"\b" + re.escape(name) + r"(?:\s+(?:city|district|county))?\b", low):
+            if any(used[m.start():m.end()]):
+                continue
+            for i in range(m.start(), m.end()):
+                used[i] = True
+            out.append(PlaceRef(ref.name_zh, ref.lat, ref.lng, ref.radius_km, m.start(), m.end(),
+                                ref.prefecture))
+    return sorted(out, key=lambda p: p.start)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A place a rule names: written coordinates, or a district/county resolved to the county
+    table's centre and radius (`radius_km` then set, `source` naming the county)."""
+
+    lat: float
+    lng: float
+    radius_km: float | None
+    start: int
+    end: int
+    source: str  # "coordinates" or "county table: <name>"
+
+
+def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
+    """Coordinates and district/county names in text order. A prefecture (广州, 东莞) is a
+    cargo-city name, not a point, so it is left out."""
+    out = [Point(c.lat, c.lng, None, c.start, c.end, "coordinates") for c in cs]
+    for p in ps:
+        if p.prefecture or p.lat is None or p.lng is None:
+            continue
+        if any(c.start <= p.start < c.end for c in cs):
+            continue
+        out.append(Point(p.lat, p.lng, p.radius_km, p.start, p.end, f"county table: {p.name_zh}"))
+    return sorted(out, key=lambda x: x.start)
+
+
+def cargo_ids(t: str) -> list[str]:
+    """Cargo ids after an id word; a number followed by a unit (300 km, 100元) is not one."""
+    out = []
+    for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|号码|编码|票号|"
+                         r"cargo\s*(?:id|no\.?|number|#)|"
+                         r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
+                         r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
+                         r"([A-Za-z0-9][A-Za-z0-9_-]{2,})", t, re.I):
+        x = m.group(1)
+        if not any(ch.isdigit() for ch in x):
+            continue
+        if rx.match(r"\s*(?:km|公里|千米|元|块|yuan|rmb|单|次|天|小时|h\b|hours?|minutes?|分钟|"
+                    r"orders?|days?)", t[m.end():], re.I):
+            continue
+        out.append(x)
+    return out
+
+
+# ---------------------------------------------------------------- all facts
+@dataclass
+class Facts:
+    raw: str
+    text: str  # NFKC-normalised
+    num: str  # number view
+    low: str  # number view, lowercased (English matching)
+    kw: str = ""  # both views, lowercased: keyword groups match either spelling
+    clocks: list[Clock] = field(default_factory=list)
+    dates: list[Date] = field(default_factory=list)
+    coords: list[Coord] = field(default_factory=list)
+    bbox: dict[str, float] | None = None
+    radius: float | None = None
+    amount: float | None = None
+    cap: float | None = None
+    cap_none: bool = False
+    categories: list[tuple[str, int]] = field(default_factory=list)
+    places: list[PlaceRef] = field(default_factory=list)
+    durations: list[tuple[int, int]] = field(default_factory=list)
+    points: list[Point] = field(default_factory=list)
+
+    def has(self, pattern: str) -> bool:
+        return rx.search(pattern, self.kw, re.I) is not None
+
+    def count(self, *patterns: str) -> int:
+        return sum(1 for p in patterns if self.has(p))
+
+
+def facts(raw: str) -> Facts:
+    text = normalise(raw)
+    num = number_view(text)
+    f = Facts(raw, text, num, num.lower(), text.lower() + " || " + num.lower())
+    f.clocks = clocks(num)
+    f.dates = dates(num)
+    f.coords = coords(num)
+    f.bbox = bbox(num)
+    f.radius = radius(num)
+    f.amount, f.cap, f.cap_none, _ = money(num)
+    f.categories = categories(num)
+    f.places = places(num)
+    f.durations = durations_min(num)
+    f.points = points(f.coords, f.places)
+    return f
