@@ -3,17 +3,23 @@ validity window opens at the listing), never where it is.
 
 The competition takes any online cargo by id, seen or not (docs/competition.md §4.4), and a
 failed try costs one minute. So the plan is: be free when the cargo lists, try the take at once,
-and never try twice (a cargo a driver has tried leaves its pool for good). A take that would
+and never try twice (a cargo a driver has tried leaves its pool for good). But the official
+scorer aborts a driver whose log takes an id missing from the dataset, even a failed take (§6,
+step 7): a misread id, or one from another market, would cost the whole month. So an id is
+tried only once it has been seen in a query, or when it has the shape of the ids the queries
+show (the same letters in the same places, as many digits). A take that would
 still hold the truck when the cargo lists is charged the promise's fine, so the choice between
 that take and the promise is made ahead, by price, rather than found out afterwards.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
-from memory.rule_progress import RuleProgress, Todo
+from memory.rule_progress import NEUTRAL_CARGO, RuleProgress, Todo
 from sim.official.steps import ActionKind
 
 KIND = "must_take_cargo"
@@ -21,6 +27,7 @@ LEAD_MINUTES = 60  # a listing this close is waited for rather than started away
 # a take ending this soon after the listing still finds the cargo online (the calibrated
 # market's median time online is 85 minutes; docs/competition.md §9)
 GRACE_MINUTES = 30
+SHAPE_SAMPLE = 200  # the latest ids seen, whose shapes a promised id must match
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +39,22 @@ class Promise:
     fine: float  # what missing it costs (the fine, within its cap)
 
 
+def id_shape(cargo_id: str) -> str:
+    """C00177924 -> C99999999: what every id of one dataset has in common."""
+    return re.sub(r"\d", "9", cargo_id)
+
+
+def plausible(rp: RuleProgress, cargo_id: str) -> bool:
+    """Seen in a query, or shaped like the ids the queries have shown."""
+    if cargo_id in rp.cargo:
+        return True
+    latest = islice(reversed(rp.cargo), SHAPE_SAMPLE)
+    shapes = {id_shape(c) for c in latest if c != NEUTRAL_CARGO}
+    return id_shape(cargo_id) in shapes
+
+
 def open_promises(rp: RuleProgress) -> Iterator[Promise]:
-    """The promises not yet tried and not waived."""
+    """The promises not yet tried, not waived, and safe to try (`plausible`)."""
     specs = [s for s in rp.rules if s.kind == KIND and s.index not in rp.waived]
     if not specs:
         return
@@ -42,7 +63,7 @@ def open_promises(rp: RuleProgress) -> Iterator[Promise]:
         if spec.rule is None:
             continue
         cid = str(getattr(spec.rule.params, "cargo_id", ""))
-        if not cid or cid in tried:
+        if not cid or cid in tried or not plausible(rp, cid):
             continue
         fine = spec.amount if not spec.cap else min(spec.amount, spec.cap)
         yield Promise(spec.index, cid, spec.window.start, spec.window.end, fine)
@@ -68,5 +89,5 @@ def promise_fine(rp: RuleProgress, cargo_id: str, start: float, end: float) -> f
                and start < p.opens + GRACE_MINUTES < min(end, p.closes))
 
 
-__all__ = ["GRACE_MINUTES", "LEAD_MINUTES", "Promise", "open_promises", "promise_fine",
-           "promise_todo"]
+__all__ = ["GRACE_MINUTES", "LEAD_MINUTES", "Promise", "id_shape", "open_promises", "plausible",
+           "promise_fine", "promise_todo"]

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from memory.memory_agent import MemoryAgent
-from memory.promises import promise_fine, promise_todo
+from memory.promises import plausible, promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.geo import Point
 from tests.competition_logs import LogBuilder, cargo_row
@@ -33,6 +33,21 @@ def promise(amount: float = 5000.0) -> dict:
             "start_time": "2026-03-03 20:01:00", "end_time": "2026-03-03 23:59:59",
             "penalty_amount": amount, "penalty_cap": amount,
             "structured": {"kind": "must_take_cargo", "params": {"cargo_id": PROMISED}}}
+
+
+def test_an_id_of_another_shape_is_never_tried_blind():
+    # a misread id, or one drawn for another market, must never reach the log
+    rp = RuleProgress(rules_from_entries([promise()], n_days=3, parser=None), n_days=3,
+                      initial=Point(*START))
+    rp.add_cargo(cargo_row("C00000001", START, (22.6, 114.0)))
+    opens = 2 * 1440 + 20 * 60 + 1
+    assert not plausible(rp, PROMISED)
+    assert promise_todo(rp, opens + 5) is None
+    assert promise_fine(rp, "other", opens - 300, opens + 120) == 0.0
+    # seen in a query, it is tried whatever its shape
+    rp.add_cargo(cargo_row(PROMISED, START, (22.6, 114.0)))
+    assert plausible(rp, PROMISED)
+    assert promise_todo(rp, opens + 5) is not None
 
 
 def errand() -> dict:
@@ -51,6 +66,10 @@ def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
     rp = RuleProgress(rules_from_entries([promise()], n_days=3, parser=None), n_days=3,
                       initial=Point(*START))
     opens = 2 * 1440 + 20 * 60 + 1
+    # no query has shown an id yet: an id that is not in the dataset would abort the driver's
+    # whole score (even a failed take), so nothing is tried blind before the shape is known
+    assert promise_todo(rp, opens + 5) is None
+    rp.add_cargo(cargo_row("100001", START, (22.6, 114.0)))  # the market's ids: 6 digits
     assert promise_todo(rp, opens - 600) is None  # far ahead: nothing to do yet
     wait = promise_todo(rp, opens - 40)
     assert wait is not None
