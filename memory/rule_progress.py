@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.kinds import REGISTRY, Kind, RuleContext
@@ -118,15 +119,39 @@ class HypoTake:
 
 
 @dataclass(frozen=True)
-class DaysContext(RuleContext):
+class KeptContext(RuleContext):
+    """The kind's own context, its derived values worked out once: a month asks one rule's
+    context the same questions (horizon, window, days) a million times. A kind reads the day
+    list and never changes it."""
+
+    @cached_property
+    def horizon(self) -> int:  # type: ignore[override]
+        return RuleContext.horizon.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def window_applied(self) -> bool:  # type: ignore[override]
+        return RuleContext.window_applied.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def whole_log(self) -> bool:  # type: ignore[override]
+        return RuleContext.whole_log.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def days(self) -> list[int]:  # type: ignore[override]
+        return RuleContext.days.fget(self)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class DaysContext(KeptContext):
     """The kind's own context with its day set cut to [lo, hi] (the rule's test unchanged)."""
 
     lo: int = 0
     hi: int = 10**6
 
-    @property
-    def days(self) -> list[int]:
-        return [d for d in super().days if self.lo <= d <= self.hi]
+    @cached_property
+    def days(self) -> list[int]:  # type: ignore[override]
+        return [d for d in RuleContext.days.fget(self)  # type: ignore[attr-defined]
+                if self.lo <= d <= self.hi]
 
 
 def _add(a: dict, b: dict) -> dict:
@@ -162,7 +187,15 @@ class RuleProgress:
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
+        self._full_known = False  # every take of `_full_log` found its cargo when it was made
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
+        # what the what-ifs of one step share (tails of the log, the future without the
+        # steps, a box rule's next step where the driver stands), dropped at each new step
+        self._memo: dict[tuple, object] = {}
+        self._ctxs: dict[tuple, RuleContext] = {}  # (rule, lo, hi) -> its context, for good
+        self._base_pen: dict[int, float] = {}  # the penalty of `_base`, per rule
+        # per-step kinds: (steps tested, counters) — each new step is tested once and added
+        self._step_counts: dict[int, tuple[int, dict]] = {}
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
@@ -189,6 +222,7 @@ class RuleProgress:
                                            accepted_truthy=self.settings.accepted_truthy))
         self._cache = None
         self._extra.clear()
+        self._memo.clear()
 
     @property
     def end(self) -> int:
@@ -200,28 +234,68 @@ class RuleProgress:
     # -- testing -----------------------------------------------------------------------
     def ctx(self, spec: RuleSpec, lo: int | None = None, hi: int | None = None) -> RuleContext:
         assert spec.rule is not None
+        key = (spec.index, lo, hi)
+        got = self._ctxs.get(key)
+        if got is not None:
+            return got
         if lo is None and hi is None:
-            return RuleContext(self.settings, self.n_days, spec.rule.name, spec.window,
-                               self.initial)
-        return DaysContext(self.settings, self.n_days, spec.rule.name, spec.window, self.initial,
-                           lo if lo is not None else 0, hi if hi is not None else 10**6)
+            got = KeptContext(self.settings, self.n_days, spec.rule.name, spec.window,
+                              self.initial)
+        else:
+            got = DaysContext(self.settings, self.n_days, spec.rule.name, spec.window,
+                              self.initial, lo if lo is not None else 0,
+                              hi if hi is not None else 10**6)
+        self._ctxs[key] = got
+        return got
 
     def _log(self, steps: Sequence[Step]) -> StepLog:
         return StepLog(tuple(steps), self.cargo)
+
+    def _extend(self, log: StepLog, extra: Sequence[Step]) -> StepLog:
+        """`log` with `extra` steps after it, the derived lists `log` has already worked out
+        carried over rather than re-read (each is a list in log order, so the extra steps'
+        entries go after it). Only for a log whose takes all found their cargo when it was
+        made (`_known`): its lists are then what a fresh read gives."""
+        out = StepLog(log.steps + tuple(extra), self.cargo)
+        done, new = log.__dict__, StepLog(tuple(extra), self.cargo)
+        for name in ("takes", "active_steps", "active_intervals", "rest_intervals"):
+            if name in done:
+                out.__dict__[name] = done[name] + getattr(new, name)
+        return out
+
+    def _known(self, steps: Sequence[Step]) -> bool:
+        """Every take among `steps` has its cargo registered (so their takes never grow)."""
+        return all(s.cargo_id in self.cargo for s in steps if s.accepted)
 
     def _full(self) -> StepLog:
         """The whole log as one StepLog per step (its derived lists are computed once)."""
         if self._full_log is None or len(self._full_log.steps) != len(self.steps):
             self._full_log = self._log(self.steps)
+            self._full_known = self._known(self.steps)
         return self._full_log
 
+    def _full_plus(self, extra: Sequence[Step]) -> StepLog:
+        """The whole log with `extra` steps after it (a month kind's what-if)."""
+        full = self._full()
+        if not self._full_known:
+            return self._log([*self.steps, *extra])
+        return self._extend(full, extra)
+
     def _tail(self, from_day: int, extra: Sequence[Step] = ()) -> StepLog:
-        """Steps ending after the start of `from_day - 1`, plus the one before (for positions)."""
-        cut = (from_day - 1) * DAY
-        i = len(self.steps)
-        while i > 0 and self.steps[i - 1].step_end > cut:
-            i -= 1
-        return self._log([*self.steps[max(0, i - 1):], *extra])
+        """Steps ending after the start of `from_day - 1`, plus the one before (for positions).
+        The steps from the log are cut once a step; the same tail serves every what-if."""
+        key = ("tail", from_day)
+        base = self._memo.get(key)
+        if not isinstance(base, StepLog):
+            cut = (from_day - 1) * DAY
+            i = len(self.steps)
+            while i > 0 and self.steps[i - 1].step_end > cut:
+                i -= 1
+            steps = self.steps[max(0, i - 1):]
+            if not self._known(steps):  # a take's cargo not read yet: read afresh each time
+                return self._log([*steps, *extra])
+            base = self._memo[key] = self._log(steps)
+        return self._extend(base, extra) if extra else base
 
     def _counters(self, spec: RuleSpec, today: int) -> tuple[dict, dict]:
         """-> (counters through yesterday, counters through today) of the log so far.
@@ -242,8 +316,30 @@ class RuleProgress:
             if today > 0:
                 past = _add(closed, rule.violations(tail, self.ctx(spec, lo, lo)))
             return past, _add(past, rule.violations(tail, self.ctx(spec, today, today)))
+        if rule.scope is Scope.STEP:
+            c = self._step_counters(spec)
+            return c, c
         c = rule.violations(self._full(), self.ctx(spec))
         return c, c
+
+    def _step_counters(self, spec: RuleSpec) -> dict:
+        """A per-step kind's counters over the log: each step is tested once, on its own, and
+        added (`_add`: counts add, step lists join, flags or), which is the kind's test over
+        the whole log since it judges each step alone. A step whose take's cargo is not read
+        yet is not added until it is."""
+        rule = spec.rule
+        assert rule is not None
+        done, c = self._step_counts.get(spec.index, (0, None))
+        if c is None:
+            done, c = 0, rule.violations(self._log(()), self.ctx(spec))
+        new = self.steps[done:]
+        if new and self._known(new):
+            c = _add(c, rule.violations(self._log(new), self.ctx(spec)))
+            done = len(self.steps)
+        elif new:
+            return rule.violations(self._full(), self.ctx(spec))
+        self._step_counts[spec.index] = (done, c)
+        return c
 
     def _penalty(self, spec: RuleSpec, counters: dict) -> float:
         assert spec.rule is not None
@@ -265,6 +361,7 @@ class RuleProgress:
             assert rule is not None
             past, c = self._counters(spec, today)
             self._base[spec.index] = c
+            self._base_pen.pop(spec.index, None)
             pen = self._penalty(spec, past if rule.scope is Scope.DAY else c)
             status, line, todo = rule.progress(view, c, pen)
             state = RuleState(spec, c, round(pen, 2), status, line, todo)
@@ -321,6 +418,7 @@ class RuleProgress:
         d0 = first.step_start // DAY
         here = self.position() or position or first.before
         log_h: StepLog | None = None  # the log plus the steps, shared by the month kinds
+        memo = self._memo
         out: dict[int, float] = {}
         for spec in self.rules:
             rule = spec.rule
@@ -333,8 +431,11 @@ class RuleProgress:
                 # that ends outside a box is charged the step after it too (S4 has no cap)
                 delta = rule.violations(self._log([*hs, _rest(last.step_end, last.step_end + 1,
                                                               last.after)]), self.ctx(spec))
-                stay = rule.violations(self._log([_rest(self.end, self.end + 1, here)]),
-                                       self.ctx(spec))
+                key = ("stay", spec.index, here)  # the same for every what-if of this step
+                stay = memo.get(key)
+                if stay is None:
+                    stay = memo[key] = rule.violations(
+                        self._log([_rest(self.end, self.end + 1, here)]), self.ctx(spec))
                 after = _add(base, {k: v - stay.get(k, 0) if k in ADDITIVE else v
                                     for k, v in delta.items()
                                     if k in ADDITIVE or isinstance(v, bool)})
@@ -344,8 +445,11 @@ class RuleProgress:
                 # far from home, as if the driver never moved again)
                 lo, hi = max(0, d0 - 1), last.step_end // DAY + 1
                 until = (hi + 1) * DAY
-                without = rule.violations(
-                    self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
+                key = ("without", spec.index, lo, hi, here)  # shared by the what-ifs of a step
+                without = memo.get(key)
+                if without is None:
+                    without = memo[key] = rule.violations(
+                        self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
                 with_h = rule.violations(
                     self._tail(lo, [*hs, _rest(last.step_end, until, last.after)]),
                     self.ctx(spec, lo, hi))
@@ -356,9 +460,12 @@ class RuleProgress:
             elif first.step_start >= rule.settled_after():
                 continue  # e.g. a dated itinerary: no step after its day can change it
             else:
-                log_h = log_h or self._log([*self.steps, *hs])
+                log_h = log_h or self._full_plus(hs)
                 after = rule.violations(log_h, self.ctx(spec))
-            extra = self._penalty(spec, after) - self._penalty(spec, base)
+            base_pen = self._base_pen.get(spec.index)
+            if base_pen is None:
+                base_pen = self._base_pen[spec.index] = self._penalty(spec, base)
+            extra = self._penalty(spec, after) - base_pen
             if credit:
                 extra -= self._part_credit(spec, base, after)
             if abs(extra) > 1e-9:
