@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from memory.grown_log import GrownLog, KeptLog
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.kinds import REGISTRY, Kind, RuleContext
 from sim.scoring.penalties import PenaltyModel
@@ -187,7 +188,6 @@ class RuleProgress:
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
-        self._full_known = False  # every take of `_full_log` found its cargo when it was made
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
         # what the what-ifs of one step share (tails of the log, the future without the
         # steps, a box rule's next step where the driver stands), dropped at each new step
@@ -251,18 +251,6 @@ class RuleProgress:
     def _log(self, steps: Sequence[Step]) -> StepLog:
         return StepLog(tuple(steps), self.cargo)
 
-    def _extend(self, log: StepLog, extra: Sequence[Step]) -> StepLog:
-        """`log` with `extra` steps after it, the derived lists `log` has already worked out
-        carried over rather than re-read (each is a list in log order, so the extra steps'
-        entries go after it). Only for a log whose takes all found their cargo when it was
-        made (`_known`): its lists are then what a fresh read gives."""
-        out = StepLog(log.steps + tuple(extra), self.cargo)
-        done, new = log.__dict__, StepLog(tuple(extra), self.cargo)
-        for name in ("takes", "active_steps", "active_intervals", "rest_intervals"):
-            if name in done:
-                out.__dict__[name] = done[name] + getattr(new, name)
-        return out
-
     def _known(self, steps: Sequence[Step]) -> bool:
         """Every take among `steps` has its cargo registered (so their takes never grow)."""
         return all(s.cargo_id in self.cargo for s in steps if s.accepted)
@@ -270,23 +258,24 @@ class RuleProgress:
     def _full(self) -> StepLog:
         """The whole log as one StepLog per step (its derived lists are computed once)."""
         if self._full_log is None or len(self._full_log.steps) != len(self.steps):
-            self._full_log = self._log(self.steps)
-            self._full_known = self._known(self.steps)
+            # kept (its day figures shared) when every take in it found its cargo
+            self._full_log = (KeptLog(tuple(self.steps), self.cargo)
+                              if self._known(self.steps) else self._log(self.steps))
         return self._full_log
 
     def _full_plus(self, extra: Sequence[Step]) -> StepLog:
         """The whole log with `extra` steps after it (a month kind's what-if)."""
         full = self._full()
-        if not self._full_known:
+        if not isinstance(full, KeptLog):
             return self._log([*self.steps, *extra])
-        return self._extend(full, extra)
+        return GrownLog.grow(full, extra, self.cargo)
 
     def _tail(self, from_day: int, extra: Sequence[Step] = ()) -> StepLog:
         """Steps ending after the start of `from_day - 1`, plus the one before (for positions).
         The steps from the log are cut once a step; the same tail serves every what-if."""
         key = ("tail", from_day)
         base = self._memo.get(key)
-        if not isinstance(base, StepLog):
+        if not isinstance(base, KeptLog):
             cut = (from_day - 1) * DAY
             i = len(self.steps)
             while i > 0 and self.steps[i - 1].step_end > cut:
@@ -294,8 +283,8 @@ class RuleProgress:
             steps = self.steps[max(0, i - 1):]
             if not self._known(steps):  # a take's cargo not read yet: read afresh each time
                 return self._log([*steps, *extra])
-            base = self._memo[key] = self._log(steps)
-        return self._extend(base, extra) if extra else base
+            base = self._memo[key] = KeptLog(tuple(steps), self.cargo)
+        return GrownLog.grow(base, extra, self.cargo) if extra else base
 
     def _counters(self, spec: RuleSpec, today: int) -> tuple[dict, dict]:
         """-> (counters through yesterday, counters through today) of the log so far.
