@@ -141,6 +141,22 @@ class KeptContext(RuleContext):
     def days(self) -> list[int]:  # type: ignore[override]
         return RuleContext.days.fget(self)  # type: ignore[attr-defined]
 
+    @cached_property
+    def _scoped(self) -> tuple[list[Step], dict[int, bool]]:
+        """The driver's logged steps (set by `RuleProgress.ctx`) and, by position, whether each
+        is in scope: a month kind asks it of every logged take at every what-if."""
+        return [], {}
+
+    def step_in_scope(self, step: Step) -> bool:
+        logged, memo = self._scoped
+        i = step.index - 1
+        if 0 <= i < len(logged) and logged[i] is step:  # a logged step: the answer is kept
+            got = memo.get(i)
+            if got is None:
+                got = memo[i] = super().step_in_scope(step)
+            return got
+        return super().step_in_scope(step)
+
 
 @dataclass(frozen=True)
 class DaysContext(KeptContext):
@@ -245,6 +261,7 @@ class RuleProgress:
             got = DaysContext(self.settings, self.n_days, spec.rule.name, spec.window,
                               self.initial, lo if lo is not None else 0,
                               hi if hi is not None else 10**6)
+        got.__dict__["_scoped"] = (self.steps, {})  # the log only grows: positions stay put
         self._ctxs[key] = got
         return got
 
