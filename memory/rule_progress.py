@@ -192,7 +192,11 @@ class RuleProgress:
     """One driver's rules and step records so far (feed `on_step` with each official record)."""
 
     def __init__(self, rules: Iterable[RuleSpec], *, n_days: int, version: str | None = None,
-                 initial: Pos | None = None, speed_kmh: float = 60.0) -> None:
+                 initial: Pos | None = None, speed_kmh: float = 60.0,
+                 share_work: bool = True) -> None:
+        """`share_work=False`: every test re-reads the log from scratch, nothing is kept
+        between what-ifs or steps (the slow reference the shared path must agree with)."""
+        self.share_work = share_work
         self.rules = tuple(r for r in rules if r.rule is not None)
         self.unscored = tuple(r for r in rules if r.rule is None)
         self.settings = settings_for(version or DEFAULT_VERSION)
@@ -251,7 +255,7 @@ class RuleProgress:
     def ctx(self, spec: RuleSpec, lo: int | None = None, hi: int | None = None) -> RuleContext:
         assert spec.rule is not None
         key = (spec.index, lo, hi)
-        got = self._ctxs.get(key)
+        got = self._ctxs.get(key) if self.share_work else None
         if got is not None:
             return got
         if lo is None and hi is None:
@@ -261,8 +265,9 @@ class RuleProgress:
             got = DaysContext(self.settings, self.n_days, spec.rule.name, spec.window,
                               self.initial, lo if lo is not None else 0,
                               hi if hi is not None else 10**6)
-        got.__dict__["_scoped"] = (self.steps, {})  # the log only grows: positions stay put
-        self._ctxs[key] = got
+        if self.share_work:
+            got.__dict__["_scoped"] = (self.steps, {})  # the log only grows: positions stay
+            self._ctxs[key] = got
         return got
 
     def _log(self, steps: Sequence[Step]) -> StepLog:
@@ -274,6 +279,8 @@ class RuleProgress:
 
     def _full(self) -> StepLog:
         """The whole log as one StepLog per step (its derived lists are computed once)."""
+        if not self.share_work:
+            return self._log(self.steps)
         if self._full_log is None or len(self._full_log.steps) != len(self.steps):
             # kept (its day figures shared) when every take in it found its cargo
             self._full_log = (KeptLog(tuple(self.steps), self.cargo)
@@ -283,7 +290,7 @@ class RuleProgress:
     def _full_plus(self, extra: Sequence[Step]) -> StepLog:
         """The whole log with `extra` steps after it (a month kind's what-if)."""
         full = self._full()
-        if not isinstance(full, KeptLog):
+        if not isinstance(full, KeptLog):  # (also when work is not shared)
             return self._log([*self.steps, *extra])
         return GrownLog.grow(full, extra, self.cargo)
 
@@ -291,14 +298,14 @@ class RuleProgress:
         """Steps ending after the start of `from_day - 1`, plus the one before (for positions).
         The steps from the log are cut once a step; the same tail serves every what-if."""
         key = ("tail", from_day)
-        base = self._memo.get(key)
+        base = self._memo.get(key) if self.share_work else None
         if not isinstance(base, KeptLog):
             cut = (from_day - 1) * DAY
             i = len(self.steps)
             while i > 0 and self.steps[i - 1].step_end > cut:
                 i -= 1
             steps = self.steps[max(0, i - 1):]
-            if not self._known(steps):  # a take's cargo not read yet: read afresh each time
+            if not self.share_work or not self._known(steps):  # (a take's cargo not read yet)
                 return self._log([*steps, *extra])
             base = self._memo[key] = KeptLog(tuple(steps), self.cargo)
         return GrownLog.grow(base, extra, self.cargo) if extra else base
@@ -335,6 +342,8 @@ class RuleProgress:
         yet is not added until it is."""
         rule = spec.rule
         assert rule is not None
+        if not self.share_work:
+            return rule.violations(self._full(), self.ctx(spec))
         done, c = self._step_counts.get(spec.index, (0, None))
         if c is None:
             done, c = 0, rule.violations(self._log(()), self.ctx(spec))
@@ -424,7 +433,7 @@ class RuleProgress:
         d0 = first.step_start // DAY
         here = self.position() or position or first.before
         log_h: StepLog | None = None  # the log plus the steps, shared by the month kinds
-        memo = self._memo
+        memo = self._memo if self.share_work else {}
         out: dict[int, float] = {}
         for spec in self.rules:
             rule = spec.rule
@@ -468,7 +477,7 @@ class RuleProgress:
             else:
                 log_h = log_h or self._full_plus(hs)
                 after = rule.violations(log_h, self.ctx(spec))
-            base_pen = self._base_pen.get(spec.index)
+            base_pen = self._base_pen.get(spec.index) if self.share_work else None
             if base_pen is None:
                 base_pen = self._base_pen[spec.index] = self._penalty(spec, base)
             extra = self._penalty(spec, after) - base_pen
