@@ -208,6 +208,7 @@ class RuleProgress:
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
+        self._known_head = 0  # the first logged steps whose takes all found their cargo
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
         # what the what-ifs of one step share (tails of the log, the future without the
         # steps, a box rule's next step where the driver stands), dropped at each new step
@@ -274,7 +275,15 @@ class RuleProgress:
         return StepLog(tuple(steps), self.cargo)
 
     def _known(self, steps: Sequence[Step]) -> bool:
-        """Every take among `steps` has its cargo registered (so their takes never grow)."""
+        """Every take among `steps` (the log or a tail of it) has its cargo registered, so
+        their takes never grow. Cargo is never unregistered: the known head of the log is
+        kept and only the steps after it are looked at."""
+        log = self.steps
+        while self._known_head < len(log) and (not log[self._known_head].accepted or
+                                               log[self._known_head].cargo_id in self.cargo):
+            self._known_head += 1
+        if self._known_head == len(log):
+            return True
         return all(s.cargo_id in self.cargo for s in steps if s.accepted)
 
     def _full(self) -> StepLog:
