@@ -551,8 +551,11 @@ class RuleProgress:
             rested = [_rest(start, mid, position, n)]
         else:
             worked, rested = [work(start, mid, n)], [_rest(start, mid, position, n)]
-        by_work = self.extra_for_steps(worked, now, position, credit=False, only=self.timed)
-        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=self.timed)
+        live = self.timed - self.waived  # a waived rule's saving is never counted
+        if not live:
+            return 0.0
+        by_work = self.extra_for_steps(worked, now, position, credit=False, only=live)
+        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=live)
         saved = 0.0
         for spec in self.rules:
             if spec.index in self.waived:
@@ -615,8 +618,11 @@ class RuleProgress:
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
-            got = self._extra[key] = sum(v for i, v in self.extra_by_rule(take).items()
-                                         if i not in self.waived)
+            self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
+            live = None if not self.waived else frozenset(
+                r.index for r in self.rules if r.index not in self.waived)
+            got = self._extra[key] = sum(self.extra_for_steps(
+                [self.hypothetical(take)], take.now, take.position, only=live).values())
         return got
 
     def todo(self, now: float, position: Pos | None = None) -> Todo | None:
