@@ -6,15 +6,19 @@ it works out each day's active minutes and rest once. `GrownLog` is such a log p
 each figure is the kept log's, continued over the new steps in log order, which is what the
 plain `StepLog` computes over all of them (minutes are whole numbers, the lists keep log order,
 and `merge` sorts what it joins). The kinds' tests run unchanged on either.
+
+A logged step's positions are `KeptPos`: the kinds that measure every step against a point
+(visits, dwells, family events) then find each distance worked out already.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from functools import cached_property
 
 from sim.scoring.cargo import CargoRecord
-from sim.scoring.steps import Interval, Step, StepLog, Take, clip, merge
+from sim.scoring.steps import Interval, Pos, Step, StepLog, Take, clip, merge
 from sim.scoring.timebase import DAY
 
 
@@ -95,3 +99,34 @@ class GrownLog(StepLog):
     def day_rest(self, day: int) -> list[Interval]:
         return merge(self.base.rest_clipped(day)
                      + clip(self.new.rest_intervals, DAY * day, DAY * day + DAY))
+
+
+class KeptPos(Pos):
+    """A logged position that keeps its distances to the points asked (the same float the
+    plain `Pos.km_to` gives: it is that call, made once per point)."""
+
+    __slots__ = ("_km",)
+
+    def km_to(self, lat: float, lng: float) -> float:
+        try:
+            known = self._km
+        except AttributeError:
+            known = {}
+            object.__setattr__(self, "_km", known)
+        key = (lat, lng)
+        got = known.get(key)
+        if got is None:
+            got = known[key] = Pos.km_to(self, lat, lng)
+        return got
+
+
+def kept_positions(step: Step, prev: Step | None) -> Step:
+    """`step` with `KeptPos` positions; its start shares the previous step's end when they
+    are the same point (a position's distances then serve both steps)."""
+    def kept(p: Pos) -> KeptPos:
+        return p if isinstance(p, KeptPos) else KeptPos(p.lat, p.lng)
+    before = (prev.after if prev is not None and prev.after.lat == step.before.lat
+              and prev.after.lng == step.before.lng else kept(step.before))
+    after = (before if step.after.lat == step.before.lat and step.after.lng == step.before.lng
+             else kept(step.after))
+    return dataclasses.replace(step, before=before, after=after)

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from memory.grown_log import GrownLog, KeptLog
+from memory.grown_log import GrownLog, KeptLog, kept_positions
 from sim.scoring.cargo import CargoRecord, parse_cargo_row
 from sim.scoring.kinds import REGISTRY, Kind, RuleContext
 from sim.scoring.penalties import PenaltyModel
@@ -238,9 +238,10 @@ class RuleProgress:
         self.cargo.setdefault(rec.cargo_id, rec)
 
     def on_step(self, record: dict) -> None:
-        prev = self.steps[-1].step_end if self.steps else 0
-        self.steps.append(Step.from_record(record, prev, len(self.steps) + 1,
-                                           accepted_truthy=self.settings.accepted_truthy))
+        last = self.steps[-1] if self.steps else None
+        step = Step.from_record(record, last.step_end if last is not None else 0,
+                                len(self.steps) + 1, accepted_truthy=self.settings.accepted_truthy)
+        self.steps.append(kept_positions(step, last) if self.share_work else step)
         self._cache = None
         self._extra.clear()
         self._memo.clear()
