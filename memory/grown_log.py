@@ -86,9 +86,18 @@ class GrownLog(StepLog):
     def takes(self) -> list[Take]:  # type: ignore[override]
         return self.base.takes + self.new.takes
 
+    @cached_property
+    def _new_span(self) -> tuple[int, int]:
+        """The minutes the new steps' active intervals reach: a day outside it is the base's."""
+        got = self.new.active_intervals
+        return (min(a for a, _ in got), max(b for _, b in got)) if got else (0, 0)
+
     def active_minutes(self, day: int) -> int:
         total = self.base.active_minutes(day)
         lo = DAY * day
+        a0, b0 = self._new_span
+        if b0 <= lo or a0 >= lo + DAY:  # nothing new reaches the day: clip keeps nothing
+            return total
         for a, b in clip(self.new.active_intervals, lo, lo + DAY):
             total += b - a
         return total
