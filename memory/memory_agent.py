@@ -465,7 +465,7 @@ class MemoryAgent:
 
 
 def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate, ...]:
-    return tuple(dataclasses.replace(c, busy_minutes=busy[c.cargo.cargo_id])
+    return tuple(c.with_busy(busy[c.cargo.cargo_id])
                  if c.cargo.cargo_id in busy else c for c in cands)
 
 

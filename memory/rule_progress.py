@@ -27,7 +27,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from memory.grown_log import GrownLog, KeptLog, kept_positions
 from sim.geo import Point
 from sim.official.cargo_index import CargoRecord, parse_cargo_row
 from sim.official.penalties import PenaltyModel
@@ -119,15 +121,55 @@ class HypoTake:
 
 
 @dataclass(frozen=True)
-class DaysContext(RuleContext):
+class KeptContext(RuleContext):
+    """The kind's own context, its derived values worked out once: a month asks one rule's
+    context the same questions (horizon, window, days) a million times. A kind reads the day
+    list and never changes it."""
+
+    @cached_property
+    def horizon(self) -> int:  # type: ignore[override]
+        return RuleContext.horizon.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def window_applied(self) -> bool:  # type: ignore[override]
+        return RuleContext.window_applied.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def whole_log(self) -> bool:  # type: ignore[override]
+        return RuleContext.whole_log.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def days(self) -> list[int]:  # type: ignore[override]
+        return RuleContext.days.fget(self)  # type: ignore[attr-defined]
+
+    @cached_property
+    def _scoped(self) -> tuple[list[Step], dict[int, bool]]:
+        """The driver's logged steps (set by `RuleProgress.ctx`) and, by position, whether each
+        is in scope: a month kind asks it of every logged take at every what-if."""
+        return [], {}
+
+    def step_in_scope(self, step: Step) -> bool:
+        logged, memo = self._scoped
+        i = step.index - 1
+        if 0 <= i < len(logged) and logged[i] is step:  # a logged step: the answer is kept
+            got = memo.get(i)
+            if got is None:
+                got = memo[i] = super().step_in_scope(step)
+            return got
+        return super().step_in_scope(step)
+
+
+@dataclass(frozen=True)
+class DaysContext(KeptContext):
     """The kind's own context with its day set cut to [lo, hi] (the rule's test unchanged)."""
 
     lo: int = 0
     hi: int = 10**6
 
-    @property
-    def days(self) -> list[int]:
-        return [d for d in super().days if self.lo <= d <= self.hi]
+    @cached_property
+    def days(self) -> list[int]:  # type: ignore[override]
+        return [d for d in RuleContext.days.fget(self)  # type: ignore[attr-defined]
+                if self.lo <= d <= self.hi]
 
 
 def _add(a: dict, b: dict) -> dict:
@@ -151,7 +193,11 @@ class RuleProgress:
     """One driver's rules and step records so far (feed `on_step` with each official record)."""
 
     def __init__(self, rules: Iterable[RuleSpec], *, n_days: int, version: str | None = None,
-                 initial: Point | None = None, speed_kmh: float = 60.0) -> None:
+                 initial: Point | None = None, speed_kmh: float = 60.0,
+                 share_work: bool = True) -> None:
+        """`share_work=False`: every test re-reads the log from scratch, nothing is kept
+        between what-ifs or steps (the slow reference the shared path must agree with)."""
+        self.share_work = share_work
         self.rules = tuple(r for r in rules if r.rule is not None)
         self.unscored = tuple(r for r in rules if r.rule is None)
         self.settings = settings_for(version or DEFAULT_VERSION)
@@ -163,7 +209,15 @@ class RuleProgress:
         self._cache: tuple[tuple[int, int], tuple[RuleState, ...]] | None = None
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
+        self._known_head = 0  # the first logged steps whose takes all found their cargo
         self._extra: dict[tuple, float] = {}  # what-if totals of this step
+        # what the what-ifs of one step share (tails of the log, the future without the
+        # steps, a box rule's next step where the driver stands), dropped at each new step
+        self._memo: dict[tuple, object] = {}
+        self._ctxs: dict[tuple, RuleContext] = {}  # (rule, lo, hi) -> its context, for good
+        self._base_pen: dict[int, float] = {}  # the penalty of `_base`, per rule
+        # per-step kinds: (steps tested, counters) — each new step is tested once and added
+        self._step_counts: dict[int, tuple[int, dict]] = {}
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
@@ -185,11 +239,13 @@ class RuleProgress:
         self.cargo.setdefault(rec.cargo_id, rec)
 
     def on_step(self, record: dict) -> None:
-        prev = self.steps[-1].step_end if self.steps else 0
-        self.steps.append(Step.from_record(record, prev, len(self.steps) + 1,
-                                           accepted_truthy=self.settings.accepted_truthy))
+        last = self.steps[-1] if self.steps else None
+        step = Step.from_record(record, last.step_end if last is not None else 0,
+                                len(self.steps) + 1, accepted_truthy=self.settings.accepted_truthy)
+        self.steps.append(kept_positions(step, last) if self.share_work else step)
         self._cache = None
         self._extra.clear()
+        self._memo.clear()
 
     @property
     def end(self) -> int:
@@ -201,28 +257,69 @@ class RuleProgress:
     # -- testing -----------------------------------------------------------------------
     def ctx(self, spec: RuleSpec, lo: int | None = None, hi: int | None = None) -> RuleContext:
         assert spec.rule is not None
+        key = (spec.index, lo, hi)
+        got = self._ctxs.get(key) if self.share_work else None
+        if got is not None:
+            return got
         if lo is None and hi is None:
-            return RuleContext(self.settings, self.n_days, spec.rule.name, spec.window,
-                               self.initial)
-        return DaysContext(self.settings, self.n_days, spec.rule.name, spec.window, self.initial,
-                           lo if lo is not None else 0, hi if hi is not None else 10**6)
+            got = KeptContext(self.settings, self.n_days, spec.rule.name, spec.window,
+                              self.initial)
+        else:
+            got = DaysContext(self.settings, self.n_days, spec.rule.name, spec.window,
+                              self.initial, lo if lo is not None else 0,
+                              hi if hi is not None else 10**6)
+        if self.share_work:
+            got.__dict__["_scoped"] = (self.steps, {})  # the log only grows: positions stay
+            self._ctxs[key] = got
+        return got
 
     def _log(self, steps: Sequence[Step]) -> StepLog:
         return StepLog(tuple(steps), self.cargo)
 
+    def _known(self, steps: Sequence[Step]) -> bool:
+        """Every take among `steps` (the log or a tail of it) has its cargo registered, so
+        their takes never grow. Cargo is never unregistered: the known head of the log is
+        kept and only the steps after it are looked at."""
+        log = self.steps
+        while self._known_head < len(log) and (not log[self._known_head].accepted or
+                                               log[self._known_head].cargo_id in self.cargo):
+            self._known_head += 1
+        if self._known_head == len(log):
+            return True
+        return all(s.cargo_id in self.cargo for s in steps if s.accepted)
+
     def _full(self) -> StepLog:
         """The whole log as one StepLog per step (its derived lists are computed once)."""
+        if not self.share_work:
+            return self._log(self.steps)
         if self._full_log is None or len(self._full_log.steps) != len(self.steps):
-            self._full_log = self._log(self.steps)
+            # kept (its day figures shared) when every take in it found its cargo
+            self._full_log = (KeptLog(tuple(self.steps), self.cargo)
+                              if self._known(self.steps) else self._log(self.steps))
         return self._full_log
 
+    def _full_plus(self, extra: Sequence[Step]) -> StepLog:
+        """The whole log with `extra` steps after it (a month kind's what-if)."""
+        full = self._full()
+        if not isinstance(full, KeptLog):  # (also when work is not shared)
+            return self._log([*self.steps, *extra])
+        return GrownLog.grow(full, extra, self.cargo)
+
     def _tail(self, from_day: int, extra: Sequence[Step] = ()) -> StepLog:
-        """Steps ending after the start of `from_day - 1`, plus the one before (for positions)."""
-        cut = (from_day - 1) * DAY
-        i = len(self.steps)
-        while i > 0 and self.steps[i - 1].step_end > cut:
-            i -= 1
-        return self._log([*self.steps[max(0, i - 1):], *extra])
+        """Steps ending after the start of `from_day - 1`, plus the one before (for positions).
+        The steps from the log are cut once a step; the same tail serves every what-if."""
+        key = ("tail", from_day)
+        base = self._memo.get(key) if self.share_work else None
+        if not isinstance(base, KeptLog):
+            cut = (from_day - 1) * DAY
+            i = len(self.steps)
+            while i > 0 and self.steps[i - 1].step_end > cut:
+                i -= 1
+            steps = self.steps[max(0, i - 1):]
+            if not self.share_work or not self._known(steps):  # (a take's cargo not read yet)
+                return self._log([*steps, *extra])
+            base = self._memo[key] = KeptLog(tuple(steps), self.cargo)
+        return GrownLog.grow(base, extra, self.cargo) if extra else base
 
     def _counters(self, spec: RuleSpec, today: int) -> tuple[dict, dict]:
         """-> (counters through yesterday, counters through today) of the log so far.
@@ -243,8 +340,32 @@ class RuleProgress:
             if today > 0:
                 past = _add(closed, rule.violations(tail, self.ctx(spec, lo, lo)))
             return past, _add(past, rule.violations(tail, self.ctx(spec, today, today)))
+        if rule.scope is Scope.STEP:
+            c = self._step_counters(spec)
+            return c, c
         c = rule.violations(self._full(), self.ctx(spec))
         return c, c
+
+    def _step_counters(self, spec: RuleSpec) -> dict:
+        """A per-step kind's counters over the log: each step is tested once, on its own, and
+        added (`_add`: counts add, step lists join, flags or), which is the kind's test over
+        the whole log since it judges each step alone. A step whose take's cargo is not read
+        yet is not added until it is."""
+        rule = spec.rule
+        assert rule is not None
+        if not self.share_work:
+            return rule.violations(self._full(), self.ctx(spec))
+        done, c = self._step_counts.get(spec.index, (0, None))
+        if c is None:
+            done, c = 0, rule.violations(self._log(()), self.ctx(spec))
+        new = self.steps[done:]
+        if new and self._known(new):
+            c = _add(c, rule.violations(self._log(new), self.ctx(spec)))
+            done = len(self.steps)
+        elif new:
+            return rule.violations(self._full(), self.ctx(spec))
+        self._step_counts[spec.index] = (done, c)
+        return c
 
     def _penalty(self, spec: RuleSpec, counters: dict) -> float:
         assert spec.rule is not None
@@ -266,6 +387,7 @@ class RuleProgress:
             assert rule is not None
             past, c = self._counters(spec, today)
             self._base[spec.index] = c
+            self._base_pen.pop(spec.index, None)
             pen = self._penalty(spec, past if rule.scope is Scope.DAY else c)
             status, line, todo = rule.progress(view, c, pen)
             state = RuleState(spec, c, round(pen, 2), status, line, todo)
@@ -322,6 +444,7 @@ class RuleProgress:
         d0 = first.step_start // DAY
         here = self.position() or position or first.before
         log_h: StepLog | None = None  # the log plus the steps, shared by the month kinds
+        memo = self._memo if self.share_work else {}
         out: dict[int, float] = {}
         for spec in self.rules:
             rule = spec.rule
@@ -334,8 +457,11 @@ class RuleProgress:
                 # that ends outside a box is charged the step after it too (S4 has no cap)
                 delta = rule.violations(self._log([*hs, _rest(last.step_end, last.step_end + 1,
                                                               last.after)]), self.ctx(spec))
-                stay = rule.violations(self._log([_rest(self.end, self.end + 1, here)]),
-                                       self.ctx(spec))
+                key = ("stay", spec.index, here)  # the same for every what-if of this step
+                stay = memo.get(key)
+                if stay is None:
+                    stay = memo[key] = rule.violations(
+                        self._log([_rest(self.end, self.end + 1, here)]), self.ctx(spec))
                 after = _add(base, {k: v - stay.get(k, 0) if k in ADDITIVE else v
                                     for k, v in delta.items()
                                     if k in ADDITIVE or isinstance(v, bool)})
@@ -345,8 +471,11 @@ class RuleProgress:
                 # far from home, as if the driver never moved again)
                 lo, hi = max(0, d0 - 1), last.step_end // DAY + 1
                 until = (hi + 1) * DAY
-                without = rule.violations(
-                    self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
+                key = ("without", spec.index, lo, hi, here)  # shared by the what-ifs of a step
+                without = memo.get(key)
+                if without is None:
+                    without = memo[key] = rule.violations(
+                        self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
                 with_h = rule.violations(
                     self._tail(lo, [*hs, _rest(last.step_end, until, last.after)]),
                     self.ctx(spec, lo, hi))
@@ -357,9 +486,12 @@ class RuleProgress:
             elif first.step_start >= rule.settled_after():
                 continue  # e.g. a dated itinerary: no step after its day can change it
             else:
-                log_h = log_h or self._log([*self.steps, *hs])
+                log_h = log_h or self._full_plus(hs)
                 after = rule.violations(log_h, self.ctx(spec))
-            extra = self._penalty(spec, after) - self._penalty(spec, base)
+            base_pen = self._base_pen.get(spec.index) if self.share_work else None
+            if base_pen is None:
+                base_pen = self._base_pen[spec.index] = self._penalty(spec, base)
+            extra = self._penalty(spec, after) - base_pen
             if credit:
                 extra -= self._part_credit(spec, base, after)
             if abs(extra) > 1e-9:
@@ -424,8 +556,11 @@ class RuleProgress:
             rested = [_rest(start, mid, position, n)]
         else:
             worked, rested = [work(start, mid, n)], [_rest(start, mid, position, n)]
-        by_work = self.extra_for_steps(worked, now, position, credit=False, only=self.timed)
-        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=self.timed)
+        live = self.timed - self.waived  # a waived rule's saving is never counted
+        if not live:
+            return 0.0
+        by_work = self.extra_for_steps(worked, now, position, credit=False, only=live)
+        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=live)
         saved = 0.0
         for spec in self.rules:
             if spec.index in self.waived:
@@ -488,8 +623,11 @@ class RuleProgress:
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
-            got = self._extra[key] = sum(v for i, v in self.extra_by_rule(take).items()
-                                         if i not in self.waived)
+            self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
+            live = None if not self.waived else frozenset(
+                r.index for r in self.rules if r.index not in self.waived)
+            got = self._extra[key] = sum(self.extra_for_steps(
+                [self.hypothetical(take)], take.now, take.position, only=live).values())
         return got
 
     def todo(self, now: float, position: Point | None = None) -> Todo | None:

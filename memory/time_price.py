@@ -11,6 +11,7 @@ least then costs little, and one placed at the morning peak costs a lot.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from sim.official.timebase import DAY
 from sim.world.order_costs import Option
@@ -29,10 +30,24 @@ class TimePrice:
     def __bool__(self) -> bool:
         return self.rate > 0.0
 
+    @cached_property
+    def _costs(self) -> dict[tuple[float, float], float]:
+        return {}
+
     def cost(self, start: float, minutes: float) -> float:
-        """What the minutes from `start` forgo (hour by hour; 0 when time is not priced)."""
+        """What the minutes from `start` forgo (hour by hour; 0 when time is not priced).
+        Kept per (start, minutes): a step ranks and weighs each take's value several times."""
         if self.rate <= 0.0 or minutes <= 0:
             return 0.0
+        key = (start, minutes)
+        got = self._costs.get(key)
+        if got is None:
+            if len(self._costs) > 4096:  # a price kept for long (a prior) stays small
+                self._costs.clear()
+            got = self._costs[key] = self._cost(start, minutes)
+        return got
+
+    def _cost(self, start: float, minutes: float) -> float:
         total, t, end = 0.0, float(start), float(start) + float(minutes)
         while t < end:
             h = int(t % DAY // HOUR)

@@ -59,6 +59,11 @@ class Candidate:
     fine: float = 0.0  # what the driver's preference rules would fine this take (extra_penalty)
     busy_minutes: int = 0  # how long the take holds the truck (pickup, window, haul); 0: unknown
 
+    def with_busy(self, minutes: int) -> Candidate:
+        """This candidate holding the truck `minutes` (`dataclasses.replace` costs three times
+        as much, and a step sets it on every candidate)."""
+        return Candidate(self.cargo, self.est_net, self.empty_km, self.status, self.fine, minutes)
+
     def _net(self) -> str:
         """The net the step ranks by: after the rules' fine, which is named when there is one
         (a model cannot rank takes by a penalty it is not shown), and the hours it takes
