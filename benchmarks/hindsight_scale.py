@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.analysis.hindsight import (
-    CargoTable,
+    HindsightCargo,
     HindsightLimits,
     bounded_hindsight_for_run,
     current_rss_bytes,
@@ -42,7 +42,7 @@ CITIES = np.array([  # lat, lng, weight
 ])
 
 
-def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
+def synthetic(days: int, per_day: int, seed: int) -> HindsightCargo:
     rng = np.random.default_rng(seed)
     n = days * per_day
     w = CITIES[:, 2] / CITIES[:, 2].sum()
@@ -68,7 +68,7 @@ def synthetic(days: int, per_day: int, seed: int) -> CargoTable:
                             np.cos(lat2))
     cost_time = (180 + 2.0 * haul * rng.uniform(0.9, 1.3, n)).astype(np.int64)
     price = (150 + 5.3 * haul) * rng.uniform(0.8, 1.2, n)
-    return CargoTable.from_arrays(
+    return HindsightCargo.from_arrays(
         ids=np.array([f"S{i}" for i in range(n)], dtype=object), create=create, remove=remove,
         win_start=np.where(has_win, ws, -(10**12)), win_end=np.where(has_win, we, 10**12),
         cost_time=cost_time, price=price, slat=slat, slng=slng, elat=elat, elng=elng)
@@ -91,7 +91,7 @@ def bench_month(a: argparse.Namespace) -> None:
                     yield json.loads(line)
 
     t0 = time.perf_counter()
-    table = CargoTable.from_records(rows())
+    table = HindsightCargo.from_records(rows())
     t1 = time.perf_counter()
     rss_table = current_rss_bytes()
     drivers = json.loads(Path(a.drivers).read_text(encoding="utf-8"))

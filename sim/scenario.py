@@ -40,7 +40,7 @@ class ScenarioError(ValueError):
 
 
 @dataclass(frozen=True)
-class Meta:
+class ScenarioMeta:
     name: str = "scenario"
     seed: int = 0
     days: float = 1.0
@@ -267,7 +267,7 @@ class OutputConfig:
 @dataclass(frozen=True)
 class Scenario:
     path: str = "<memory>"
-    scenario: Meta = field(default_factory=Meta)
+    scenario: ScenarioMeta = field(default_factory=ScenarioMeta)
     geo: GeoConfig = field(default_factory=GeoConfig)
     cargo: CargoConfig = field(default_factory=CargoConfig)
     market: MarketConfig = field(default_factory=MarketConfig)
@@ -298,7 +298,7 @@ class Scenario:
 
 
 TABLES: dict[str, type] = {
-    "scenario": Meta, "geo": GeoConfig, "cargo": CargoConfig, "market": MarketConfig,
+    "scenario": ScenarioMeta, "geo": GeoConfig, "cargo": CargoConfig, "market": MarketConfig,
     "drivers": DriversConfig, "policy": PolicyConfig, "memory": MemoryConfig, "llm": LLMConfig,
     "preferences": PreferencesConfig, "output": OutputConfig,
 }
@@ -516,7 +516,7 @@ def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
     if unknown:
         raise ctx.fail("cargo", "origin_city_weights",
                        f"Guangdong cities ({', '.join(sorted(cities))})", unknown)
-def _check_competition(ctx: _Ctx, m: Meta) -> None:
+def _check_competition(ctx: _Ctx, m: ScenarioMeta) -> None:
     """Competition rules count whole days of integer minutes from 2026-03-01 (§2.1, §2.4)."""
     if m.rules == "competition" and not float(m.days).is_integer():
         raise ctx.fail("scenario", "days", "a whole number of days under competition rules",
@@ -538,7 +538,7 @@ def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
 
 def _check_values(ctx: _Ctx, parts: dict[str, Any]) -> None:
     """Cross-field and format checks the per-key coercion cannot make."""
-    meta: Meta = parts["scenario"]
+    meta: ScenarioMeta = parts["scenario"]
     if len(meta.name) > MAX_NAME or not NAME.match(meta.name) or ".." in meta.name:
         raise ctx.fail("scenario", "name", f"a name of 1-{MAX_NAME} letters, digits, '_', '-' "
                        "or '.' (it names the run directory under runs/)", meta.name)

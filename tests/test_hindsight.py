@@ -15,7 +15,7 @@ import pytest
 from sim.analysis.hindsight import (
     Bound,
     Caps,
-    CargoTable,
+    HindsightCargo,
     HindsightLimits,
     HindsightResult,
     SearchBudget,
@@ -496,7 +496,7 @@ def two_day_instance(seed: int, n: int = 30) -> tuple[list[dict], dict]:
 def test_relaxed_upper_bound_is_above_the_optimum_and_every_policy(seed: int) -> None:
     recs, drv = two_day_instance(seed)
     res = solve_one(recs, drv, days=2, version="S3", approach_commit=True)
-    table = CargoTable.from_records(recs)
+    table = HindsightCargo.from_records(recs)
     ub = relaxed_upper_bound(table, days=2, version="S3", cost_per_km=drv["cost_per_km"])
     assert ub >= res.net - 1e-6
     for reposition in (False, True):
@@ -507,14 +507,14 @@ def test_upper_bound_fills_the_paid_horizon_by_net_per_minute() -> None:
     # two 600-minute takes fit a 1,440-minute day, the third only by its 240-minute fraction
     recs = [record(c, 0, 100, HERE, HERE, 600, fen) for c, fen in
             (("A", 60000), ("B", 50000), ("C", 30000))]
-    ub = relaxed_upper_bound(CargoTable.from_records(recs), days=1, version="S4",
+    ub = relaxed_upper_bound(HindsightCargo.from_records(recs), days=1, version="S4",
                              cost_per_km=1.0)
     assert ub == pytest.approx(600 + 500 + 300 * 240 / 600)
 
 
 def test_a_search_out_of_time_or_memory_returns_the_plan_it_had_as_a_lower_bound() -> None:
     recs, drv = two_day_instance(3, 60)
-    table = CargoTable.from_records(recs)
+    table = HindsightCargo.from_records(recs)
     kw = {"start_lat": drv["current_lat"], "start_lng": drv["current_lng"], "days": 2,
           "speed": SPEED, "cost_per_km": drv["cost_per_km"], "version": "S3"}
     full = solve(table, **kw)
@@ -564,7 +564,7 @@ def test_bounded_run_is_exact_where_it_fits_and_capped_where_it_does_not() -> No
         assert res.bound is Bound.CAPPED
         assert dict(res.caps)["max_successors"] == 4
         assert exact[d].net + 1e-6 >= res.net >= solve(
-            CargoTable.from_records(recs), start_lat=drivers[0 if d == "D1" else 1][
+            HindsightCargo.from_records(recs), start_lat=drivers[0 if d == "D1" else 1][
                 "current_lat"], start_lng=drv["current_lng"], days=2, speed=SPEED,
             cost_per_km=drv["cost_per_km"], version="S3", approach_commit=True,
             max_idle_minutes=60, max_pickup_km=30.0, max_successors=2).net - 1e-6

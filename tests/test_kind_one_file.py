@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
@@ -67,11 +67,11 @@ class MaxRepositions(Kind):
         return status, f"repositions {n} of {self.params.max_moves}{fined}", None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         m = re.search(r"(\\d+)\\s*(?:次)?\\s*(?:repositions?|调车)", f.num, re.I)
         if m is None or not hit(f, r"reposition|调车"):
             return None
-        return Candidate("max_repositions", 4.0, {"max_moves": int(m.group(1))})
+        return Claim("max_repositions", 4.0, {"max_moves": int(m.group(1))})
 
     @classmethod
     def draw(cls, ctx: DrawContext) -> Drawn[MaxRepositionsParams]:

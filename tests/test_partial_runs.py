@@ -19,7 +19,7 @@ import pytest
 from agents.app.cli import main
 from agents.app.compete import run_competition
 from agents.testing.fakes import ScriptedServer
-from sim.competition.completeness import DriverState, SummaryState, check_run_complete
+from sim.competition.completeness import LogState, SummaryState, check_run_complete
 from sim.scenario import load_scenario
 from tests.conftest import ROOT, SCENARIOS
 
@@ -63,7 +63,7 @@ def test_killed_run_is_refused_then_scored_as_partial(tmp_path: Path, capsys) ->
     assert not whole.complete
     assert whole.summary is SummaryState.MISSING
     assert [d.driver_id for d in whole.drivers] == list(DRIVERS)
-    no_log = {d.driver_id for d in whole.drivers if d.state is DriverState.NO_LOG}
+    no_log = {d.driver_id for d in whole.drivers if d.state is LogState.NO_LOG}
     assert no_log >= {"D003"}  # the loop is sequential: the last driver never started
     assert {d.driver_id for d in whole.incomplete} >= no_log
 
@@ -108,7 +108,7 @@ def test_whole_run_is_complete_and_scores_in_the_official_shape(finished: Path, 
                                                                  capsys) -> None:
     whole = check_run_complete(finished)
     assert whole.complete, whole.messages()
-    assert [d.state for d in whole.drivers] == [DriverState.COMPLETE] * 3
+    assert [d.state for d in whole.drivers] == [LogState.COMPLETE] * 3
     assert main(["score", str(finished), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert "run_complete" not in result  # the official format, untouched
@@ -122,13 +122,13 @@ def _cut_lines(path: Path, keep: int) -> None:
 
 
 @pytest.mark.parametrize(("damage", "state", "words"), [
-    ("fewer_lines", DriverState.SHORT_LOG, "stops after 1 of"),
-    ("mid_line", DriverState.TORN_LOG, "cut short"),
-    ("no_log", DriverState.NO_LOG, "no action log"),
-    ("gap", DriverState.TORN_LOG, "expected step 2"),
+    ("fewer_lines", LogState.SHORT_LOG, "stops after 1 of"),
+    ("mid_line", LogState.TORN_LOG, "cut short"),
+    ("no_log", LogState.NO_LOG, "no action log"),
+    ("gap", LogState.TORN_LOG, "expected step 2"),
 ])
 def test_a_cut_log_is_named(finished: Path, tmp_path: Path, capsys, damage: str,
-                            state: DriverState, words: str) -> None:
+                            state: LogState, words: str) -> None:
     out, comp = _copy(finished, tmp_path)
     log = _log(comp, "D002")
     if damage == "fewer_lines":
@@ -186,7 +186,7 @@ def test_a_driver_the_summary_never_ended(finished: Path, tmp_path: Path) -> Non
     path.write_text(json.dumps(summary), encoding="utf-8")
     whole = check_run_complete(out)
     assert [(d.driver_id, d.state) for d in whole.incomplete] == [("D003",
-                                                                   DriverState.NOT_ENDED)]
+                                                                   LogState.NOT_ENDED)]
 
 
 def test_a_generator_world_run_without_its_summary(tmp_path: Path, smoke) -> None:

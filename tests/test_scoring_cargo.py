@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sim.official.cargo_index import CargoFileError, load_cargo, parse_cargo_row
+from sim.official.cargo_index import CargoFileError, load_cargo_index, parse_cargo_row
 from sim.official.timebase import wall_to_minutes
 from tests.competition_logs import cargo_row
 
@@ -24,14 +24,14 @@ def test_trimmed_ids_last_line_wins_and_lines_without_id_skipped(tmp_path):
     a = cargo_row(" 55 ", HOME, DG, price=100)
     b = cargo_row(55, HOME, DG, price=200)
     no_id = {k: v for k, v in cargo_row("x", HOME, DG).items() if k != "cargo_id"}
-    idx = load_cargo(write(tmp_path, [a, "", no_id, b]))
+    idx = load_cargo_index(write(tmp_path, [a, "", no_id, b]))
     assert list(idx) == ["55"]
     assert idx["55"].price_fen == 200
 
 
 def test_reversed_window_reads_as_none_and_remove_before_create_is_kept(tmp_path):
     r = cargo_row("1", HOME, DG, window=(100, 50), create=500, remove=400)
-    c = load_cargo(write(tmp_path, [r]))["1"]
+    c = load_cargo_index(write(tmp_path, [r]))["1"]
     assert c.window is None
     assert (c.create_min, c.remove_min) == (500, 400)
 
@@ -50,7 +50,7 @@ def test_reversed_window_reads_as_none_and_remove_before_create_is_kept(tmp_path
 def test_malformed_lines_abort_the_run_with_the_line_number(tmp_path, change):
     rows = [cargo_row("ok", HOME, DG), {**cargo_row("bad", HOME, DG), **change}]
     with pytest.raises(CargoFileError, match=r"cargo.jsonl:2: malformed"):
-        load_cargo(write(tmp_path, rows))
+        load_cargo_index(write(tmp_path, rows))
 
 
 def test_cost_time_forms_accepted_by_int():

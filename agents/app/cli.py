@@ -61,7 +61,7 @@ def _check_files(sc: Scenario) -> None:
     """Load the data files a scenario names (cargo, drivers), as a run would, so a bad row is
     reported by `validate` with its line number, not found mid-run."""
     from sim.geo import Geography
-    from sim.world.competition_files import load_cargo, load_drivers
+    from sim.world.competition_files import load_drivers, load_world_cargo
 
     if sc.drivers.file is not None:
         load_drivers(sc.drivers.file)
@@ -70,7 +70,7 @@ def _check_files(sc: Scenario) -> None:
 
         import numpy as np
 
-        list(load_cargo(sc.cargo.file, datetime.fromisoformat(sc.scenario.start),
+        list(load_world_cargo(sc.cargo.file, datetime.fromisoformat(sc.scenario.start),
                         Geography.guangdong(), sc.cargo.competitor_share,
                         np.random.default_rng(0)))
 

@@ -113,7 +113,7 @@ def wall_minutes(text: str) -> int:
 
 
 @dataclass(frozen=True)
-class CargoTable:
+class HindsightCargo:
     """The cargo stream as parallel arrays sorted by create minute; unusable rows are dropped.
 
     Unusable: a window the simulator rejects (malformed or end < start), a bad cost time, or
@@ -170,7 +170,7 @@ class CargoTable:
         return nodes, len(uniq) + 1
 
     @classmethod
-    def from_arrays(cls, **cols: Any) -> CargoTable:
+    def from_arrays(cls, **cols: Any) -> HindsightCargo:
         """Build from already-converted columns (the benchmark's synthetic stream); sorts them."""
         n = len(cols["create"])
         cols.setdefault("category", np.full(n, "", dtype=object))
@@ -186,7 +186,7 @@ class CargoTable:
         return cls(**out)
 
     @classmethod
-    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> CargoTable:
+    def from_records(cls, records: Iterable[Mapping[str, Any]]) -> HindsightCargo:
         """Official cargo records (§2.2). A later duplicate id replaces the earlier one (scorer).
 
         Columns are typed arrays and repeated strings are shared, so a month of 500,000 rows
@@ -314,7 +314,7 @@ def _window(pref: Mapping[str, Any]) -> tuple[int, int] | None:
     return w0, w1
 
 
-def take_rules(prefs: Sequence[Mapping[str, Any]], table: CargoTable,
+def take_rules(prefs: Sequence[Mapping[str, Any]], table: HindsightCargo,
                version: Version | str) -> tuple[list[TakeRule], list[str]]:
     """Split structured preferences into exact per-take rules and relaxed kinds (sorted)."""
     v = Version(version)
@@ -511,7 +511,7 @@ def _online_index(c: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return ptr, j
 
 
-def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, speed: float,
+def solve(table: HindsightCargo, *, start_lat: float, start_lng: float, days: int, speed: float,
           cost_per_km: float, version: Version | str = Version.S3,
           preferences: Sequence[Mapping[str, Any]] = (),
           max_idle_minutes: int | None = None, max_pickup_km: float | None = None,
@@ -707,7 +707,7 @@ def solve(table: CargoTable, *, start_lat: float, start_lng: float, days: int, s
                    solve_s=round(time.process_time() - t_start, 2))
 
 
-def _replay(table: CargoTable, labels: _Labels, best: int, lat: float, lng: float,
+def _replay(table: HindsightCargo, labels: _Labels, best: int, lat: float, lng: float,
             speed: float, cost_per_km: float, rules: Sequence[TakeRule], relaxed: list[str],
             exact: bool, n_settled: int) -> HindsightResult:
     """Rebuild the best chain and recompute it with the scalar §4 arithmetic."""
@@ -767,11 +767,11 @@ def driver_preferences(drv: Mapping[str, Any],
     return prefs
 
 
-def _table(cargo: CargoTable | Iterable[Mapping[str, Any]]) -> CargoTable:
-    return cargo if isinstance(cargo, CargoTable) else CargoTable.from_records(cargo)
+def _table(cargo: HindsightCargo | Iterable[Mapping[str, Any]]) -> HindsightCargo:
+    return cargo if isinstance(cargo, HindsightCargo) else HindsightCargo.from_records(cargo)
 
 
-def hindsight_for_run(cargo_records: CargoTable | Iterable[Mapping[str, Any]],
+def hindsight_for_run(cargo_records: HindsightCargo | Iterable[Mapping[str, Any]],
                       drivers: Sequence[Mapping[str, Any]], days: int, version: Version | str,
                       speed: float, *,
                       parse_preference: Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
@@ -794,7 +794,7 @@ def hindsight_for_run(cargo_records: CargoTable | Iterable[Mapping[str, Any]],
 # bounded: what the bench runs
 
 
-def relaxed_upper_bound(table: CargoTable, *, days: int, version: Version | str,
+def relaxed_upper_bound(table: HindsightCargo, *, days: int, version: Version | str,
                         cost_per_km: float) -> float:
     """An upper bound of every policy's net (and of the optimum under every preference kind).
 
@@ -870,7 +870,7 @@ class DriverBound:
         return self.result.bound
 
 
-def bounded_hindsight_for_run(cargo: CargoTable | Iterable[Mapping[str, Any]],
+def bounded_hindsight_for_run(cargo: HindsightCargo | Iterable[Mapping[str, Any]],
                               drivers: Sequence[Mapping[str, Any]], days: int,
                               version: Version | str, speed: float, *,
                               parse_preference: Callable[[Mapping[str, Any]],

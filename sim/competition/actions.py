@@ -25,7 +25,7 @@ class DecisionError(ValueError):
 
 
 @dataclass
-class DriverState:
+class EnvDriver:
     driver_id: str
     lat: float
     lng: float
@@ -33,7 +33,7 @@ class DriverState:
     completed: int = 0
 
 
-def _clock(s: DriverState) -> dict:
+def _clock(s: EnvDriver) -> dict:
     return {"simulation_progress_minutes": s.t, "simulation_wall_time": wall_time(s.t)}
 
 
@@ -55,7 +55,7 @@ def params_of(decision: dict) -> dict:
     return params
 
 
-def wait(s: DriverState, params: dict) -> dict:
+def wait(s: EnvDriver, params: dict) -> dict:
     minutes = int(params.get("duration_minutes", 1))
     if minutes < 0:
         raise DecisionError(f"duration_minutes must not be negative: {minutes}")
@@ -63,7 +63,7 @@ def wait(s: DriverState, params: dict) -> dict:
     return _clock(s)
 
 
-def reposition(s: DriverState, params: dict, speed_kmh: float) -> dict:
+def reposition(s: EnvDriver, params: dict, speed_kmh: float) -> dict:
     lat, lng = float(params["latitude"]), float(params["longitude"])
     d = haversine_km(s.lat, s.lng, lat, lng)
     s.t += drive_minutes(d, speed_kmh)
@@ -71,7 +71,7 @@ def reposition(s: DriverState, params: dict, speed_kmh: float) -> dict:
     return {"current_lat": lat, "current_lng": lng, **_clock(s), "distance_km": round(d, 2)}
 
 
-def _not_online(s: DriverState, cid: str) -> dict:
+def _not_online(s: EnvDriver, cid: str) -> dict:
     s.t += 1
     return {"action": "take_order", "accepted": False, "detail": f"cargo_id 已失效: {cid}",
             **_clock(s)}
@@ -97,7 +97,7 @@ def _point(v: Any) -> tuple[float, float] | None:
         return None
 
 
-def take_order(s: DriverState, params: dict, pool: Pool, speed_kmh: float,
+def take_order(s: EnvDriver, params: dict, pool: Pool, speed_kmh: float,
                horizon: int) -> dict:
     cid = str(params["cargo_id"])
     i = pool.table.index.get(cid)  # untrimmed id against trimmed keys (§4.8)
@@ -146,7 +146,7 @@ def take_order(s: DriverState, params: dict, pool: Pool, speed_kmh: float,
             "income_eligible": eligible}
 
 
-def apply(s: DriverState, decision: dict, pool: Pool, speed_kmh: float, horizon: int) -> dict:
+def apply(s: EnvDriver, decision: dict, pool: Pool, speed_kmh: float, horizon: int) -> dict:
     name = action_name(decision)
     params = params_of(decision)
     if name == "wait":

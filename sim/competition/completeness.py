@@ -34,7 +34,7 @@ SUMMARY_KEYS = ("driver_completed_steps",)  # what a summary must hold to check 
 WORLD_FILES = ("summary.json", "drivers.parquet")  # what a generator-world run writes at its end
 
 
-class DriverState(StrEnum):
+class LogState(StrEnum):
     COMPLETE = "complete"
     NO_LOG = "no_log"  # the run was to drive it (or says it took steps); no action log
     TORN_LOG = "torn_log"  # a line that is not whole JSON, or steps out of sequence
@@ -54,7 +54,7 @@ class SummaryState(StrEnum):
 @dataclass(frozen=True)
 class DriverCompleteness:
     driver_id: str
-    state: DriverState
+    state: LogState
     detail: str
     steps_logged: int = 0
     steps_expected: int | None = None
@@ -63,7 +63,7 @@ class DriverCompleteness:
 
     @property
     def complete(self) -> bool:
-        return self.state is DriverState.COMPLETE
+        return self.state is LogState.COMPLETE
 
     def to_json(self) -> dict:
         return {"state": self.state.value, "detail": self.detail,
@@ -242,23 +242,23 @@ def _check_driver(did: str, files: list[Path], summary: dict | None, horizon: in
     logged = log.steps if log else 0
     path = log.path if log else None
 
-    def state(s: DriverState, detail: str, want: int | None = None,
+    def state(s: LogState, detail: str, want: int | None = None,
               reason: str | None = None) -> DriverCompleteness:
         return DriverCompleteness(did, s, detail, logged, want, reason, path)
 
     if not expected:
-        return state(DriverState.UNEXPECTED, "an action log for a driver the run's drivers "
+        return state(LogState.UNEXPECTED, "an action log for a driver the run's drivers "
                      "file does not list")
     if log is not None and log.problem:
-        return state(DriverState.TORN_LOG, f"action log {log.path.name}: {log.problem}")
+        return state(LogState.TORN_LOG, f"action log {log.path.name}: {log.problem}")
     if summary is None:
         if log is None:
-            return state(DriverState.NO_LOG, "no action log (the run stopped before this "
+            return state(LogState.NO_LOG, "no action log (the run stopped before this "
                          "driver started, or it is missing)")
         if horizon is not None and log.last_minute is not None and log.last_minute >= horizon:
-            return state(DriverState.COMPLETE, f"{logged} steps, its log reaches the horizon")
+            return state(LogState.COMPLETE, f"{logged} steps, its log reaches the horizon")
         at = f"minute {log.last_minute}" if log.last_minute is not None else "an unknown time"
-        return state(DriverState.UNCONFIRMED, f"action log stops after {logged} steps at "
+        return state(LogState.UNCONFIRMED, f"action log stops after {logged} steps at "
                      f"{at}{f' of {horizon}' if horizon else ''}, and no run summary says "
                      "the driver ended there")
     want = summary["driver_completed_steps"].get(did)
@@ -267,17 +267,17 @@ def _check_driver(did: str, files: list[Path], summary: dict | None, horizon: in
     # or hand-made one) is checked by the step counts alone
     reason = reasons.get(did) if isinstance(reasons, dict) else "not recorded"
     if reason is None or not isinstance(want, int):
-        return state(DriverState.NOT_ENDED, "the run summary gives it no end reason")
+        return state(LogState.NOT_ENDED, "the run summary gives it no end reason")
     if log is None and want > 0:
-        return state(DriverState.NO_LOG, f"no action log, though the run summary says "
+        return state(LogState.NO_LOG, f"no action log, though the run summary says "
                      f"{want} steps (end reason {reason})", want, reason)
     if logged < want:
-        return state(DriverState.SHORT_LOG, f"action log stops after {logged} of {want} "
+        return state(LogState.SHORT_LOG, f"action log stops after {logged} of {want} "
                      f"steps, before its end reason ({reason})", want, reason)
     if logged > want:
-        return state(DriverState.LONG_LOG, f"action log has {logged} steps, the run summary "
+        return state(LogState.LONG_LOG, f"action log has {logged} steps, the run summary "
                      f"{want}: one of them is from another run", want, reason)
-    return state(DriverState.COMPLETE, f"{logged} steps, end reason {reason}", want, reason)
+    return state(LogState.COMPLETE, f"{logged} steps, end reason {reason}", want, reason)
 
 
 def _world_run(run_dir: Path) -> Completeness:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sim.competition import actions
-from sim.competition.actions import DriverState
+from sim.competition.actions import EnvDriver
 from sim.competition.drivers_file import DriverRecord
 from sim.competition.log import ActionLog, action_log_name, normalise, summary_name, write_summary
 from sim.competition.pool import Pool
@@ -80,7 +80,7 @@ class DriverRun:
 
     index: int
     record: DriverRecord
-    state: DriverState
+    state: EnvDriver
     pool: Pool
     log: ActionLog
     history: list[dict] = field(default_factory=list)
@@ -279,7 +279,7 @@ class CompetitionEnv:
         archive_results(self.out_dir, self.stamp)
 
     def _new_run(self, i: int, rec: DriverRecord) -> DriverRun:
-        return DriverRun(i, rec, DriverState(rec.driver_id, rec.lat, rec.lng), Pool(self.table),
+        return DriverRun(i, rec, EnvDriver(rec.driver_id, rec.lat, rec.lng), Pool(self.table),
                          ActionLog(self.out_dir / action_log_name(rec.driver_id, self.stamp)))
 
     def _decide(self, run: DriverRun, agent: Agent) -> Any:

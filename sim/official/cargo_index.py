@@ -89,7 +89,7 @@ def index_cargo(rows: Iterable[dict]) -> dict[str, CargoRecord]:
     return out
 
 
-def load_cargo(path: Path) -> dict[str, CargoRecord]:
+def load_cargo_index(path: Path) -> dict[str, CargoRecord]:
     out: dict[str, CargoRecord] = {}
     try:
         fh = path.open(encoding="utf-8")

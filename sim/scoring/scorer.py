@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.geo import Point
-from sim.official.cargo_index import CargoFileError, CargoRecord, load_cargo
+from sim.official.cargo_index import CargoFileError, CargoRecord, load_cargo_index
 from sim.official.income import Income, compute_income
 from sim.official.steps import StepLog
 from sim.official.timebase import DAY
@@ -484,7 +484,7 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
                             cargo=cargo, drivers=drivers, days=days, speed=speed)
     settings = settings_for(inputs.version)
     try:
-        cargo_index = load_cargo(inputs.cargo_path)
+        cargo_index = load_cargo_index(inputs.cargo_path)
     except CargoFileError as exc:
         raise ScoringInputError(str(exc)) from None
     driver_rows = load_drivers(inputs.drivers_path)

@@ -73,7 +73,7 @@ def _point(path: Path, n: int, key: str, value: Any) -> Point:
     return p
 
 
-def load_cargo(path: str | Path, start: datetime, geo: Geography, competitor_share: float,
+def load_world_cargo(path: str | Path, start: datetime, geo: Geography, competitor_share: float,
                rng: np.random.Generator) -> list[Cargo]:
     path = Path(path)
     out: list[Cargo] = []

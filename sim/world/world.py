@@ -24,7 +24,7 @@ from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Policy
 from sim.world.cargo import Cargo, CargoGenerator, CargoStatus
 from sim.world.cargo_stream import world_cargo
-from sim.world.competition_files import load_cargo, load_drivers
+from sim.world.competition_files import load_drivers, load_world_cargo
 from sim.world.dispatch import DecisionDispatcher
 from sim.world.driver import Driver
 from sim.world.driver_preferences import (
@@ -128,7 +128,7 @@ class World:
     def _cargo_stream(self):
         c = self.scenario.cargo
         if c.file is not None:
-            return iter(load_cargo(c.file, self.start, self.geo, c.competitor_share,
+            return iter(load_world_cargo(c.file, self.start, self.geo, c.competitor_share,
                                    self.rng_cargo))
         if c.model == "calibrated":  # docs/competition.md §9's market, from its own seeded stream
             return world_cargo(self.scenario, self.geo, self.rng_cargo)

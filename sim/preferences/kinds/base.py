@@ -31,7 +31,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-from sim.preferences.text.common import Candidate
+from sim.preferences.text.common import Claim
 from sim.preferences.text.extract import Facts
 
 
@@ -155,7 +155,7 @@ class Kind(ABC):
         """One English sentence telling an agent what the rule asks."""
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         """This kind's reading of a free-text preference, scored, or None when the text is not
         about it. `f` holds what the shared extractors (text/extract.py) found once for
         every kind; the score counts the kind's keyword groups (text/common.py) minus

@@ -20,7 +20,7 @@ from sim.preferences.text.common import (
     MONTH,
     REST,
     WEEKDAYS,
-    Candidate,
+    Claim,
     hit,
     span,
 )
@@ -78,7 +78,7 @@ class DailyContinuousRest(Kind):
         return status, line, todo
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if not f.durations or not hit(f, REST):
             return None
         score = 1.0 + hit(f, CONTINUOUS) + 0.5 * hit(f, DAILY) + 0.3 * hit(f, AT_LEAST)
@@ -91,7 +91,7 @@ class DailyContinuousRest(Kind):
         days = "weekdays" if hit(f, WEEKDAYS) else "all"
         # "每天24小时里" frames the day; it is not the rest length
         ds = [d for d, _ in f.durations if d < 1440] or [f.durations[0][0]]
-        return Candidate("daily_continuous_rest", score, {"min_minutes": int(ds[0]), "days": days})
+        return Claim("daily_continuous_rest", score, {"min_minutes": int(ds[0]), "days": days})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "day"

@@ -15,7 +15,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preferences.text import rx
-from sim.preferences.text.common import REST, REST_REQUIRED, SLEEP, Candidate, fmt, hit, span
+from sim.preferences.text.common import REST, REST_REQUIRED, SLEEP, Claim, fmt, hit, span
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
@@ -83,7 +83,7 @@ class RestWindowFullCoverage(Kind):
         return window_progress(self, ctx, penalty, "rest")
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         sp = span(f)
         if sp is not None and sp[0].minutes == sp[1].minutes:  # 零点到二十四点: a whole day
             return None
@@ -100,7 +100,7 @@ class RestWindowFullCoverage(Kind):
             score -= 1.5
         a, b = sp
         ws = _weekend_start(f, a.minutes)
-        return Candidate("rest_window_full_coverage", score,
+        return Claim("rest_window_full_coverage", score,
                          {"start": a.hhmm, "end": b.hhmm, "weekend_start": ws})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

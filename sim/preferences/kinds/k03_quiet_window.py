@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import NO_WORK, Candidate, hit, span
+from sim.preferences.text.common import NO_WORK, Claim, hit, span
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
@@ -66,7 +66,7 @@ class QuietWindow(Kind):
         return window_progress(self, ctx, penalty, "no orders/moves")
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         sp = span(f)
         if sp is not None and sp[0].minutes == sp[1].minutes:  # 零点到二十四点: a whole day
             return None
@@ -85,7 +85,7 @@ class QuietWindow(Kind):
         a, b = sp
         daytime = 6 * 60 <= a.minutes < b.minutes <= 20 * 60
         meal = hit(f, r"吃饭|午饭|午休|饭点|晚饭|lunch|meal|dinner")
-        return Candidate("quiet_window", score,
+        return Claim("quiet_window", score,
                          {"start": a.hhmm, "end": b.hhmm,
                           "count": "per_step" if daytime or meal else "per_day"})
 

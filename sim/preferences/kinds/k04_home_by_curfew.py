@@ -15,7 +15,7 @@ from sim.preferences.kinds.params import Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.preferences.text import rx
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
@@ -91,7 +91,7 @@ class HomeByCurfew(Kind):
         return status, line, todo
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
         if not hit(f, home) or not f.clocks:
             return None
@@ -119,7 +119,7 @@ class HomeByCurfew(Kind):
         curfew = cur.hhmm
         if cur.bare and 5 * 60 <= cur.minutes < 12 * 60:  # 九点半前到家: a curfew is evening
             curfew = f"{cur.minutes // 60 + 12:02d}:{cur.minutes % 60:02d}"
-        return Candidate("home_by_curfew", score,
+        return Claim("home_by_curfew", score,
                          {"lat": lat, "lng": lng,
                           "radius_km": f.radius or (county.radius_km if county else 1.0),
                           "curfew": curfew, "quiet_until": quiet.hhmm}, sources)

@@ -12,7 +12,7 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import REFUSE, Candidate, hit
+from sim.preferences.text.common import REFUSE, Claim, hit
 from sim.preferences.text.extract import Facts
 
 
@@ -50,7 +50,7 @@ class ForbiddenCargoCategory(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if not f.categories or not hit(f, REFUSE):
             return None
         score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
@@ -59,7 +59,7 @@ class ForbiddenCargoCategory(Kind):
                                   r"cargo|货")
         if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
             score -= 2.0
-        return Candidate("forbidden_cargo_category", score,
+        return Claim("forbidden_cargo_category", score,
                          {"categories": [c for c, _ in f.categories]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

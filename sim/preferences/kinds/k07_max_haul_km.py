@@ -17,7 +17,7 @@ from sim.preferences.text.common import (
     LIMIT,
     PICKUP,
     RADIUS,
-    Candidate,
+    Claim,
     hit,
     km_after_limit,
 )
@@ -53,7 +53,7 @@ class MaxHaulKm(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         km = km_after_limit(f)
         if km is None or not hit(f, LIMIT):
             return None
@@ -63,7 +63,7 @@ class MaxHaulKm(Kind):
             score -= 1.0
         if f.coords or hit(f, RADIUS):
             score -= 1.5
-        return Candidate("max_haul_km", score, {"max_km": km})
+        return Claim("max_haul_km", score, {"max_km": km})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "order"

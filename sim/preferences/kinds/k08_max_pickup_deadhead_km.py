@@ -22,7 +22,7 @@ from sim.preferences.text.common import (
     PICKUP,
     RADIUS,
     TOTAL,
-    Candidate,
+    Claim,
     hit,
     km_after_limit,
 )
@@ -58,7 +58,7 @@ class MaxPickupDeadheadKm(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         km = km_after_limit(f)
         if km is None or not (hit(f, PICKUP) or hit(f, EMPTY)):
             return None
@@ -75,7 +75,7 @@ class MaxPickupDeadheadKm(Kind):
             score += 0.5
         if f.coords or hit(f, RADIUS):
             score -= 1.5
-        return Candidate("max_pickup_deadhead_km", score, {"max_km": km})
+        return Claim("max_pickup_deadhead_km", score, {"max_km": km})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "order"

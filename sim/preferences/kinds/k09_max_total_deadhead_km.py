@@ -17,7 +17,7 @@ from sim.preferences.text.common import (
     MONTH,
     RADIUS,
     TOTAL,
-    Candidate,
+    Claim,
     hit,
     km_after_limit,
 )
@@ -58,7 +58,7 @@ class MaxTotalDeadheadKm(Kind):
         return status, line, None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         km = km_after_limit(f)
         if km is None or not hit(f, EMPTY):
             return None
@@ -70,7 +70,7 @@ class MaxTotalDeadheadKm(Kind):
             score -= 1.0
         if f.coords or hit(f, RADIUS):
             score -= 1.5
-        return Candidate("max_total_deadhead_km", score, {"max_km": km})
+        return Claim("max_total_deadhead_km", score, {"max_km": km})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

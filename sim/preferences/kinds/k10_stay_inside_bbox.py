@@ -12,7 +12,7 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Lat, Lng, Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
@@ -75,13 +75,13 @@ class StayInsideBBox(Kind):
                 f"{fined}", Todo("go", "back inside the box", lat=lat, lng=lng))
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if f.bbox is None:
             return None
         score = 2.0 + 1.0 * hit(f, INSIDE)
         if f.dates:
             score -= 1.5
-        return Candidate("stay_inside_bbox", score, dict(f.bbox))
+        return Claim("stay_inside_bbox", score, dict(f.bbox))
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "step"

@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import DAYS_N, ENTER, REFUSE, Candidate, hit, int_before
+from sim.preferences.text.common import DAYS_N, ENTER, REFUSE, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -57,7 +57,7 @@ class ForbiddenCircle(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if f.coords:
             lat, lng = f.coords[0].lat, f.coords[0].lng
             r = f.radius
@@ -78,7 +78,7 @@ class ForbiddenCircle(Kind):
                       r"\bonce\b|one-time|one-off|single (?:fine|charge|penalty)|"
                       r"single\s+\d+\s*(?:yuan|元)\s+(?:fine|charge|penalty)|only one fine|"
                       r"one fine|fined once|just once")
-        return Candidate("forbidden_circle", score,
+        return Claim("forbidden_circle", score,
                          {"lat": lat, "lng": lng, "radius_km": float(r),
                           "mode": "once" if once else "per_step"})
 

@@ -16,7 +16,7 @@ from sim.preferences.kinds.k10_stay_inside_bbox import BBox
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.kinds.wording import en_date, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import ENTER, REFUSE, Candidate, hit
+from sim.preferences.text.common import ENTER, REFUSE, Claim, hit
 from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import Date
 
@@ -75,7 +75,7 @@ class DateRegionAvoid(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if not f.dates or not (f.places or f.bbox):
             return None
         if not hit(f, ENTER + "|" + REFUSE + r"|查车|检查|限行|管制|封路|别往|别去|不往|严查|查|"
@@ -84,7 +84,7 @@ class DateRegionAvoid(Kind):
         score = 2.8
         if f.durations and hit(f, r"停|待|留|呆|stay|spend|stop|wait|dwell"):
             score -= 1.0  # hours to spend at the place: a dwell (K22), not an avoidance
-        return Candidate("date_region_avoid", score,
+        return Claim("date_region_avoid", score,
                          {"dates": distinct_isos(f.dates), "bbox": f.bbox,
                           "place": f.places[0].name_zh if f.places else None})
 

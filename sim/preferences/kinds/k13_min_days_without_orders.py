@@ -17,7 +17,7 @@ from sim.preferences.text.common import (
     MONTH,
     NO_ORDERS,
     OFF_FULL,
-    Candidate,
+    Claim,
     hit,
     min_days,
     span,
@@ -58,7 +58,7 @@ class MinDaysWithoutOrders(Kind):
         return off_days_progress(self.params.min_days, ctx, counters, busy_today)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         n = min_days(f)
         if n is None or not hit(f, NO_ORDERS):
             return None
@@ -71,7 +71,7 @@ class MinDaysWithoutOrders(Kind):
             score -= 1.0
         if f.durations:  # "8 hours of rest a day ... 一个月最多罚…": hours are K1/K2's, not days
             score -= 1.0
-        return Candidate("min_days_without_orders", score, {"min_days": n})
+        return Claim("min_days_without_orders", score, {"min_days": n})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

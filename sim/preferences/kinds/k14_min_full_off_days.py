@@ -12,7 +12,7 @@ from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import MONTH, NO_ORDERS, OFF_FULL, Candidate, hit, min_days
+from sim.preferences.text.common import MONTH, NO_ORDERS, OFF_FULL, Claim, hit, min_days
 from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
 
@@ -49,7 +49,7 @@ class MinFullOffDays(Kind):
         return off_days_progress(self.params.min_days, ctx, counters, busy_today)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         n = min_days(f)
         if n is None or not (hit(f, OFF_FULL) or hit(f, NO_ORDERS)):
             return None
@@ -60,7 +60,7 @@ class MinFullOffDays(Kind):
             score -= 1.5
         if f.durations and not hit(f, r"整天|全天|whole|full|entire"):  # 趴窝六个钟头: K1's hours
             score -= 1.0
-        return Candidate("min_full_off_days", score, {"min_days": n})
+        return Claim("min_full_off_days", score, {"min_days": n})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

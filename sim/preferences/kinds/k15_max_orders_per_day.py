@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import DAILY, LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preferences.text.common import DAILY, LIMIT, MONTH, ORDERS, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -54,7 +54,7 @@ class MaxOrdersPerDay(Kind):
         return status, line, None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         vals = int_before(f, ORDERS) or [
             (int(m.group(1)), m.start()) for m in
             rx.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
@@ -69,7 +69,7 @@ class MaxOrdersPerDay(Kind):
             score -= 1.5
         if f.categories or f.durations:
             score -= 1.0
-        return Candidate("max_orders_per_day", score, {"max_orders": vals[0][0]})
+        return Claim("max_orders_per_day", score, {"max_orders": vals[0][0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

@@ -12,7 +12,7 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
@@ -50,7 +50,7 @@ class FirstOrderDeadline(Kind):
         return self.times_broken(counters, penalty)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if not f.clocks or not hit(f, r"first-order|first[\s-]+(?:order|job|load)|首单|第一单|"
                                       r"第一笔|头一单|第一个单|开工|开张|出第一|"
                                       r"first (?:order|job|load|pickup|take|booking|one)|"
@@ -60,7 +60,7 @@ class FirstOrderDeadline(Kind):
         score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|之前|以前|前|before|by|no later|not later|"
                                    r"latest")
         c = next((c for c in f.clocks if c.before), f.clocks[0])
-        return Candidate("first_order_deadline", score, {"latest": c.hhmm})
+        return Claim("first_order_deadline", score, {"latest": c.hhmm})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "day"

@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preferences.text.common import DAYS_N, ENTER, MONTH, Candidate, hit, int_before
+from sim.preferences.text.common import DAYS_N, ENTER, MONTH, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -64,7 +64,7 @@ class MinVisitDays(Kind):
         return (Status.AT_RISK if need > ctx.days_left else Status.OK), line, None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92]
         if not ns:
             return None
@@ -96,7 +96,7 @@ class MinVisitDays(Kind):
             score -= 1.0
         radius = f.radius or (county.radius_km if county else None) or 1.0
         sources = {"lat,lng,radius_km": county.source} if county and not f.radius else {}
-        return Candidate("min_visit_days", score,
+        return Claim("min_visit_days", score,
                          {"lat": lat, "lng": lng, "radius_km": radius, "min_days": ns[0]},
                          sources)
 

@@ -12,7 +12,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import AT_LEAST, DAYS_N, REFUSE, Candidate, hit, int_before
+from sim.preferences.text.common import AT_LEAST, DAYS_N, REFUSE, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -52,7 +52,7 @@ class MinRegionOrderDays(Kind):
         return st, f"order days in {p.place} {have} of {p.min_days}", None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         ns = [v for v, _ in int_before(f, DAYS_N) if 0 < v <= 92] or [
             int(m.group(1)) for m in rx.finditer(
                 r"(?:order days|接单日|days?|日子|天数)[^.;。；]{0,50}?(?:at least|至少|不少于|≥|"
@@ -69,7 +69,7 @@ class MinRegionOrderDays(Kind):
             score -= 1.5
         if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum|" + AT_LEAST):
             score -= 1.0
-        return Candidate("min_region_order_days", score,
+        return Claim("min_region_order_days", score,
                          {"place": f.places[0].name_zh, "min_days": ns[0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

@@ -12,7 +12,7 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts, cargo_ids
 
 
@@ -49,7 +49,7 @@ class MustTakeCargo(Kind):
                 None)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         ids = cargo_ids(f.text)
         if not ids:
             return None
@@ -57,7 +57,7 @@ class MustTakeCargo(Kind):
                                    r"have to|"
                                    r"make sure|"
                                   r"guarantee|promised|agreed")
-        return Candidate("must_take_cargo", score, {"cargo_id": ids[0]})
+        return Claim("must_take_cargo", score, {"cargo_id": ids[0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

@@ -17,7 +17,7 @@ from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.wording import en_month
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import AT_LEAST, MONTH, REFUSE, Candidate, fine_unit, hit
+from sim.preferences.text.common import AT_LEAST, MONTH, REFUSE, Claim, fine_unit, hit
 from sim.preferences.text.extract import Facts, canonical_category, months
 from sim.typed_values import Month
 
@@ -100,7 +100,7 @@ class MonthlyCategoryQuota(Kind):
         return (Status.AT_RISK if c["missing"] else Status.OK), line, None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         """Each month mention opens a segment holding its category and count; with carry wording
         the latest month is the rule and an earlier one is carry_from."""
         if not f.categories:
@@ -135,7 +135,7 @@ class MonthlyCategoryQuota(Kind):
                               r"unfinished|没完成|未完成|没接够")
         if not segs:
             main = (ms[0][0] if ms else "2026-03", mentions[0][0], counts[0][0])
-            return Candidate("monthly_category_quota", score - 0.3,
+            return Claim("monthly_category_quota", score - 0.3,
                              {"category": main[1], "month": main[0], "min_orders": main[2],
                               "carry_from": None})
         main = max(segs, key=lambda g: g[0])
@@ -146,7 +146,7 @@ class MonthlyCategoryQuota(Kind):
             carry = {"category": prev[1], "month": prev[0], "min_orders": prev[2]}
         elif not carry_words:
             main = segs[0]
-        return Candidate("monthly_category_quota", score,
+        return Claim("monthly_category_quota", score,
                          {"category": main[1], "month": main[0], "min_orders": main[2],
                           "carry_from": carry})
 

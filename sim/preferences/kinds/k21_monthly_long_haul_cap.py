@@ -14,7 +14,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Minutes, Params
 from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import LIMIT, MONTH, ORDERS, Candidate, hit, int_before
+from sim.preferences.text.common import LIMIT, MONTH, ORDERS, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
 
@@ -54,7 +54,7 @@ class MonthlyLongHaulCap(Kind):
         return status, f"long hauls {n} of {self.params.max_per_month} a month{fined}", None
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         hs = list(f.durations)
         counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/\s*月|"
                                         r"/\s*month")
@@ -65,7 +65,7 @@ class MonthlyLongHaulCap(Kind):
         if f.categories:
             score -= 1.0
         after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]
-        return Candidate("monthly_long_haul_cap", score,
+        return Claim("monthly_long_haul_cap", score,
                          {"threshold_minutes": int(hs[0][0]), "max_per_month": after[0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

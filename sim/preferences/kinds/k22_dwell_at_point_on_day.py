@@ -15,7 +15,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import HHMM, Date
 
@@ -86,7 +86,7 @@ class DwellAtPointOnDay(Kind):
         return (date_to_day(self.params.date) + 1) * DAY
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         # a written point, else a district/county (its centre and radius, from the county table)
         pts = [p for p in f.points if p.source == "coordinates"] or \
             [p for p in f.points if p.radius_km]
@@ -97,7 +97,7 @@ class DwellAtPointOnDay(Kind):
         if len(pts) >= 2:
             score -= 1.5
         arrive = next((k for k in f.clocks if k.before), None)
-        return Candidate("dwell_at_point_on_day", score,
+        return Claim("dwell_at_point_on_day", score,
                          {"date": f.dates[0].iso, "lat": c.lat, "lng": c.lng,
                           "radius_km": f.radius or c.radius_km or 2.0,
                           "min_dwell_minutes": int(f.durations[0][0]),

@@ -18,7 +18,7 @@ from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsEr
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.preferences.text import rx
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM, Date
 
@@ -133,7 +133,7 @@ class RouteStopsOnDay(Kind):
         return (date_to_day(self.params.date) + 1) * DAY
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         """Stops split at 再/然后/then: each piece's coordinate, its deadline clock, and its dwell
         (a stated duration, or the span from the deadline to a later 待到/until clock)."""
         # written points, or districts/counties by name (centre from the county table) when
@@ -196,7 +196,7 @@ class RouteStopsOnDay(Kind):
         clean = [{k: v for k, v in s.items() if not k.startswith("_")} for s in stops]
         sources = {f"stops[{i}].lat,lng": st["_src"] for i, st in enumerate(stops)
                    if st["_src"] != "coordinates"}
-        return Candidate("route_stops_on_day", score,
+        return Claim("route_stops_on_day", score,
                          {"date": f.dates[0].iso, "radius_km": f.radius if f.radius else 2.0,
                           "stops": clean}, sources)
 

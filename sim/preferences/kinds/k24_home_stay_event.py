@@ -22,7 +22,7 @@ from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsEr
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.preferences.text import rx
-from sim.preferences.text.common import Candidate, hit
+from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Clock, Facts, rate_per_minute
 from sim.typed_values import Wall
 
@@ -161,7 +161,7 @@ class HomeStayEvent(Kind):
         return Status.DUE, line, Todo("wait", "errand: stay home", minutes=w_end - now)
 
     @staticmethod
-    def recognise(f: Facts) -> Candidate | None:
+    def recognise(f: Facts) -> Claim | None:
         if not hit(f, r"家|屋企|home|house"):
             return None
         rate = rate_per_minute(f.num)
@@ -182,7 +182,7 @@ class HomeStayEvent(Kind):
                     pk = pts[0]
                 w0, w1, w_end = (_times(f, walls) if len(walls) >= 2
                                  else (walls[0][0] if walls else None, None, None))
-                return Candidate("home_stay_event", 4.0, {
+                return Claim("home_stay_event", 4.0, {
                     "w0": w0, "w1": w1, "w_end": w_end,
                     "pickup_lat": pk and pk.lat, "pickup_lng": pk and pk.lng,
                     "home_lat": hm and hm.lat, "home_lng": hm and hm.lng,
@@ -203,7 +203,7 @@ class HomeStayEvent(Kind):
         radius = f.radius or hm.radius_km or 1.0
         if not f.radius and hm.radius_km:
             sources["radius_km"] = hm.source
-        return Candidate("home_stay_event", 3.5 + 0.5 * event,
+        return Claim("home_stay_event", 3.5 + 0.5 * event,
                          {"w0": w0, "w1": w1, "w_end": w_end, "pickup_lat": pk.lat,
                           "pickup_lng": pk.lng, "home_lat": hm.lat, "home_lng": hm.lng,
                           "radius_km": radius,

@@ -17,7 +17,7 @@ from sim.preferences.text.extract import Clock, Facts, km_values
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Claim:
     kind: str
     score: float
     params: dict[str, Any]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 
 from sim.preferences.kinds import REGISTRY
-from sim.preferences.text.common import Candidate
+from sim.preferences.text.common import Claim
 from sim.preferences.text.extract import Facts, facts
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ MIN_SCORE = 1.5
 MAX_CHARS = 2000
 
 
-def candidates(text: str, f: Facts | None = None) -> list[Candidate]:
+def candidates(text: str, f: Facts | None = None) -> list[Claim]:
     """Every kind's reading of the text, best first (for debugging and the eval); `f` the
     text's facts when the caller has them already."""
     f = f if f is not None else facts(text)
