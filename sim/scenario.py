@@ -134,7 +134,7 @@ class MarketConfig:
 
 
 @dataclass(frozen=True)
-class Rule:
+class PreferenceEntry:
     """A competition-kind preference (docs/competition.md §7.5) as a drivers file states it.
 
     `kind`/`params` is the structured form (docs/competition.md §7.5) when known; a rule read from
@@ -161,7 +161,7 @@ class Rule:
         return out
 
 
-def rule_from_entry(p: dict) -> Rule:
+def rule_from_entry(p: dict) -> PreferenceEntry:
     """A drivers-file preference object (or a `[[drivers.fixed]]` preference table, its `text`
     as `content`) as a competition rule; its numbers are read by the
     scorer as the official scorer reads them (a bad number reads as missing, not a crash)."""
@@ -177,7 +177,7 @@ def rule_from_entry(p: dict) -> Rule:
     def wall(v: Any) -> str | None:
         return v if isinstance(v, str) else None
 
-    return Rule(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
+    return PreferenceEntry(str(p.get("content") or ""), kind, params, num(p.get("penalty_amount")),
                 num(p.get("penalty_cap")), wall(p.get("start_time")), wall(p.get("end_time")))
 
 
@@ -188,7 +188,7 @@ class DriverSpec:
     lng: float
     cost_per_km: float = 1.5
     # the driver's preferences (the 24 competition kinds), scored from its step log at the end
-    rules: tuple[Rule, ...] = ()
+    rules: tuple[PreferenceEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -639,7 +639,7 @@ PREFERENCE_KEYS = ("text", "structured", "penalty_amount", "penalty_cap", "start
                    "end_time")
 
 
-def _fixed_preference(ctx: _Ctx, p: Any) -> Rule:
+def _fixed_preference(ctx: _Ctx, p: Any) -> PreferenceEntry:
     """One `[[drivers.fixed]] preferences` table: the competition drivers.json preference
     form with `text` for its `content` (read by the same reader as a drivers file,
     rule_from_entry). A `structured` form must be one the

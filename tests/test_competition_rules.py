@@ -17,7 +17,7 @@ import pytest
 
 from agents.app.simkit_shim import install as install_simkit
 from sim.competition.drivers_file import load_driver_records
-from sim.competition.env import CompetitionEnv, Rules
+from sim.competition.env import CompetitionEnv, RoundSettings
 from sim.competition.log import normalise
 from sim.competition.records import load_cargo_table
 from sim.geo import haversine_km
@@ -74,7 +74,7 @@ def play(tmp: Path, rows: list[dict], steps, drivers: list[dict] | None = None,
     rule_kw.setdefault("days", 1)
     rule_kw.setdefault("step_timeout_s", None)
     env = CompetitionEnv(load_cargo_table(c, strict), load_driver_records(d, strict),
-                         Rules.for_version(rule_kw.pop("scoring", "S4"), **rule_kw),
+                         RoundSettings.for_version(rule_kw.pop("scoring", "S4"), **rule_kw),
                          tmp / "out", "20260301_000000")
     agent = Script(steps)
     agent.api = env.api
@@ -368,7 +368,8 @@ def test_empty_pool_ends_the_driver(tmp_path: Path) -> None:
     c = write_cargo(tmp_path / "cargo.jsonl", [cargo("7", remove=30)])
     d = write_drivers(tmp_path / "drivers.json", [driver()])
     env = CompetitionEnv(load_cargo_table(c), load_driver_records(d),
-                         Rules.for_version("S4", days=1), tmp_path / "out", "20260301_000000")
+                         RoundSettings.for_version("S4", days=1), tmp_path / "out",
+                         "20260301_000000")
     summary = env.run(Script([wait(31), wait(5)]))
     assert len(log(env)) == 1  # at minute 31 nothing is listed or still to come
     assert summary["driver_end_reasons"]["A"] == "normal"
@@ -511,7 +512,7 @@ def test_token_accounting(tmp_path: Path) -> None:
     c = write_cargo(tmp_path / "cargo.jsonl", [cargo("7")])
     dr = write_drivers(tmp_path / "drivers.json", [driver()])
     env = CompetitionEnv(load_cargo_table(c), load_driver_records(dr),
-                         Rules.for_version("S4", days=1, step_timeout_s=None),
+                         RoundSettings.for_version("S4", days=1, step_timeout_s=None),
                          tmp_path / "out", "20260301_000000")
     env.api = HarnessApi(env, FakeGateway(replies))
     agent = Script([talk, talk2])
@@ -534,7 +535,8 @@ def test_token_budget_stops_after_the_step(tmp_path: Path) -> None:
     c = write_cargo(tmp_path / "cargo.jsonl", [cargo("7")])
     dr = write_drivers(tmp_path / "drivers.json", [driver()])
     env = CompetitionEnv(load_cargo_table(c), load_driver_records(dr),
-                         Rules.for_version("S4", days=1, step_timeout_s=None, token_budget=25),
+                         RoundSettings.for_version("S4", days=1, step_timeout_s=None,
+                                                   token_budget=25),
                          tmp_path / "out", "20260301_000000")
     env.api = HarnessApi(env, FakeGateway([{"usage": {"total_tokens": 10}}] * 5))
 
@@ -647,7 +649,7 @@ def test_concurrency_gives_identical_logs(tmp_path: Path) -> None:
         c = write_cargo(tmp_path / "cargo.jsonl", cargo_rows(2, 150))
         d = write_drivers(tmp_path / "drivers.json", driver_rows(8))
         env = CompetitionEnv(load_cargo_table(c), load_driver_records(d),
-                             Rules.for_version("S4", days=2, concurrency=conc),
+                             RoundSettings.for_version("S4", days=2, concurrency=conc),
                              sys_path_agent / str(conc), "20260301_000000")
         install_simkit()
         import tests.agents.comp_agent as ca
@@ -677,8 +679,8 @@ def test_history_of_an_earlier_driver_under_concurrency(tmp_path: Path) -> None:
 def test_version_budgets(tmp_path: Path) -> None:
     _, s2 = play(tmp_path / "a", [cargo("7")], [wait(1)], scoring="S2", step_timeout_s=None)
     assert s2["driver_max_total_tokens"] is None
-    assert Rules.for_version("S2").step_timeout_s is None
-    assert Rules.for_version("S3").token_budget == 5_000_000
-    assert Rules.for_version("S4").step_timeout_s == 120.0
+    assert RoundSettings.for_version("S2").step_timeout_s is None
+    assert RoundSettings.for_version("S3").token_budget == 5_000_000
+    assert RoundSettings.for_version("S4").step_timeout_s == 120.0
     with pytest.raises(ValueError, match="scoring must be one of"):
-        Rules.for_version("S5")
+        RoundSettings.for_version("S5")

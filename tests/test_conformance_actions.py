@@ -17,7 +17,7 @@ import pytest
 
 from agents.app.compete import HarnessApi
 from sim.competition.drivers_file import load_driver_records
-from sim.competition.env import CompetitionEnv, Rules, usage_counts
+from sim.competition.env import CompetitionEnv, RoundSettings, usage_counts
 from sim.competition.records import load_cargo_table
 from sim.geo import haversine_km
 from sim.official.timebase import drive_minutes
@@ -44,7 +44,7 @@ def bare(tmp: Path, rows: list[dict], steps, drivers=None, gateway=None,
     rule_kw.setdefault("days", 1)
     rule_kw.setdefault("step_timeout_s", None)
     env = CompetitionEnv(load_cargo_table(c, rule_kw.pop("strict", True)),
-                         load_driver_records(d), Rules.for_version("S4", **rule_kw),
+                         load_driver_records(d), RoundSettings.for_version("S4", **rule_kw),
                          tmp / "out", "20260301_000000")
     if gateway is not None:
         env.api = HarnessApi(env, gateway)

@@ -13,7 +13,7 @@ import pytest
 from agents.app.runner import build_run
 from sim.official.versions import settings_for
 from sim.preferences.draw import KINDS
-from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, Rule, ScenarioError
+from sim.scenario import CALIBRATED_CATEGORY_WEIGHTS, DriverSpec, PreferenceEntry, ScenarioError
 from sim.scenario import parse_scenario as parse
 from sim.world.step_log import chained
 from tests.conftest import SCENARIOS, Run, cli
@@ -109,7 +109,7 @@ def test_known_violation_forbidden_category(tmp_path: Path) -> None:
     """A driver forbidden half the categories: the greedy driver takes them anyway, and K5
     counts exactly those takes (checked against the world's own cargo, not the scorer's)."""
     forbidden = [name for name, _ in CALIBRATED_CATEGORY_WEIGHTS[:6]]
-    rule = Rule("不拉" + "、".join(forbidden), "forbidden_cargo_category",
+    rule = PreferenceEntry("不拉" + "、".join(forbidden), "forbidden_cargo_category",
                 {"categories": forbidden}, 100.0, None)
     spec = DriverSpec("K5", 22.75, 113.9, 1.5, (rule,))
     sc = scenario(seed=8, days=3, count=1).with_overrides(drivers={"fixed": (spec,)})

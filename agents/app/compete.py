@@ -29,7 +29,7 @@ from agents.app.rundir import RunDirLock, check_out_dir
 from agents.app.simkit_shim import install as install_simkit
 from agents.llm import providers
 from sim.competition.drivers_file import load_driver_records
-from sim.competition.env import Api, CompetitionEnv, Rules, archive_results, run_stamp
+from sim.competition.env import Api, CompetitionEnv, RoundSettings, archive_results, run_stamp
 from sim.competition.log import write_atomic
 from sim.competition.records import load_cargo_table
 from sim.geo import Geography
@@ -200,12 +200,12 @@ def official_drivers(scenario: Scenario) -> list[dict]:
             for x in specs]
 
 
-def rules_for(scenario: Scenario, **overrides: Any) -> Rules:
+def rules_for(scenario: Scenario, **overrides: Any) -> RoundSettings:
     s = scenario
     kw: dict[str, Any] = {"days": int(s.scenario.days), "speed_kmh": s.geo.speed_kmh,
                           "max_steps": s.scenario.max_steps, "concurrency": s.llm.concurrency}
     kw.update({k: v for k, v in overrides.items() if v is not None})
-    return Rules.for_version(s.scenario.scoring, **kw)
+    return RoundSettings.for_version(s.scenario.scoring, **kw)
 
 
 def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None = None,

@@ -41,7 +41,7 @@ class Agent(Protocol):
 
 
 @dataclass(frozen=True)
-class Rules:
+class RoundSettings:
     """What a round fixes. The release behaviour is always the later one (per-driver max steps,
     a bad decision ends only its driver, files rewritten per step); the scoring version picks k,
     preference visibility fields and the budgets (§7.1)."""
@@ -57,7 +57,7 @@ class Rules:
     flush_every_s: float = 1.0  # rewrite a driver's file at most this often (and at its end)
 
     @classmethod
-    def for_version(cls, scoring: str = "S4", **kw: Any) -> Rules:
+    def for_version(cls, scoring: str = "S4", **kw: Any) -> RoundSettings:
         if scoring not in VERSIONS:
             raise ValueError(f"scoring must be one of {', '.join(VERSIONS)}, got {scoring!r}")
         late = scoring in ("S3", "S4")
@@ -264,7 +264,7 @@ class StepTimeoutError(Exception):
 
 
 class CompetitionEnv:
-    def __init__(self, table: CargoTable, drivers: list[DriverRecord], rules: Rules,
+    def __init__(self, table: CargoTable, drivers: list[DriverRecord], rules: RoundSettings,
                  out_dir: str | Path, stamp: str | None = None) -> None:
         self.table, self.drivers, self.rules = table, drivers, rules
         self.out_dir = Path(out_dir)

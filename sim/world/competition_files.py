@@ -28,7 +28,7 @@ from sim.competition.records import (
     short_value,
 )
 from sim.geo import Geography, Point, in_guangdong
-from sim.scenario import DriverSpec, Rule, ScenarioError, rule_from_entry
+from sim.scenario import DriverSpec, PreferenceEntry, ScenarioError, rule_from_entry
 from sim.world.cargo import Cargo
 
 
@@ -126,7 +126,7 @@ def load_world_cargo(path: str | Path, start: datetime, geo: Geography, competit
 def load_drivers(path: str | Path) -> list[DriverSpec]:
     """The drivers file as the generator world's drivers: read by the one drivers-file loader
     (sim/competition/drivers_file.py), then what this world adds: a start inside Guangdong, a
-    positive cost per km (1.5 when left out) and each preference entry as a Rule."""
+    positive cost per km (1.5 when left out) and each preference entry as a PreferenceEntry."""
     path = Path(path)
     out: list[DriverSpec] = []
     for rec in load_driver_records(path, strict=False):
@@ -141,12 +141,12 @@ def load_drivers(path: str | Path) -> list[DriverSpec]:
     return out
 
 
-def read_entry(path: Path, n: int, p: object) -> Rule | None:
+def read_entry(path: Path, n: int, p: object) -> PreferenceEntry | None:
     """What one preference entry of a drivers file (on line `n`) is in the generator world: a
-    competition-kind Rule (its text read by the scorer's parser at the end of the run, or
+    competition-kind PreferenceEntry (its text read by the scorer's parser at the end of the run, or
     reported as unscored), or None (empty)."""
     if isinstance(p, str):  # the S1 form: text only, fine and cap from the text
-        return Rule(p.strip()) if p.strip() else None
+        return PreferenceEntry(p.strip()) if p.strip() else None
     if not isinstance(p, dict) or "content" not in p:
         raise ScenarioError(path, "preferences", "objects {content, penalty_amount, penalty_cap}",
                             short_value(p), n)

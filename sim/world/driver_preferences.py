@@ -35,7 +35,7 @@ from sim.official.versions import settings_for
 from sim.preferences.draw import draw_preferences
 from sim.preferences.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.redact import redact
-from sim.scenario import DriverSpec, Rule, Scenario, ScenarioError
+from sim.scenario import DriverSpec, PreferenceEntry, Scenario, ScenarioError
 from sim.scoring.scorer import default_parser, read_preferences, score_preferences
 from sim.world.cargo import Cargo
 from sim.world.competition_files import read_entry
@@ -78,8 +78,8 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
                                  lang=d.rule_lang,  # type: ignore[arg-type]
                                  kinds=kinds, home=(spec.lat, spec.lng),
                                  start_day=start.date(), days=days)
-        rules = tuple(Rule(p.text, p.kind, p.params.to_dict(), p.penalty_amount, p.penalty_cap,
-                           p.start_time, p.end_time) for p in drawn)
+        rules = tuple(PreferenceEntry(p.text, p.kind, p.params.to_dict(), p.penalty_amount,
+                                      p.penalty_cap, p.start_time, p.end_time) for p in drawn)
         out.append(dataclasses.replace(spec, rules=spec.rules + rules))
     return out
 
@@ -224,7 +224,7 @@ class UnparsedPreferencesError(ScenarioError):
 def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
     """Every preference the run would leave unscored, decided exactly as the run decides: each
     `[[drivers.fixed]]` preference (its line: the driver's `[[drivers.fixed]]` header) and each
-    `[drivers] file` entry (its line in the file) becomes the Rule the world makes of it
+    `[drivers] file` entry (its line in the file) becomes the PreferenceEntry the world makes of it
     (competition world: the entry itself) and goes through the scorer's own reading
     (read_preferences with the default text parser). Drawn preferences are always structured.
     The one reporter of unreadable preferences (`freightsim validate`, `[preferences]
