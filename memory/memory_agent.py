@@ -196,7 +196,7 @@ class MemoryAgent:
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
-        records by the caller (agents/app/runner.wire_rules, the competition adapter).
+        records by the caller (agents/app/runner.wire_preference_progress, the competition adapter).
         `clock_offset`: minutes from the scorer's epoch to the world's start (the rules are
         asked at world time + offset, the step records' time base). A mode without the
         driver layer stays unaware of them, as the memory-off greedy is."""

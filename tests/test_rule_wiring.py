@@ -1,4 +1,5 @@
-"""Competition rules reach the agents in the generator world (agents/app/runner.wire_rules).
+"""Competition rules reach the agents in the generator world
+(agents/app/runner.wire_preference_progress).
 
 The run is scenarios/month-rules.toml cut to 5 drivers x 3 days, each driver carrying one drawn
 forbidden_cargo_category rule (K5). Memory off is the greedy baseline, blind to the rules; the

@@ -96,7 +96,7 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
     world = World(scenario, policy_factory(scenario, services), out)
     world.lock = lock  # type: ignore[attr-defined]  # held as long as the world lives
     if services is not None:
-        wire_rules(world, services)
+        wire_preference_progress(world, services)
         world.flush_hooks.append(services.log.flush)
         world.finish_hooks.append(lambda w: finish(services))
         if scenario.memory.lessons is not None:
@@ -104,7 +104,7 @@ def build_run(scenario: Scenario, out_dir: str | Path | None = None
     return world, services
 
 
-def wire_rules(world: World, services: AgentServices) -> dict[str, RuleProgress]:
+def wire_preference_progress(world: World, services: AgentServices) -> dict[str, RuleProgress]:
     """Give each agent driver that carries preferences its RuleProgress (the one preference
     state of memory and agents), fed as the competition adapter feeds it: every official step
     record the world's step recorder closes, and the scorer's form of every cargo a search shows
