@@ -25,7 +25,7 @@ from memory.cargo_memory import CargoMemory, Seen
 from memory.driver_memory import DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
-from memory.promises import promise_fine, promise_todo
+from memory.promises import open_promises, promise_fine, promise_todo
 from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
 from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
@@ -33,6 +33,7 @@ from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
 from sim.geo import Geography, Point
 from sim.official.timebase import DAY
+from sim.preferences.kinds.common import off_days_kept
 from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Observation
 from sim.world.cargo import CargoView
@@ -319,15 +320,14 @@ class MemoryAgent:
         if elapsed < DAY:
             return  # no day's earnings to judge by yet
         day_value = self.driver.income * DAY / elapsed
-        days_left = self.rules.n_days - int(now) // DAY  # today included
+        days_left = max(0, self.rules.horizon // DAY - int(now) // DAY)  # today included
         for st in states:
             i = st.spec.index
             have = next((st.counters[k] for k in OFF_KEYS if k in st.counters), None)
             need = getattr(st.spec.rule.params, "min_days", 0) if st.spec.rule else 0
             if i in self.rules.waived or not isinstance(have, int) or need <= 0:
                 continue
-            # the test counts today and the days to come as free until worked
-            short = need - max(0, have - days_left)
+            short = need - off_days_kept(have, days_left, busy_today=False)
             bound = self.rules.liability(st)
             if short > 0 and bound is not None and (
                     short * day_value > bound * self.sc.policy.fine_weight):
@@ -359,14 +359,15 @@ class MemoryAgent:
             minutes = 1 if promised.action == "take" else promised.minutes
             return dataclasses.replace(promised, at_stake=w * promised.at_stake,
                                        cost=round(tp.cost(obs.now, minutes), 1))
-        todo = self.rules.todo(now, pos)
-        if todo is None:
+        state = self.rules.due_state(now, pos)
+        if state is None:
             return None
+        todo = state.todo
+        assert todo is not None
         if todo.action == "wait":
             minutes = int(min(todo.minutes, DAY))
             saving = self.rules.wait_saving(int(now), pos, minutes)
-            state = next((s for s in self.rules.states(now, pos) if s.todo is todo), None)
-            if state is not None and state.spec.kind in SEQUENCE_KINDS:
+            if state.spec.kind in SEQUENCE_KINDS:
                 # one stop of a sequence (a family event's pickup, an itinerary's dwell): the
                 # wait alone keeps nothing, the sequence it starts keeps the rule's fine
                 saving = max(saving, todo.at_stake)
@@ -486,6 +487,7 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_ne
     take whose cargo the rules have not seen keeps its net. `now` is the rules' clock,
     `now_world` the options' (default the same); fines weigh `fine_weight` yuan each."""
     t = now if now_world is None else now_world
+    promises = tuple(open_promises(rules))
     out = []
     for k, (c, o) in enumerate(pairs[:limit * MORE_BATCHES]):
         if k and k % limit == 0 and len(out) == k and all(
@@ -493,7 +495,7 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_ne
             break  # a whole batch unfined: later ones rank below it whatever their fines
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
         extra = 0.0 if take is None else rules.extra_penalty(take)
-        extra += promise_fine(rules, c.cargo.cargo_id, now, now + o.finish - t)
+        extra += promise_fine(promises, c.cargo.cargo_id, now, now + o.finish - t)
         extra *= fine_weight
         if o.net - extra < min_net:
             continue

@@ -15,7 +15,7 @@ that take and the promise is made ahead, by price, rather than found out afterwa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -82,10 +82,12 @@ def promise_todo(rp: RuleProgress, now: float) -> Todo | None:
     return None
 
 
-def promise_fine(rp: RuleProgress, cargo_id: str, start: float, end: float) -> float:
-    """The fines of the promises a take of `cargo_id` from `start` to `end` (rules' clock)
-    would miss: it starts before a listing (plus grace) and is still running after it."""
-    return sum(p.fine for p in open_promises(rp) if p.cargo_id != cargo_id
+def promise_fine(promises: Iterable[Promise], cargo_id: str, start: float, end: float
+                 ) -> float:
+    """The fines of the `promises` (`open_promises`, taken once a decision) a take of
+    `cargo_id` from `start` to `end` (rules' clock) would miss: it starts before a listing
+    (plus grace) and is still running after it."""
+    return sum(p.fine for p in promises if p.cargo_id != cargo_id
                and start < p.opens + GRACE_MINUTES < min(end, p.closes))
 
 

@@ -630,12 +630,17 @@ class RuleProgress:
                 [self.hypothetical(take)], take.now, take.position, only=live).values())
         return got
 
-    def todo(self, now: float, position: Point | None = None) -> Todo | None:
-        """The first due rule's action, in rule order (None when nothing is due or the rule
-        is waived)."""
-        return next((s.todo for s in self.states(now, position)
+    def due_state(self, now: float, position: Point | None = None) -> RuleState | None:
+        """The first rule with an action due, in rule order (None when nothing is due or the
+        rule is waived)."""
+        return next((s for s in self.states(now, position)
                      if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
                      and s.spec.index not in self.waived), None)
+
+    def todo(self, now: float, position: Point | None = None) -> Todo | None:
+        """The first due rule's action (see `due_state`)."""
+        s = self.due_state(now, position)
+        return None if s is None else s.todo
 
     # -- plans ---------------------------------------------------------------------------
     def liability(self, state: RuleState) -> float | None:

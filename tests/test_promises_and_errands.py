@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from memory.memory_agent import MemoryAgent
-from memory.promises import plausible, promise_fine, promise_todo
+from memory.promises import open_promises, plausible, promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.geo import Point
 from tests.competition_logs import LogBuilder, cargo_row
@@ -43,7 +43,7 @@ def test_an_id_of_another_shape_is_never_tried_blind():
     opens = 2 * 1440 + 20 * 60 + 1
     assert not plausible(rp, PROMISED)
     assert promise_todo(rp, opens + 5) is None
-    assert promise_fine(rp, "other", opens - 300, opens + 120) == 0.0
+    assert promise_fine(open_promises(rp), "other", opens - 300, opens + 120) == 0.0
     # seen in a query, it is tried whatever its shape
     rp.add_cargo(cargo_row(PROMISED, START, (22.6, 114.0)))
     assert plausible(rp, PROMISED)
@@ -80,9 +80,9 @@ def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
         "take", PROMISED, 5000.0)
     # a take still running 30 minutes after the listing is charged the fine; one ending
     # before, or the promised cargo itself, is not
-    assert promise_fine(rp, "other", opens - 300, opens + 120) == 5000.0
-    assert promise_fine(rp, "other", opens - 300, opens + 10) == 0.0
-    assert promise_fine(rp, PROMISED, opens - 300, opens + 400) == 0.0
+    assert promise_fine(open_promises(rp), "other", opens - 300, opens + 120) == 5000.0
+    assert promise_fine(open_promises(rp), "other", opens - 300, opens + 10) == 0.0
+    assert promise_fine(open_promises(rp), PROMISED, opens - 300, opens + 400) == 0.0
     # tried once (here: failed, already gone), never again
     b = LogBuilder("D001", *START, []).wait(opens + 3)
     b.take(PROMISED)

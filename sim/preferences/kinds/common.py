@@ -51,6 +51,12 @@ def window_progress(kind: Kind, ctx: ProgressContext, penalty: float, what: str)
     return status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}", None
 
 
+def off_days_kept(have: int, days_left: int, busy_today: bool) -> int:
+    """Off days kept for sure: K13/K14's tests count today and the days to come as free while
+    nothing is logged there, so only the days before today are certain."""
+    return max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
+
+
 def off_days_progress(min_days: int, ctx: ProgressContext, counters: Counters,
                       busy_today: bool) -> Progress:
     """K13/K14's progress: off days kept so far against the days left.
@@ -59,7 +65,7 @@ def off_days_progress(min_days: int, ctx: ProgressContext, counters: Counters,
     days before today are kept for sure."""
     have = counters.get("unworked_days", counters.get("off_days", 0))
     days_left = ctx.days_left
-    done = max(0, have - max(0, days_left - 1) - (0 if busy_today else 1))
+    done = off_days_kept(have, days_left, busy_today)
     need = max(0, min_days - done)
     line = f"off days {done} of {min_days} kept, {days_left} days left (today included)"
     if need == 0:
