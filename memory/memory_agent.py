@@ -268,7 +268,8 @@ class MemoryAgent:
         # the views show each take's net after the fine it would draw and how long it runs
         cands = _busy(tuple(fined(c) for c in cands), busy)
         kept = [(fined(c), o) for c, o in kept]
-        rests = tuple(r for m in REST_MINUTES
+        lengths = sorted(set(REST_MINUTES) | set(self.rules.rest_lengths(now, pos)))
+        rests = tuple(r for m in lengths
                       if (r := RestOption(m, round(w * self.rules.wait_saving(int(now), pos, m),
                                                    1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)

@@ -399,6 +399,17 @@ class RuleProgress:
         self._cache = (key, result)
         return result
 
+    def rest_lengths(self, now: float, position: Point | None = None) -> tuple[int, ...]:
+        """The rests from `now` that end just as a rule is kept (a window's end, a daily
+        rest's minimum), up to a day, in minutes: a rest priced at these lengths never runs
+        longer than the rule needs."""
+        at = int(now)
+        view = ProgressContext(at, position or self.position(), self.horizon, self.speed,
+                               self._tail, bool(self.steps))
+        ends = {e for spec in self.rules if spec.index not in self.waived
+                and spec.rule is not None for e in spec.rule.rest_ends(view)}
+        return tuple(sorted(m for e in ends if 1 <= (m := e - at) <= DAY))
+
     # -- what-if -----------------------------------------------------------------------
     def hypothetical(self, take: HypoTake) -> Step:
         """The step the official arithmetic would log for this take (accepted or failed)."""

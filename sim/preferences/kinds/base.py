@@ -171,6 +171,12 @@ class Kind(ABC):
         status, fined = self.fined(penalty)
         return status, f"{self.hint(self.params)}{fined}", None
 
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        """The minutes at which a rest begun now would keep this rule (a window's end, a
+        daily rest's minimum): the lengths a rest is worth offering, so that no wait runs
+        longer than the rule needs. None by default."""
+        return ()
+
     def fined(self, penalty: float) -> tuple[Status, str]:
         """(VIOLATED, ", fined N so far") once a fine is incurred, else (OK, "")."""
         if penalty > 0 and not self.judged_at_end:

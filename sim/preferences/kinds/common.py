@@ -51,6 +51,18 @@ def window_progress(kind: Kind, ctx: ProgressContext, penalty: float, what: str)
     return status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}", None
 
 
+def window_rest_ends(kind: Kind, ctx: ProgressContext, ahead: int = DAY // 2
+                     ) -> tuple[int, ...]:
+    """K2/K3's rest lengths: to the end of the window the driver is in, or of the next one
+    starting within `ahead` minutes (a rest begun before a night window keeps it too)."""
+    out = []
+    for d in (ctx.today - 1, ctx.today, ctx.today + 1):
+        a, b = kind.window(d)  # type: ignore[attr-defined]
+        if b > ctx.now and a - ctx.now <= ahead:
+            out.append(b)
+    return tuple(out)
+
+
 def off_days_kept(have: int, days_left: int, busy_today: bool) -> int:
     """Off days kept for sure: K13/K14's tests count today and the days to come as free while
     nothing is logged there, so only the days before today are certain."""

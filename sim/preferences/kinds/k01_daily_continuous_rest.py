@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
-from sim.official.timebase import weekday
+from sim.official.timebase import DAY, weekday
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Minutes, Params
@@ -76,6 +76,19 @@ class DailyContinuousRest(Kind):
                 status = Status.AT_RISK if status is Status.OK else status
                 line += " (too late today)"
         return status, line, todo
+
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        """Today's stretch made up while it still fits before midnight; else, in the evening,
+        tomorrow's whole stretch from midnight on (a rest crossing midnight counts on each
+        day apart)."""
+        p = self.params
+        best = max((b - a for a, b in ctx.tail(ctx.today).day_rest(ctx.today)), default=0)
+        need = p.min_minutes - ctx.resting_run()
+        if best < p.min_minutes and need <= ctx.left_today:
+            return (ctx.now + need,)
+        if ctx.left_today <= DAY // 2:
+            return ((ctx.today + 1) * DAY + p.min_minutes,)
+        return ()
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

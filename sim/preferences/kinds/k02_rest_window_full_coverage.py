@@ -10,7 +10,7 @@ from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog, covered
 from sim.official.timebase import weekday
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import daily_window, window_progress
+from sim.preferences.kinds.common import daily_window, window_progress, window_rest_ends
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
@@ -81,6 +81,9 @@ class RestWindowFullCoverage(Kind):
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         return window_progress(self, ctx, penalty, "rest")
+
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        return window_rest_ends(self, ctx)
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import daily_window, window_progress
+from sim.preferences.kinds.common import daily_window, window_progress, window_rest_ends
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
@@ -64,6 +64,9 @@ class QuietWindow(Kind):
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         return window_progress(self, ctx, penalty, "no orders/moves")
+
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        return window_rest_ends(self, ctx)
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

@@ -90,6 +90,16 @@ class HomeByCurfew(Kind):
             status, todo = Status.DUE, Todo("wait", "home by curfew", minutes=cur - now)
         return status, line, todo
 
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        """At home: to the end of the quiet time of the night the driver is in, or of
+        tonight's when the curfew falls within half a day."""
+        p = self.params
+        if not ctx.near(p.lat, p.lng, p.radius_km):
+            return ()
+        cur, quiet = hhmm_to_minutes(p.curfew), hhmm_to_minutes(p.quiet_until)
+        return tuple((d + 1) * DAY + quiet for d in (ctx.today - 1, ctx.today)
+                     if (d + 1) * DAY + quiet > ctx.now and d * DAY + cur - ctx.now <= DAY // 2)
+
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
         home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
