@@ -35,7 +35,7 @@ from sim.geo import Geography, Point
 from sim.official.timebase import DAY
 from sim.preferences.kinds.common import off_days_kept
 from sim.scenario import DriverSpec, Scenario
-from sim.world.actions import Observation
+from sim.world.actions import Observation, OutcomeKind
 from sim.world.cargo import CargoView
 from sim.world.events import Annotation, Event, EventBus
 from sim.world.order_costs import Option, evaluate, feasible, takeable
@@ -194,6 +194,8 @@ class MemoryAgent:
         self.last: StepMemory | None = None  # this step's state and views (probes read it)
         self._rated_search: float | None = None  # the last search whose rate the hours learnt
         self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
+        # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
+        self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
@@ -254,6 +256,7 @@ class MemoryAgent:
         pos = Point(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
+        self.book_wait(obs, states)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
         w = self.sc.policy.fine_weight
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
@@ -273,8 +276,31 @@ class MemoryAgent:
                       if (r := RestOption(m, round(w * self.rules.wait_saving(int(now), pos, m),
                                                    1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)
+        todo = self.priced_todo(obs, now, pos, tp)
+        offered = {r.minutes: self.rules.wait_saving_by_rule(int(now), pos, r.minutes)
+                   for r in rests}
+        if todo is not None and todo.action == "wait":
+            m = int(min(todo.minutes, DAY))
+            offered[m] = self.rules.wait_saving_by_rule(int(now), pos, m)
+        self._offered = (obs.now, tp, offered)
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
-                         states, self.priced_todo(obs, now, pos, tp), tp, rests)
+                         states, todo, tp, rests)
+
+    def book_wait(self, obs: Observation, states: tuple[RuleState, ...]) -> None:
+        """A rest the driver took to keep rules forgoes its minutes: booked against the rules
+        it kept, as a take their fines pushed aside is (`weigh_rules`). A capped rule kept
+        day after day by rests that cost more, over the month, than its cap is then broken
+        knowingly, instead of resting out every day for a fine that stops at the cap."""
+        offered, self._offered = self._offered, None
+        done = obs.last_outcome
+        if offered is None or done.kind is not OutcomeKind.WAITED:
+            return
+        t0, tp, by_length = offered
+        assert self.rules is not None
+        parts = by_length.get(round(done.amount), {})
+        kept = {i: v for i, v in parts.items() if v > 0 and i not in self.rules.waived}
+        if kept:
+            self._book(kept, tp.cost(t0, done.amount), states, obs.now)
 
     def weigh_rules(self, pairs: list, kept: list, states: tuple[RuleState, ...], now: float,
                     pos: Point, tp: TimePrice, t: float) -> None:
@@ -297,6 +323,14 @@ class MemoryAgent:
             return
         fines = {i: v for i, v in self.rules.extra_by_rule(take).items()
                  if v > 0 and i not in self.rules.waived}
+        self._book(fines, gap, states, t)
+
+    def _book(self, fines: dict[int, float], amount: float, states: tuple[RuleState, ...],
+              t: float) -> None:
+        """Book `amount` forgone against the rules in `fines`, split by their fines; a rule
+        whose forgone, projected over the days left, passes the most it can still cost is
+        waived."""
+        assert self.rules is not None
         total = sum(fines.values())
         elapsed = max(DAY / 2, t - (self.driver.start or 0.0))
         left = max(0.0, self.sc.minutes - t)
@@ -304,7 +338,7 @@ class MemoryAgent:
             i = st.spec.index
             if i not in fines:
                 continue
-            self.forgone[i] = self.forgone.get(i, 0.0) + gap * fines[i] / total
+            self.forgone[i] = self.forgone.get(i, 0.0) + amount * fines[i] / total
             bound = self.rules.liability(st)
             if bound is not None and self.forgone[i] * left / elapsed > (
                     bound * self.sc.policy.fine_weight):
@@ -451,6 +485,10 @@ class MemoryAgent:
                             for a, d in self.digests.items()},
                 # what keeping each rule has forgone, and the rules broken knowingly since
                 "forgone": {str(i): v for i, v in self.forgone.items()},
+                "offered": None if self._offered is None else [
+                    self._offered[0], self._offered[1].rate, list(self._offered[1].factors),
+                    {str(m): {str(i): v for i, v in p.items()}
+                     for m, p in self._offered[2].items()}],
                 "waived": sorted(self.rules.waived) if self.rules is not None else []}
 
     def set_state(self, s: dict) -> None:
@@ -461,6 +499,10 @@ class MemoryAgent:
         self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]), d["source"])
                         for a, d in s["digests"].items()}
         self.forgone = {int(i): float(v) for i, v in s.get("forgone", {}).items()}
+        o = s.get("offered")
+        self._offered = None if o is None else (
+            o[0], TimePrice(o[1], tuple(o[2])),
+            {int(m): {int(i): float(v) for i, v in p.items()} for m, p in o[3].items()})
         if self.rules is not None:
             for i in s.get("waived", []):
                 self.rules.waive(int(i))

@@ -532,14 +532,21 @@ class RuleProgress:
         minutes = max(1, int(minutes))
         if not self.timed:
             return 0.0
+        return max(0.0, sum(self.wait_saving_by_rule(now, position, minutes).values()))
+
+    def wait_saving_by_rule(self, now: int, position: Point, minutes: int) -> dict[int, float]:
+        """`wait_saving` rule by rule (a part may be negative: a rest can cost a rule, an
+        off day split by its days): what a rest kept, to book its cost against those rules."""
+        minutes = max(1, int(minutes))
+        if not self.timed:
+            return {}
         key = ("wait", len(self.steps), int(now), position, minutes)
         got = self._extra.get(key)
-        if got is not None:  # a decide refreshes its memory around each search
-            return got
-        self._extra[key] = got = self._wait_saving(now, position, minutes)
+        if got is None:  # a decide refreshes its memory around each search
+            got = self._extra[key] = self._wait_saving(now, position, minutes)
         return got
 
-    def _wait_saving(self, now: int, position: Point, minutes: int) -> float:
+    def _wait_saving(self, now: int, position: Point, minutes: int) -> dict[int, float]:
         self.cargo[NEUTRAL_CARGO] = CargoRecord(
             NEUTRAL_CARGO, 0, 10**9, position.lat, position.lng, "", position.lat,
             position.lng, "", None, 0, 0.0, "")
@@ -569,18 +576,18 @@ class RuleProgress:
             worked, rested = [work(start, mid, n)], [_rest(start, mid, position, n)]
         live = self.timed - self.waived  # a waived rule's saving is never counted
         if not live:
-            return 0.0
+            return {}
         by_work = self.extra_for_steps(worked, now, position, credit=False, only=live)
         by_rest = self.extra_for_steps(rested, now, position, credit=False, only=live)
-        saved = 0.0
+        parts: dict[int, float] = {}
         for spec in self.rules:
             if spec.index in self.waived:
                 continue
             s = by_work.get(spec.index, 0.0) - by_rest.get(spec.index, 0.0)
             if s and any(k in self._base.get(spec.index, {}) for k in OFF_KEYS):
                 s /= max(1, getattr(spec.rule.params, "min_days", 1))
-            saved += s
-        return max(0.0, saved)
+            parts[spec.index] = s
+        return parts
 
     def reposition_extra(self, now: int, position: Point, lat: float, lng: float) -> float:
         """The fines a drive to (lat, lng) would add (deadhead totals, boxes, circles, quiet

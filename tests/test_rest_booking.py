@@ -1,0 +1,62 @@
+"""A rest taken to keep a capped rule is booked against it: once resting out every day would
+cost more over the month than the rule's cap can, the rule is broken knowingly. (Failure class
+"rests for a capped fine": at fine_weight 2.5 a driver rested ten hours at midday each day for
+a daily rest capped at 3,000 a month, and earned 20k less than the memory-off greedy.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory.memory_agent import MemoryAgent
+from memory.rule_progress import RuleProgress, rules_from_entries
+from sim.geo import Geography, Point
+from sim.scenario import DriverSpec, load_scenario
+from sim.world.actions import Observation, Outcome, OutcomeKind
+from sim.world.events import EventBus
+from tests.competition_logs import LogBuilder
+from tests.test_rule_progress import CARGO, pref
+from tests.test_scoring_run import HOME, NORTH
+
+ROOT = Path(__file__).resolve().parents[1]
+DAYS = 31
+
+
+def rested_agent(cap: float, weight: float = 1.0) -> tuple[MemoryAgent, int]:
+    """A driver with a daily 10-hour rest rule (200 a day, `cap` a month) who drives early on
+    day 1 and then rests the ten hours the rule asks for; the agent's index for that rule."""
+    sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
+        policy={"fine_weight": weight}, scenario={"days": DAYS})
+    entries = [pref("daily_continuous_rest", {"min_minutes": 600, "days": "all"},
+                    amount=200.0, cap=cap)]
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
+                      n_days=DAYS, version="S2", initial=Point(*HOME))
+    agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                        DriverSpec("d1", *HOME), sc, EventBus(), None)
+    agent.attach_rules(rp)
+    b = LogBuilder("d1", *HOME, CARGO).wait(1440 + 3 * 60).reposition(*NORTH)  # 3 h rested
+    for rec in b.records:
+        rp.on_step(rec)
+
+    def obs(t: float, done: Outcome) -> Observation:
+        return Observation("d1", float(t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
+                           0.0, 0.0, 10, last_outcome=done)
+
+    state = agent.refresh(obs(b.t, Outcome()))
+    minutes = next(r.minutes for r in state.rests if r.minutes == 600)
+    b.wait(minutes)
+    rp.on_step(b.records[-1])
+    agent.refresh(obs(b.t, Outcome(OutcomeKind.WAITED, amount=float(minutes))))
+    return agent, rp.rules[0].index
+
+
+def test_a_rest_is_booked_against_the_capped_rule_it_kept():
+    agent, i = rested_agent(cap=100_000.0)
+    assert agent.forgone.get(i, 0.0) > 0  # the rest's minutes, at the driver's rate
+    assert i not in agent.rules.waived  # a month of such rests costs less than the cap
+
+
+def test_a_capped_rule_not_worth_a_month_of_rests_is_waived():
+    agent, i = rested_agent(cap=400.0)
+    assert i in agent.rules.waived
+    agent_heavy, j = rested_agent(cap=400.0, weight=100.0)  # fines weigh a hundredfold
+    assert j not in agent_heavy.rules.waived
