@@ -67,6 +67,8 @@ def test_rules_parser_dev_d_accuracy() -> None:
     ("Three days a month the truck sits parked midnight to midnight with zero movement.",
      "min_full_off_days", {"min_days": 3}, None),
     ("有单的日子，首笔订单最晚九点出发。", "first_order_deadline", {"latest": "09:00"}, None),
+    ("每天最晚十一点就得停车睡觉，睡到早上六点。", "rest_window_full_coverage",
+     {"start": "23:00", "end": "06:00", "weekend_start": None}, None),
     ("每晚十点到次日六点必须睡觉，周六周日可以推迟一小时开始。", "rest_window_full_coverage",
      {"start": "22:00", "end": "06:00", "weekend_start": "23:00"}, None),
     ("4月9号先在上午十点前到(22.80,113.30)，呆半小时，然后下午三点以前到(23.10,113.40)，"

@@ -116,6 +116,9 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     elif b.bare and not a.bare and 600 <= a.minutes < 720 and b.minutes < 360:
         # 中午十一点半到一点半: a midday span ends in the afternoon
         b = dataclasses.replace(b, minutes=b.minutes + 720)
+    elif a.bare and not b.bare and b.minutes < a.minutes < 720:
+        # (最晚)十一点到早上六点: a span ending in the stated morning starts the evening before
+        a = dataclasses.replace(a, minutes=a.minutes + 720)
     return a, b
 
 
