@@ -462,3 +462,24 @@ def test_must_take_rules_of_a_poisson_market_name_cargo_it_lists(tmp_path) -> No
     assert all(_listed_inside(r, created) for r in rules), [r.params for r in rules]
     _, other = run_world(plain, tmp_path / "b")
     assert list(other.kind("cargo_created").cargo_id) == list(made.cargo_id)
+
+
+def test_market_listings_read_ahead_then_hand_every_cargo_to_the_world_once() -> None:
+    from datetime import date, datetime
+    from types import SimpleNamespace
+
+    from sim.world.cargo_listings import MarketListings
+
+    def cargo(i: int, minute: float) -> SimpleNamespace:
+        return SimpleNamespace(cargo_id=f"X{i}", create_time=minute, remove_time=minute + 90,
+                               origin=SimpleNamespace(lat=23.0, lng=113.0))
+
+    rows = [cargo(1, 10), cargo(2, 600), cargo(3, 1500), cargo(4, 1600), cargo(5, 4400)]
+    m = MarketListings(rows, datetime(2026, 3, 1))
+    assert list(m.listed_on(date(2026, 3, 2)).ids) == ["X3", "X4"]
+    assert list(m.listed_on(date(2026, 3, 1)).ids) == ["X1", "X2"]  # read already, kept
+    assert list(m.listed_on(date(2026, 3, 3)).ids) == []  # nothing created that day
+    assert list(m.listed_on(date(2026, 3, 2)).online_minutes) == [90.0, 90.0]
+    assert [c.cargo_id for c in m] == ["X1", "X2", "X3", "X4", "X5"]
+    with pytest.raises(RuntimeError):
+        m.listed_on(date(2026, 3, 4))
