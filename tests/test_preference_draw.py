@@ -202,7 +202,7 @@ def test_eval_set_rows_have_the_agreed_keys_and_valid_gold(eval_rows: list[dict]
     bad = []
     for r in eval_rows:
         assert list(r) == KEYS, r["id"]
-        assert r["split"] in ("train", "heldout")
+        assert r["split"] in ("train", "dev-d")
         assert r["lang"] in ("zh", "en")
         k = KINDS.index(r["kind"]) + 1
         assert re.fullmatch(rf"k{k:02d}-{r['lang']}-\d\d", r["id"]), r["id"]
@@ -216,17 +216,17 @@ def test_eval_set_rows_have_the_agreed_keys_and_valid_gold(eval_rows: list[dict]
     assert len({r["text"] for r in eval_rows}) == len(eval_rows)
 
 
-def test_eval_set_covers_every_kind_in_both_languages_with_a_heldout_part(
+def test_eval_set_covers_every_kind_in_both_languages_with_a_dev_d_part(
         eval_rows: list[dict]) -> None:
     by = Counter((r["kind"], r["lang"]) for r in eval_rows)
-    held = Counter(r["kind"] for r in eval_rows if r["split"] == "heldout")
+    held = Counter(r["kind"] for r in eval_rows if r["split"] == "dev-d")
     total = Counter(r["kind"] for r in eval_rows)
     for kind in KINDS:
         assert total[kind] >= 10, kind
         assert by[kind, "zh"] >= 6, kind
         assert by[kind, "en"] >= 3, kind
         assert 0.25 <= held[kind] / total[kind] <= 0.4, kind
-        assert {r["lang"] for r in eval_rows if r["kind"] == kind and r["split"] == "heldout"} \
+        assert {r["lang"] for r in eval_rows if r["kind"] == kind and r["split"] == "dev-d"} \
             == {"zh", "en"}, kind
     stated = sum(r["penalty_amount"] is not None for r in eval_rows) / len(eval_rows)
     assert 0.35 <= stated <= 0.65

@@ -70,7 +70,7 @@ def test_eval_prints_per_kind_accuracy_for_each_split() -> None:
     r = _cli("eval", "--split", "all")
     assert r.returncode == 0, r.stderr
     assert "split train:" in r.stdout
-    assert "split heldout:" in r.stdout
+    assert "split dev-d:" in r.stdout
     assert "daily_continuous_rest" in r.stdout
     assert "home_stay_event" in r.stdout
 

@@ -1,21 +1,23 @@
-"""The rules parser on the evaluation set (train split gated at 95%, held-out printed), on
-the English phrasings a user types, and on arbitrary text (never an exception)."""
+"""The rules parser on the evaluation set (train and dev-d splits gated), on the English
+phrasings a user types, on wordings of the kinds written beside the dev-d round, and on
+arbitrary text (never an exception)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.preferences.schema import ParsedPreference, validate
 from sim.preferences.text.evaluate import format_score, load_rows, score
-from sim.preferences.text.reading import parse_preference
+from sim.preferences.text.reading import Status, parse_preference, read_preference
 
 ROWS = load_rows()
 
 
 def test_eval_set_has_both_splits_and_every_kind_in_train() -> None:
     from sim.preferences.schema import KINDS
-    assert {r["split"] for r in ROWS} == {"train", "heldout"}
+    assert {r["split"] for r in ROWS} == {"train", "dev-d"}
     assert {r["kind"] for r in ROWS if r["split"] == "train"} == set(KINDS)
 
 
@@ -30,10 +32,69 @@ def test_rules_parser_train_accuracy_at_least_95_percent() -> None:
     assert s.accuracy >= 0.95, [(r["id"], g and g.to_dict()) for r, g in s.misses]
 
 
-def test_rules_parser_heldout_accuracy_is_reported() -> None:
-    s = score(ROWS, "heldout")
-    print("\n" + format_score(s))  # the honest figure: printed, not gated
-    assert s.total().n == sum(r["split"] == "heldout" for r in ROWS)
+def test_rules_parser_dev_d_accuracy() -> None:
+    """dev-d: the 72 lines held out until round 3 (data/preference_eval.md), read from round 4
+    on: the reader was changed against them, so they are gated like the other dev splits."""
+    s = score(ROWS, "dev-d")
+    print("\n" + format_score(s))
+    assert s.total().n == 72
+    assert s.accuracy >= 0.90, [(r["id"], g and g.to_dict()) for r, g in s.misses]
+    assert s.kind_accuracy >= 0.95
+    assert s.confident_wrong == []
+
+
+# Wordings written beside the dev-d round, not taken from its lines: each exercises one of the
+# general forms that round taught the reader (synonyms, bare bounds, clock words, indirect
+# objects of a fine, a dwell written after 再, a span end with a day part).
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    ("工作日每天得有不短于七小时的连续休整，周末随意。", "daily_continuous_rest",
+     {"min_minutes": 420, "days": "weekdays"}, None),
+    ("Every day I want a solid ten hours off the road, no exceptions.", "daily_continuous_rest",
+     {"min_minutes": 600, "days": "all"}, None),
+    ("拉货单程不超两百公里，从起运地到送达地算直线。", "max_haul_km", {"max_km": 200.0}, None),
+    ("Each delivery leg must stay under 180 km from start point to end point.", "max_haul_km",
+     {"max_km": 180.0}, None),
+    ("从车辆当前位置去提货点的距离不能超过二十公里。", "max_pickup_deadhead_km",
+     {"max_km": 20.0}, None),
+    ("The drive to go and load should be 40 km at most.", "max_pickup_deadhead_km",
+     {"max_km": 40.0}, None),
+    ("整个月没拉货白跑的里程加一起最多八百，超了每公里扣两块。", "max_total_deadhead_km",
+     {"max_km": 800.0}, 2.0),
+    ("离(23.12, 113.25)不到3公里的范围都不能去，去一次罚两百。", "forbidden_circle",
+     {"lat": 23.12, "lng": 113.25, "radius_km": 3.0, "mode": "per_step"}, 200.0),
+    ("一个月三十来天，起码得有五天一单都不拉，不然扣五百。", "min_days_without_orders",
+     {"min_days": 5}, 500.0),
+    ("Three days a month the truck sits parked midnight to midnight with zero movement.",
+     "min_full_off_days", {"min_days": 3}, None),
+    ("有单的日子，首笔订单最晚九点出发。", "first_order_deadline", {"latest": "09:00"}, None),
+    ("每天最晚十一点就得停车睡觉，睡到早上六点。", "rest_window_full_coverage",
+     {"start": "23:00", "end": "06:00", "weekend_start": None}, None),
+    ("每晚十点到次日六点必须睡觉，周六周日可以推迟一小时开始。", "rest_window_full_coverage",
+     {"start": "22:00", "end": "06:00", "weekend_start": "23:00"}, None),
+    ("4月9号先在上午十点前到(22.80,113.30)，呆半小时，然后下午三点以前到(23.10,113.40)，"
+     "再呆两个钟头。", "route_stops_on_day",
+     {"date": "2026-04-09", "radius_km": 2.0,
+      "stops": [{"lat": 22.8, "lng": 113.3, "arrive_by": "10:00", "min_dwell_minutes": 30},
+                {"lat": 23.1, "lng": 113.4, "arrive_by": "15:00", "min_dwell_minutes": 120}]},
+     None),
+    ("家事：5月3日上午九点开始，先到(22.70,113.10)接我爸，停二十分钟，然后回家(22.65,113.05)。"
+     "从九点到下午两点，人不在家每分钟扣两元；回家后待到5月4日早上七点才出车。",
+     "home_stay_event",
+     {"w0": "2026-05-03 09:00:00", "w1": "2026-05-03 14:00:00", "w_end": "2026-05-04 07:00:00",
+      "pickup_lat": 22.7, "pickup_lng": 113.1, "home_lat": 22.65, "home_lng": 113.05,
+      "radius_km": 1.0, "min_pickup_dwell_minutes": 20, "rate_per_minute": 2.0}, None),
+    ("答应了李总，他那票货（单号 882211）我必须拉走，没拉走赔他八百。", "must_take_cargo",
+     {"cargo_id": "882211"}, 800.0),
+    ("收车时间每晚21:00，收车时要在住所(23.05,113.75)一公里范围内，收车后到次日05:30不接单不空驶。",
+     "home_by_curfew", {"lat": 23.05, "lng": 113.75, "radius_km": 1.0, "curfew": "21:00",
+                        "quiet_until": "05:30"}, None),
+])
+def test_general_wordings_of_the_dev_d_round(text: str, kind: str, params: dict,
+                                             amount: float | None) -> None:
+    r = read_preference(text)
+    assert r.status is Status.PARSED, r.reason
+    assert r.best is not None
+    assert (r.best.kind, r.best.params, r.best.penalty_amount) == (kind, params, amount)
 
 
 def test_english_phrasings() -> None:

@@ -146,7 +146,8 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
     def specs(sc):
         geo = Geography.guangdong()
         rng = np.random.default_rng(np.random.SeedSequence(sc.scenario.seed).spawn(4)[1])
-        return World._driver_specs(SimpleNamespace(scenario=sc, geo=geo, rng_drivers=rng))
+        return World._driver_specs(SimpleNamespace(scenario=sc, geo=geo, rng_drivers=rng,
+                                                   listings=None))
 
     a = specs(scenario(count=4))
     b = specs(scenario(count=4, prefs=3, drivers="rule_lang = \"en\""))
@@ -396,7 +397,7 @@ def test_generated_month_draws_only_the_24_kinds() -> None:
         sc = load_scenario(SCENARIOS / name)
         rng = np.random.default_rng(np.random.SeedSequence(sc.scenario.seed).spawn(4)[1])
         specs = World._driver_specs(SimpleNamespace(scenario=sc, geo=Geography.guangdong(),
-                                                    rng_drivers=rng))
+                                                    rng_drivers=rng, listings=None))
         assert len(specs) == sc.drivers.count
         n = sc.drivers.preferences_per_driver
         assert n > 0
@@ -405,3 +406,80 @@ def test_generated_month_draws_only_the_24_kinds() -> None:
         assert kinds <= set(KINDS)
         if n >= 3:
             assert len(kinds) > 10  # drawn across the registry, not a fixed few
+
+
+MUST_TAKE = 'rule_kinds = ["must_take_cargo"]'
+
+
+def _must_take(specs) -> list[PreferenceEntry]:
+    return [r for s in specs for r in s.rules if r.kind == "must_take_cargo"]
+
+
+def _listed_inside(rule: PreferenceEntry, created: dict[str, str]) -> bool:
+    """The rule's cargo is listed (created) inside the rule's window, both as wall clocks."""
+    cid = rule.params["cargo_id"]
+    return cid in created and rule.start_time <= created[cid] <= rule.end_time
+
+
+def test_must_take_rules_name_cargo_the_market_lists_inside_their_window(tmp_path) -> None:
+    """A drawn K19 id that the market never lists costs every agent the fine, and a take of a
+    missing id aborts the official scoring: each drawn id is a cargo of the exported market
+    (`freightsim export-cargo`), created inside the rule's window, and the competition drivers
+    file and the generator world name the same cargo."""
+    from agents.app.compete import official_drivers
+    from sim.world.cargo_stream import official_cargo_records
+
+    sc = parse(BASE.format(seed=11, days=4, count=8, prefs=1, drivers=MUST_TAKE).replace(
+        "cargo_per_day = 3000", "cargo_per_day = 400").replace(
+        'start = "2026-03-01T00:00:00"', 'start = "2026-03-01T00:00:00"\nrules = "competition"'))
+    created = {r["cargo_id"]: r["create_time"] for r in official_cargo_records(sc)}
+    drivers = official_drivers(sc)
+    rules = [p for d in drivers for p in d["preferences"]]
+    assert len(rules) == 8
+    for p in rules:
+        cid = p["structured"]["params"]["cargo_id"]
+        assert cid in created, cid
+        assert p["start_time"] <= created[cid] <= p["end_time"], (cid, p)
+        assert cid in p["content"]
+    assert len({p["structured"]["params"]["cargo_id"] for p in rules}) > 1
+    world, _ = build_run(sc, tmp_path / "w")
+    assert [r.to_official() for s in world.specs for r in s.rules] == rules
+
+
+def test_must_take_rules_of_a_poisson_market_name_cargo_it_lists(tmp_path) -> None:
+    """The generator's own market (no calibrated model): the world lists every drawn id inside
+    its rule's window, and the draw leaves the cargo the world lists unchanged."""
+    sc = parse(BASE.format(seed=3, days=2, count=5, prefs=1, drivers=MUST_TAKE).replace(
+        'model = "calibrated"\ncargo_per_day = 3000\n', "rate_per_hour = 20\n"))
+    plain = parse(BASE.format(seed=3, days=2, count=5, prefs=0, drivers="").replace(
+        'model = "calibrated"\ncargo_per_day = 3000\n', "rate_per_hour = 20\n"))
+    world, run = run_world(sc, tmp_path / "a")
+    made = run.kind("cargo_created")
+    created = {c: str(pd.Timestamp("2026-03-01") + pd.Timedelta(minutes=t))
+               for c, t in zip(made.cargo_id, made.t, strict=True)}
+    rules = _must_take(world.specs)
+    assert len(rules) == 5
+    assert all(_listed_inside(r, created) for r in rules), [r.params for r in rules]
+    _, other = run_world(plain, tmp_path / "b")
+    assert list(other.kind("cargo_created").cargo_id) == list(made.cargo_id)
+
+
+def test_market_listings_read_ahead_then_hand_every_cargo_to_the_world_once() -> None:
+    from datetime import date, datetime
+    from types import SimpleNamespace
+
+    from sim.world.cargo_listings import MarketListings
+
+    def cargo(i: int, minute: float) -> SimpleNamespace:
+        return SimpleNamespace(cargo_id=f"X{i}", create_time=minute, remove_time=minute + 90,
+                               origin=SimpleNamespace(lat=23.0, lng=113.0))
+
+    rows = [cargo(1, 10), cargo(2, 600), cargo(3, 1500), cargo(4, 1600), cargo(5, 4400)]
+    m = MarketListings(rows, datetime(2026, 3, 1))
+    assert list(m.listed_on(date(2026, 3, 2)).ids) == ["X3", "X4"]
+    assert list(m.listed_on(date(2026, 3, 1)).ids) == ["X1", "X2"]  # read already, kept
+    assert list(m.listed_on(date(2026, 3, 3)).ids) == []  # nothing created that day
+    assert list(m.listed_on(date(2026, 3, 2)).online_minutes) == [90.0, 90.0]
+    assert [c.cargo_id for c in m] == ["X1", "X2", "X3", "X4", "X5"]
+    with pytest.raises(RuntimeError):
+        m.listed_on(date(2026, 3, 4))

@@ -19,6 +19,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -33,6 +34,7 @@ from sim.competition.env import Api, CompetitionEnv, RoundSettings, archive_resu
 from sim.competition.log import write_atomic
 from sim.competition.records import load_cargo_table
 from sim.geo import Geography
+from sim.preferences.kinds.drawing import CargoMarket
 from sim.redact import add_secret_from_env, redact, redact_obj
 from sim.scenario import Scenario, ScenarioError
 
@@ -179,6 +181,23 @@ def official_cargo_file(scenario: Scenario, dest: Path) -> Path:
     return dest
 
 
+def official_listings(scenario: Scenario, geo: Geography) -> CargoMarket:
+    """The cargo this environment will list (the scenario's cargo file, else the calibrated
+    market `official_cargo_file` writes), by listing day, for must-take rules to name."""
+    from sim.world.cargo import Cargo
+    from sim.world.cargo_listings import MarketListings
+    from sim.world.cargo_stream import scenario_start, world_cargo
+    from sim.world.competition_files import load_world_cargo
+
+    s, start = scenario, scenario_start(scenario)
+    spare = np.random.default_rng(0)  # competitor draws only; ids and times do not use it
+    def from_file(path: str) -> Iterator[Cargo]:  # read only if a must-take rule is drawn
+        yield from load_world_cargo(path, start, geo, 0.0, spare)
+
+    cargo = from_file(s.cargo.file) if s.cargo.file is not None else world_cargo(s, geo, spare)
+    return MarketListings(cargo, start)
+
+
 def official_drivers(scenario: Scenario) -> list[dict]:
     """The scenario's drivers (file, fixed or generated, as the generator world makes them) in
     the official drivers.json form."""
@@ -192,7 +211,8 @@ def official_drivers(scenario: Scenario) -> list[dict]:
                               speed_profile=tuple(s.geo.speed_profile),
                               market_h3_res=s.geo.market_h3_res)
     rng = np.random.default_rng(np.random.SeedSequence(s.scenario.seed).spawn(4)[1])
-    specs = World._driver_specs(SimpleNamespace(scenario=s, geo=geo, rng_drivers=rng))
+    specs = World._driver_specs(SimpleNamespace(scenario=s, geo=geo, rng_drivers=rng,
+                                                listings=official_listings(s, geo)))
     return [{"driver_id": x.driver_id, "name": x.driver_id, "vehicle_no": "",
              "truck_length": "", "cost_per_km": x.cost_per_km, "current_lat": x.lat,
              "current_lng": x.lng,

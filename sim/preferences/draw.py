@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from sim.preferences.kinds import REGISTRY, Params, kind_names
-from sim.preferences.kinds.drawing import DrawContext, draw_amounts
+from sim.preferences.kinds.drawing import CargoMarket, DrawContext, draw_amounts
 from sim.preferences.kinds.wording import fine_always_stated, fine_separator, fine_text
 
 # the scoring registry's kinds, in K-number order (the order draws pick from, so seeded draws
@@ -58,11 +58,13 @@ def to_official(dp: DrawnPreference) -> dict[str, Any]:
 def draw_preferences(rng: np.random.Generator, n: int, *, lang: Lang = "zh",
                      kinds: set[str] | None = None, home: tuple[float, float],
                      start_day: dt.date, days: int,
-                     cargo_ids: Sequence[str] | None = None) -> list[DrawnPreference]:
+                     cargo_ids: Sequence[str] | None = None,
+                     market: CargoMarket | None = None) -> list[DrawnPreference]:
     """`n` preferences for one driver living at `home`, over `days` days from `start_day`.
 
     Kinds are drawn without repetition while `n` allows (one driver rarely states two rules of
-    the same kind); `cargo_ids` lets a scenario point must-take rules at cargo that exists.
+    the same kind). A must-take rule names cargo of `market` (the scenario's, by listing day)
+    listed inside its window, else one of `cargo_ids`, else a made-up id (no market known).
     """
     pool = [k for k in KINDS if kinds is None or k in kinds]
     unknown = set(kinds or ()) - set(KINDS)
@@ -75,7 +77,7 @@ def draw_preferences(rng: np.random.Generator, n: int, *, lang: Lang = "zh",
     for kind in picks:
         lg = lang if lang != "mixed" else ("zh" if rng.random() < 0.5 else "en")
         ctx = DrawContext(rng, (float(home[0]), float(home[1])), start_day, int(days), lg,
-                          cargo_ids)
+                          cargo_ids, market)
         cls = REGISTRY[kind]
         drawn = cls.draw(ctx)
         rule = cls(drawn.params)
@@ -84,7 +86,10 @@ def draw_preferences(rng: np.random.Generator, n: int, *, lang: Lang = "zh",
         text = str(ctx.pick((cls.zh if lg == "zh" else cls.en)(drawn.words)))
         if fine_always_stated(model) or rng.random() < 0.5:
             text += fine_separator(lg, model) + fine_text(lg, model, rule.drawn_fine_per(), a, c)
-        first, last = cls.draw_window(ctx)
+        # the kind's window is drawn even when the drawer fixed its own (a must-take rule's,
+        # around its cargo's listing day), so the draws after it stay as they were
+        window = cls.draw_window(ctx)
+        first, last = drawn.window or window
         s, e = f"{first.isoformat()} 00:00:00", f"{last.isoformat()} 23:59:59"
         out.append(DrawnPreference(text, kind, drawn.params, float(a),
                                    None if c is None else float(c), s, e))

@@ -33,6 +33,7 @@ from sim.geo import Geography, Point
 from sim.official.timebase import DAY, EPOCH
 from sim.official.versions import settings_for
 from sim.preferences.draw import draw_preferences
+from sim.preferences.kinds.drawing import CargoMarket
 from sim.preferences.pins import PinFileError, Pins, check_pins, load_pins, pins_of
 from sim.redact import redact
 from sim.scenario import DriverSpec, PreferenceEntry, Scenario, ScenarioError
@@ -59,10 +60,11 @@ def rules_rng(seed: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(STREAM_KEY,)))
 
 
-def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
-                     ) -> list[DriverSpec]:
+def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int,
+                     market: CargoMarket | None = None) -> list[DriverSpec]:
     """Generated drivers (after the `n_fixed` fixed ones) with `preferences_per_driver` drawn
-    competition-kind preferences."""
+    competition-kind preferences; must-take rules name cargo of `market` (the run's own,
+    sim.world.cargo_listings) listed inside their window."""
     d = scenario.drivers
     if d.preferences_per_driver <= 0 or d.file is not None:
         return specs
@@ -77,7 +79,7 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int
         drawn = draw_preferences(rng, d.preferences_per_driver,
                                  lang=d.rule_lang,  # type: ignore[arg-type]
                                  kinds=kinds, home=(spec.lat, spec.lng),
-                                 start_day=start.date(), days=days)
+                                 start_day=start.date(), days=days, market=market)
         rules = tuple(PreferenceEntry(p.text, p.kind, p.params.to_dict(), p.penalty_amount,
                                       p.penalty_cap, p.start_time, p.end_time) for p in drawn)
         out.append(dataclasses.replace(spec, rules=spec.rules + rules))

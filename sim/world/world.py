@@ -23,6 +23,7 @@ from sim.geo import Geography
 from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Policy
 from sim.world.cargo import Cargo, CargoGenerator, CargoStatus
+from sim.world.cargo_listings import MarketListings
 from sim.world.cargo_stream import world_cargo
 from sim.world.competition_files import load_drivers, load_world_cargo
 from sim.world.dispatch import DecisionDispatcher
@@ -85,6 +86,9 @@ class World:
         self.fail_reasons: Counter[str] = Counter()
         self.bus.subscribe(self._count)
         self.market = Market(self.geo, s.market.search_max_results)
+        # the run's cargo: files load (and fail) here, before the run; a must-take rule's draw
+        # reads it ahead to name cargo the world will list (sim.world.cargo_listings)
+        self._cargo = self.listings = MarketListings(self._cargo_stream(), self.start)
         self.specs = self._driver_specs()
         # competition-kind rules: every decision as an official step record
         # (sim.world.driver_preferences)
@@ -102,7 +106,6 @@ class World:
                    self.dispatcher)
             for spec, seed in zip(self.specs, self.rng_policy.spawn(len(self.specs)), strict=True)
         ]
-        self._cargo = self._cargo_stream()  # files load (and fail) here, before the run
         self.env.process(self._cargo_source())
 
     # -- construction ----------------------------------------------------------------------
@@ -112,7 +115,7 @@ class World:
             return load_drivers(d.file)
         # called unbound by agents.app.compete.official_drivers (a namespace, not a World)
         return with_drawn_rules(self.scenario, World._generated_specs(self),
-                                            len(d.fixed))
+                                len(d.fixed), self.listings)
 
     def _generated_specs(self) -> list[DriverSpec]:
         """The fixed drivers, then generated ones placed by county weight (their preferences

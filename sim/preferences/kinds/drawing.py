@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -28,6 +28,23 @@ def counties() -> tuple[County, ...]:
 
 
 @dataclass(frozen=True)
+class Listed:
+    """The cargo a market lists on one day (created that day), as columns: a must-take rule
+    names one of them, so the id exists and lists inside the rule's window."""
+
+    ids: Sequence[str]
+    lat: np.ndarray  # origin
+    lng: np.ndarray
+    online_minutes: np.ndarray  # remove - create
+
+
+class CargoMarket(Protocol):
+    """The scenario's market by listing day (sim.world.cargo_listings reads it)."""
+
+    def listed_on(self, day: dt.date) -> Listed: ...
+
+
+@dataclass(frozen=True)
 class DrawContext:
     """One rule's draw: the seeded generator, the driver's home, the horizon and the language."""
 
@@ -36,7 +53,8 @@ class DrawContext:
     start: dt.date
     days: int
     lang: str  # "zh" | "en": the language the text will be written in
-    cargo_ids: Sequence[str] | None = None  # cargo a must-take rule may name
+    cargo_ids: Sequence[str] | None = None  # cargo a must-take rule may name (no times known)
+    market: CargoMarket | None = None  # the scenario's market: a must-take rule names its cargo
 
     def pick(self, seq: Sequence[Any]) -> Any:
         return seq[int(self.rng.integers(len(seq)))]
@@ -93,6 +111,9 @@ class Drawn(Generic[P]):
 
     params: P
     words: dict[str, Any]
+    # the validity window (first, last day) when the draw fixes it itself (a must-take rule:
+    # around its cargo's listing day); None: the kind's `draw_window`
+    window: tuple[dt.date, dt.date] | None = None
 
 
 def draw_amounts(ctx: DrawContext, model: PenaltyModel) -> tuple[float, float | None]:

@@ -34,7 +34,7 @@ class HomeByCurfew(Kind):
     number = 4
     family = "homing"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"家|home|house")
+    signals = (r"家|住所|住处|home|house|residence")
     model = PenaltyModel.COUNT
     Params = HomeByCurfewParams
     scope = Scope.DAY
@@ -102,7 +102,8 @@ class HomeByCurfew(Kind):
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
-        home = r"回家|到家|家里|家附近|自家|家门|在家|老家|\bhome\b|\bhouse\b"
+        home = (r"回家|到家|家里|家附近|自家|家门|在家|老家|离家|家中|住所|住处|住的地方|"
+                r"\bhome\b|\bhouse\b|\bresidence\b")
         if not hit(f, home) or not f.clocks:
             return None
         if hit(f, r"每分钟|/\s*分钟|按分钟|每(?:迟到|晚到|晚|离开|不在家)\s*\S{0,2}分钟|"

@@ -13,6 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.text import rx
 from sim.preferences.text.common import DAYS_N, ENTER, REFUSE, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
@@ -72,7 +73,12 @@ class ForbiddenCircle(Kind):
                                                          r"为中心|方圆")
         if f.dates:
             score -= 1.5
-        if len(f.coords) >= 2 or int_before(f, DAYS_N):
+        if hit(f, r"回家|到家|离家|在家|住所|住处|\bhome\b"):  # the point is home: K4 or K24
+            score -= 1.0
+        # a count of days or visits (not of fines: 去一次罚两百)
+        counts = [p for _, p in int_before(f, DAYS_N)
+                  if not rx.match(r"\d+\s*次\s*(?:就|都)?\s*(?:罚|扣|赔)", f.low[p:])]
+        if len(f.coords) >= 2 or counts:
             score -= 1.0
         once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|"
                       r"\bonce\b|one-time|one-off|single (?:fine|charge|penalty)|"

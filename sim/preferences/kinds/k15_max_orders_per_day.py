@@ -61,7 +61,8 @@ class MaxOrdersPerDay(Kind):
                         r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
         # 一单也不接 / 一单都没有: not one order, no daily limit
         vals = [(v, p) for v, p in vals
-                if not rx.match(r"\d+\s*(?:单|个单)\s*(?:都|也)\s*(?:不|没|别)", f.low[p:p + 10])]
+                if not rx.match(r"\d+\s*(?:单|个单)\s*(?:都|也)\s*(?:不|没|别)|1\s*单\s*不",
+                                f.low[p:p + 10])]
         if not vals or not hit(f, DAILY + r"|同一天|同日|单日|一天之内|in a single day|on any day"):
             return None
         score = 1.8 + 0.6 * hit(f, LIMIT)

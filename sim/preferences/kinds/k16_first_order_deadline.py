@@ -27,7 +27,8 @@ class FirstOrderDeadline(Kind):
     number = 16
     family = "order timing"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"首单|头单|头一单|第一单|第一个|开工|开始|出车|first|start|begin|earliest|kick off")
+    signals = (r"首单|首笔|头单|头一单|第一单|第一个|开工|开始|出车|first|start|begin|earliest|"
+               r"kick off")
     model = PenaltyModel.COUNT
     Params = FirstOrderDeadlineParams
     scope = Scope.DAY
@@ -52,13 +53,13 @@ class FirstOrderDeadline(Kind):
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
         if not f.clocks or not hit(f, r"first-order|first[\s-]+(?:order|job|load)|首单|第一单|"
-                                      r"第一笔|头一单|第一个单|开工|开张|出第一|"
+                                      r"第一笔|首笔|首趟|头一单|第一个单|开工|开张|出第一|"
                                       r"first (?:order|job|load|pickup|take|booking|one)|"
                                       r"start work|begin work|start the day|earliest order|"
                                       r"first .{0,10}of the day"):
             return None
-        score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|之前|以前|前|before|by|no later|not later|"
-                                   r"latest")
+        score = 2.5 + 0.5 * hit(f, r"不得晚于|不晚于|不迟于|之前|以前|前|before|by|no later|"
+                                   r"not later|latest")
         c = next((c for c in f.clocks if c.before), f.clocks[0])
         return Claim("first_order_deadline", score, {"latest": c.hhmm})
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from sim.geo import haversine_np
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
@@ -69,9 +73,48 @@ class MustTakeCargo(Kind):
 
     @classmethod
     def draw(cls, ctx: DrawContext) -> Drawn[MustTakeCargoParams]:
+        """With the scenario's market: cargo listed on a drawn day, and a window of one to
+        three days around that day, so the id exists and lists inside the window (a take of a
+        missing id aborts the official scoring, §6 step 7). Without one: a given id, or a
+        made-up one."""
+        if ctx.market is not None:
+            # one draw from the shared stream, as without a market, and the choice on a stream
+            # of its own: the driver's other rules and the drivers after it draw as before
+            seed = int(ctx.rng.integers(100000, 999999))
+            drawn = cls._from_market(dataclasses.replace(ctx, rng=np.random.default_rng(seed)))
+            if drawn is not None:
+                return drawn
+            return Drawn(MustTakeCargoParams(cargo_id=str(seed)), {"id": str(seed)})
         ids = ctx.cargo_ids
         cid = str(ctx.pick(ids)) if ids else str(int(ctx.rng.integers(100000, 999999)))
         return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid})
+
+    # a promise an agent can keep: a pickup near home, listed long enough to reach it
+    NEAR_KM = 100.0
+    MIN_ONLINE_MINUTES = 60.0
+
+    @classmethod
+    def _from_market(cls, ctx: DrawContext) -> Drawn[MustTakeCargoParams] | None:
+        assert ctx.market is not None
+        k0 = (ctx.day() - ctx.start).days
+        for k in range(ctx.days):  # the drawn day, else the next one that lists any cargo
+            day = ctx.start + dt.timedelta(days=(k0 + k) % ctx.days)
+            listed = ctx.market.listed_on(day)
+            if len(listed.ids):
+                break
+        else:
+            return None  # the market lists nothing over the horizon
+        km = haversine_np(ctx.home[0], ctx.home[1], np.asarray(listed.lat),
+                          np.asarray(listed.lng))
+        lasting = np.asarray(listed.online_minutes) >= cls.MIN_ONLINE_MINUTES
+        pool = next(p for p in (np.flatnonzero(lasting & (km <= cls.NEAR_KM)),
+                                np.flatnonzero(lasting), np.arange(len(listed.ids))) if p.size)
+        cid = str(listed.ids[int(pool[int(ctx.rng.integers(pool.size))])])
+        length = int(ctx.rng.integers(0, 3))  # one to three days, the listing day among them
+        first = max(ctx.start, day - dt.timedelta(days=int(ctx.rng.integers(0, length + 1))))
+        last = min(ctx.start + dt.timedelta(days=ctx.days - 1),
+                   first + dt.timedelta(days=length))
+        return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid}, window=(first, last))
 
     @staticmethod
     def zh(v: dict[str, Any]) -> list[str]:

@@ -157,6 +157,12 @@ class RouteStopsOnDay(Kind):
                     later = ks[0]
                     stops[-1]["min_dwell_minutes"] = (later.minutes - stops[-1]["_arr"]) % 1440
                     stops[-1]["_dwell_set"] = True
+                elif stops and not ks and not stops[-1]["_dwell_set"]:
+                    # …到(22.81,113.29)，再呆一个钟头: the stay written after 再 is that stop's
+                    d = _dwell_after(f, a, b)
+                    if d is not None:
+                        stops[-1]["min_dwell_minutes"] = d
+                        stops[-1]["_dwell_set"] = True
                 continue
             if not ks:  # no deadline of its own: the next stop's, else the previous one's
                 stops.append({"lat": cs[0].lat, "lng": cs[0].lng, "arrive_by": None,

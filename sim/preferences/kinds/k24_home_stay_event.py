@@ -265,7 +265,8 @@ _STAY = (r"(?:待到|待至|留到|留至|呆到|呆至|住到|停留至|停留�
          r"在家(?:里)?(?:待|呆|留)?(?:到|至)|"
          r"stay(?:s|ing)?\b[^.;,]{0,24}?(?:until|till)|remain[^.;,]{0,24}?(?:until|till)|"
          r"until|till)\s*$")
-_SPAN = r"^\s*(?:至|到|~|-|and|to|until|till)\s*$"
+# the end of a span, a day part allowed before it (从十点到下午三点)
+_SPAN = r"^\s*(?:至|到|~|-|and|to|until|till)\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\s*$"
 
 
 def _clause(f: Facts, k: Clock) -> str:

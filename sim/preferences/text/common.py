@@ -32,7 +32,8 @@ DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每�
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
 MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
-REST = (r"觉|just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
+REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|"
+        r"just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
         r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
         r"\bstop(?:ped)?\b|downtime|time off")
 REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
@@ -71,13 +72,15 @@ REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|excl
           r"not for me|count me out|pass on|no thanks|不要派|别派给|\b(?:are|is) out\b|"
           r"out of the question|off my list|no way|not on my (?:truck|lorry|vehicle)|"
           r"keep\b.{0,30}\boff my (?:truck|lorry)")
-LIMIT = (r"不得超过|不超过|不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
+LIMIT = (r"不得超过|不超过|不超|"
+         r"不能超过|不可超过|不要超过|别超过|超过|最多|至多|顶多|以内|之内|不大于|"
          r"上限|封顶|"
          r"at most|no more than|not more than|max(?:imum)?|up to|limit|not exceed|must not exceed|"
          r"or less|"
          r"or under|控制在|go over|以上|above|or more|≤|<=|<|≦|不高于|cap\b|"
          r"under|below|less than|within|beyond|over|exceed|more than|longer than|cap")
-AT_LEAST = (r"≥|>=|≧|至少|不少于|起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|"
+AT_LEAST = (r"≥|>=|≧|至少|不少于|不短于|不小于|"
+            r"起码|最少|满|以上|不低于|保证|接够|达到|够|at least|minimum|"
             r"no fewer|"
             r"not fewer|no less|not less|or more|a minimum of|min\.?")
 WEEKDAYS = (r"平日|工作日|周一至周五|周一到周五|星期一到星期五|星期一至星期五|周一~周五|weekdays?|"
@@ -113,6 +116,9 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     elif b.bare and not a.bare and 600 <= a.minutes < 720 and b.minutes < 360:
         # 中午十一点半到一点半: a midday span ends in the afternoon
         b = dataclasses.replace(b, minutes=b.minutes + 720)
+    elif a.bare and not b.bare and b.minutes < a.minutes < 720:
+        # (最晚)十一点到早上六点: a span ending in the stated morning starts the evening before
+        a = dataclasses.replace(a, minutes=a.minutes + 720)
     return a, b
 
 
@@ -148,13 +154,14 @@ def fmt(minutes: int) -> str:
 
 # -- groups and helpers used by several kinds' recognisers --
 
-DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:]{0,5}?(?:日|天)|"
+DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,，。;；:月]{0,5}?(?:日|天)|"
              r"(?:[a-z-]+\s+){0,3}days?\b")
 
 
 OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完全歇|彻底歇|完全休息|完全停|一动不动|"
              r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
-             r"not move|no driving|stationary|parked all day|completely off|fully off|"
+             r"not move|no driving|stationary|parked all day|zero (?:movement|moving|driving)|"
+             r"midnight to midnight|completely off|fully off|"
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
              r"entire day|full day off|off the road|maintenance|rest completely")
@@ -162,7 +169,7 @@ OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完
 
 NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
               r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
-              r"放.{0,3}天假|一单(?:都|也)?不接|"
+              r"放.{0,3}天假|一单(?:都|也)?不(?:接|拉|跑|干)|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
               r"没有订单|没接单|零单|放空|不拉货|不干活|歇|不揽|"
               r"休息|停工|no orders?|without (?:any )?orders|"
@@ -191,7 +198,7 @@ DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然
 
 ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
-         r"不进入|不想进入|不要进入|别进|不进|绕开|别去|莫去|甭去|别往|别靠近|"
+         r"不进入|不想进入|不要进入|别进|不进|(?:不能|不可|不准|不许|不得|不要)(?:去|进)|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
          r"不准进入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
@@ -208,11 +215,13 @@ HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货�
          r"from pickup to|from loading to|door to door|each (?:order|job|load)|single (?:order|job|"
          r"load)|"
          r"long-haul|long haul|origin to destination|start to end|loading-to-unloading|"
-         r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸")
+         r"loading to unloading|pickup-to-delivery|pickup and delivery|装货到卸货|装到卸|起运|送达|"
+         r"delivery legs?|loaded legs?|start(?:ing)? point to (?:the )?end(?:ing)? point")
 
 
 PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|"
-           r"接货路上|去接货|"
+           r"接货路上|去接货|提货|取货|现在的位置|当前位置|所在位置|所在地|"
+           r"current (?:location|position)|go (?:and|to) load|"
            r"那一程|过去装|到装货地|pickup|pick-up|pick up|to the loading|empty (?:run|drive|"
            r"driving|leg) to|"
            r"deadhead to\b|drive empty to\b|reach the (?:pickup|loading)|to get to the|"
@@ -220,14 +229,16 @@ PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货
            r"shipper)|getting to the load")
 
 
-EMPTY = (r"空驶|空车|空跑|空载|放空|empty|deadhead|unloaded|without (?:a )?load|"
+EMPTY = (r"空驶|空车|空跑|空载|放空|白跑|跑空|空着跑|没拉货|没装货|"
+         r"empty|deadhead|unloaded|without (?:a )?load|"
           r"with no load\b")
 
 
 RADIUS = r"半径|radius|圆心|circle"
 
 
-TOTAL = (r"together|all my|整个月|all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
+TOTAL = (r"together|all my|整个月|whole month|entire month|"
+         r"all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
           r"加起来|加一起|一共|共计|总共|"
           r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")

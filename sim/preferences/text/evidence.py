@@ -82,23 +82,26 @@ def _hours(f: Facts) -> bool:
     return any(m >= 60 for m, _ in f.durations)
 
 
-HOME = r"家|屋企|home|house"
+HOME = r"家|屋企|住所|住处|home|house|residence"
 NIGHTLY = (r"每天|每日|每晚|天天|每一天|晚晚|日日|nightly|daily|every (?:day|night|evening)|"
            r"each (?:day|night|evening)")
-HOMING = r"回家|到家|回到家|屋企|\bhome\b|\bhouse\b"
+HOMING = r"回家|到家|回到家|离家|住所|住处|屋企|\bhome\b|\bhouse\b"
 # loads and orders themselves (a place's loads, orders on days), not "to"/"from" or "drop by"
 LOAD = (r"装|卸|货|单|活|load|cargo|orders?|jobs?|pick(?:ing)?[\s-]*up|pickup|"
-        r"drop(?:ping)?[\s-]*off|deliver|haul|shipments?|origin|destination")
+        r"drop(?:ping)?[\s-]*off|deliver|haul|shipments?|origin|destination|"
+        r"(?:going|coming|headed|bound) (?:to|from|for)\b")
 VISIT = (r"到|去|回|来|访|看|转|露面|经过|visit|be at|go|stop|drop|show|call|check|back|come|"
          r"swing|pop|near|within|arrive|reach|抵达|spend|be (?:there|near|in)|see|meet|"
          r"look in|看望|探望|陪")
-FIRST = (r"首单|头单|头一单|第一单|第一个|第一趟|开工|开始|出车|first|start|begin|earliest|"
+FIRST = (r"首单|首笔|首趟|头单|头一单|第一单|第一个|第一趟|开工|开始|出车|first|start|begin|"
+         r"earliest|"
          r"kick off")
 QUOTA = (r"考核|指标|kpi|target|quota|goal|至少|起码|不少于|满|够|at least|minimum|不低于|≥|>=|"
          r"最少|最低|接单量|任务|要求|need|must|have to|required")
-LONG = r"长途|远|大半天|long|far|over|超过|超|以上|多于|more than|longer|exceed|above|beyond|>"
+LONG = r"长途|远|逾|大半天|long|far|over|超过|超|以上|多于|more than|longer|exceed|above|beyond|>"
 DWELL = r"停|待|留|呆|办|逗留|歇|dwell|stay|stop|park|wait|remain|spend|be at|visit|hang"
-MOST = (r"最多|至多|多过|多于|顶多|不超过|不得超过|不能超过|超过|上限|不多于|不得多于|封顶|"
+MOST = (r"就够|够了|enough|第\d+单起|"
+        r"最多|至多|多过|多于|顶多|不超过|不得超过|不能超过|超过|上限|不多于|不得多于|封顶|"
         r"cap|limit|at most|no more than|not more than|never more|max|up to|exceed|多一单|"
         r"the most|at the most|"
         r"多接|每多|more than|over")
@@ -174,7 +177,9 @@ EVIDENCE: dict[str, Evidence] = {
     "max_total_deadhead_km": Evidence((common.EMPTY, TOTAL), _km, "a month's empty kilometres"),
     "stay_inside_bbox": Evidence((), lambda f: f.bbox is not None and not f.dates,
                                  "a box of coordinates"),
-    "forbidden_circle": Evidence((KEEP_OUT,), _point, "a point to keep away from"),
+    # the point one goes home to (离家五百米以内) is no circle to keep out of
+    "forbidden_circle": Evidence((KEEP_OUT,), lambda f: _point(f) and not hit(f, HOMING),
+                                 "a point to keep away from"),
     "date_region_avoid": Evidence((AVOID,), lambda f: bool(f.dates) and (
         bool(f.places) or f.bbox is not None), "a place avoided on dates"),
     "min_days_without_orders": Evidence(

@@ -251,12 +251,29 @@ def number_view(t: str) -> str:
     t = rx.sub(rf"(?<=罚|扣|赔)([{_CN}]*[一二两三四五六七八九][十百千万][一二两三四五六七八九])"
                r"(?=一(?:单|次|天|晚|趟|回|笔|票|步))", lambda m: repl(m) + "元", t)
 
-    t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", repl, t)
+    def unit_repl(m: re.Match[str]) -> str:  # 周六周日: a weekday before a weekday, not 6 weeks
+        if (rx.fullmatch(r"[一二三四五六]", m.group(0))
+                and rx.search(r"(?:周|星期|礼拜)$", t[max(0, m.start() - 2):m.start()])
+                and rx.match(r"周|星期|礼拜", t[m.end():])):
+            return m.group(0)
+        return repl(m)
+
+    t = rx.sub(rf"(?<!第)[{_CN}]+{_UNIT_AFTER}", unit_repl, t)
     t = rx.sub(rf"(?<=罚|扣|款|钱|顶|限|赔|失|亏)[{_CN}]+(?![{_CN}]|次|天|单|个)", repl, t)
+    t = rx.sub(rf"(赔(?:给)?(?:他|她|人家|对方|老板|客户|货主))([{_CN}]+)(?![{_CN}]|次|天|单|个)",
+               lambda m: m.group(1) + repl(rx.match(r".*", m.group(2))), t)
     # 罚款一天一百五 = 150 a day
     t = rx.sub(rf"((?:罚|扣|赔)(?:款|钱)?\s*(?:1|每)\s*(?:天|晚|次|单|趟|回)\s*)([{_CN}]+)"
                rf"(?![{_CN}])", lambda m: m.group(1) + repl(rx.match(r".*", m.group(2))), t)
     t = _english_numbers(t)
+    if rx.search(r"公里|千米", t):  # 空驶公里数加起来别超过一千二: a bare bound in a km text
+        def km_bound(m: re.Match[str]) -> str:
+            x = m.group(2)
+            v = x if x[0].isdigit() else cn_to_int(x)
+            return m.group(0) if v is None else f"{m.group(1)}{v}公里"
+
+        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|最多|至多|顶多|上限(?:为|是)?)\s*"
+                   rf"([{_CN}]+|\d+(?:\.\d+)?)(?=\s*(?:[,，。;；!！]|$))", km_bound, t)
     # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
     # (not 赔一百块一晚: 一 before a counter is "a night")
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
@@ -354,8 +371,9 @@ def clocks(t: str) -> list[Clock]:
         # only the prefix words directly attached count
         pm = rx.search(r"((?:凌晨|早上|早晨|清晨|上午|中午|午间|正午|下午|傍晚|晚上|晚间|夜里|夜间|"
                        r"半夜|深夜|每晚|每天|"
-                       r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|早|晚|"
-                       r"夜)\s*)*$",
+                       r"每日|当晚|今晚|夜晚|当天|次日|第二天|翌日|隔天|次晨|第二日|转天|"
+                       # 最晚九点 is "nine at the latest", not nine in the evening
+                       r"(?<![最较])早|(?<![最较不])晚|夜)\s*)*$",
                        t[max(0, m.start(2) - 12):m.start(2)])
         prefix = pm.group(0) if pm else prefix
         h = int(m.group(2))
@@ -443,7 +461,8 @@ def _is_before(t: str, end: int, start: int | None = None) -> bool:
         return True
     if start is not None:
         pre = t[max(0, start - 12):start].lower()
-        return bool(rx.search(r"(?:before|by|no later than|not later than|until)\s*$", pre))
+        return bool(rx.search(r"(?:before|by|no later than|not later than|until|最晚|最迟|不晚于|"
+                              r"不迟于)\s*$", pre))
     return False
 
 
@@ -713,7 +732,10 @@ def radius(t: str) -> float | None:
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:circle|zone|ring|area|bubble)",
                       t, re.I)
-         or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I))
+         or rx.search(r"(?:radius|半径)\D{0,6}?(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
+         # 离(22.80, 113.29)不到4公里的地方: nearer than N km to a point
+         or rx.search(r"离[^，。;；]{0,30}?(?:不到|不足|小于|少于|不满)\s*(\d+(?:\.\d+)?)\s*" + _KM,
+                      t, re.I))
     if m is None:  # metres: 五百米内, within 500 m
         mm = (rx.search(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:米|m|meters?|metres?)\s*(?:以内|之内|内|"
                         r"范围)", t, re.I)
@@ -748,10 +770,13 @@ _CAP = [
     r"(?:max(?:imum)?|at most|up to|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?)\s*(?:of\s*)?"
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
 ]
+# who is paid, between the verb and the amount (赔他一千二, 赔给客户500)
+_WHOM = r"(?:给)?(?:他|她|人家|对方|老板|客户|货主)?\s*"
 _AMOUNT = [
     r"(?:扣钱|扣款|扣罚|扣|罚款|罚钱|罚|赔|交)\s*(?:钱|款)?\s*(?:¥)?\s*(\d+(?:\.\d+)?)\s*(?:元|块|"
     r"yuan)",
-    r"(?:损失|赔偿|赔|亏)\s*(?:¥)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
+    r"(?:损失|赔偿|赔|亏)\s*" + _WHOM + r"(?:¥)?\s*(\d+(?:\.\d+)?)"
+    r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
