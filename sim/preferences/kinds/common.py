@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from sim.official.steps import ActionKind, Step
 from sim.official.timebase import DAY, hhmm_to_minutes
@@ -61,6 +61,23 @@ def window_rest_ends(kind: Kind, ctx: ProgressContext, ahead: int = DAY // 2
         if b > ctx.now and a - ctx.now <= ahead:
             out.append(b)
     return tuple(out)
+
+
+class WindowKind(Kind):
+    """A kind judged on a clock window each day (K2 rest through it, K3 no work in it): its
+    progress and the rests that keep it both follow from `window(day)`."""
+
+    # what the window asks, as the progress line says it
+    doing: ClassVar[str] = ""
+
+    def window(self, day: int) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
+        return window_progress(self, ctx, penalty, self.doing)
+
+    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
+        return window_rest_ends(self, ctx)
 
 
 def off_days_kept(have: int, days_left: int, busy_today: bool) -> int:

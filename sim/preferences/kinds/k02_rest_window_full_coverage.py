@@ -9,11 +9,11 @@ from typing import Any
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog, covered
 from sim.official.timebase import weekday
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import daily_window, window_progress, window_rest_ends
+from sim.preferences.kinds.base import Counters, RuleContext
+from sim.preferences.kinds.common import WindowKind, daily_window
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
-from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.progress import Scope
 from sim.preferences.text import rx
 from sim.preferences.text.common import REST, REST_REQUIRED, SLEEP, Claim, fmt, hit, span
 from sim.preferences.text.extract import Facts
@@ -49,7 +49,7 @@ class RestWindowParams(Params):
     weekend_start: HHMM | None = None
 
 
-class RestWindowFullCoverage(Kind):
+class RestWindowFullCoverage(WindowKind):
     name = "rest_window_full_coverage"
     number = 2
     family = "night window"
@@ -59,6 +59,7 @@ class RestWindowFullCoverage(Kind):
     model = PenaltyModel.COUNT
     Params = RestWindowParams
     scope = Scope.DAY
+    doing = "rest"
 
     def window(self, day: int) -> tuple[int, int]:
         p = self.params
@@ -78,12 +79,6 @@ class RestWindowFullCoverage(Kind):
         wk = f" ({params.weekend_start} on Saturday and Sunday)" if params.weekend_start else ""
         return (f"Be resting (waiting) for the whole span {params.start}{wk} to {params.end} "
                 f"every night; any gap, work or empty drive in it breaks the rule for that night.")
-
-    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
-        return window_progress(self, ctx, penalty, "rest")
-
-    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
-        return window_rest_ends(self, ctx)
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

@@ -7,12 +7,12 @@ from typing import Any, Literal
 
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import daily_window, window_progress, window_rest_ends
+from sim.preferences.kinds.base import Counters, RuleContext
+from sim.preferences.kinds.common import WindowKind, daily_window
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
-from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.progress import Scope
 from sim.preferences.text.common import NO_WORK, Claim, hit, span
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
@@ -25,7 +25,7 @@ class QuietWindowParams(Params):
     count: Literal["per_day", "per_step"] = "per_day"
 
 
-class QuietWindow(Kind):
+class QuietWindow(WindowKind):
     name = "quiet_window"
     number = 3
     family = "night/lunch window"
@@ -40,6 +40,7 @@ class QuietWindow(Kind):
     model = PenaltyModel.COUNT
     Params = QuietWindowParams
     scope = Scope.DAY
+    doing = "no orders/moves"
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
@@ -61,12 +62,6 @@ class QuietWindow(Kind):
 
     def window(self, day: int) -> tuple[int, int]:
         return daily_window(day, self.params.start, self.params.end)
-
-    def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
-        return window_progress(self, ctx, penalty, "no orders/moves")
-
-    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
-        return window_rest_ends(self, ctx)
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
