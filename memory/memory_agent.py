@@ -27,6 +27,7 @@ from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.promises import open_promises, promise_fine, promise_todo
 from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
+from memory.step_state import Digest, StepState
 from memory.time_price import FLAT, UNPRICED, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
@@ -38,7 +39,7 @@ from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Observation, OutcomeKind
 from sim.world.cargo import CargoView
 from sim.world.events import Annotation, Event, EventBus
-from sim.world.order_costs import Option, evaluate, feasible, takeable
+from sim.world.order_costs import evaluate, feasible, takeable
 
 
 @dataclass(frozen=True)
@@ -65,14 +66,6 @@ class Compressor(Protocol):
     """Turns a digest source into at most a few grounded bullets (a model or the rule)."""
 
     def compress(self, source: View, grounding: Grounding) -> Compressed: ...
-
-
-@dataclass
-class Digest:
-    bullets: tuple[str, ...]
-    t: float
-    marks: dict[str, int]  # log name -> length at digest time
-    source: str = ""  # what the compressor read: an unchanged source needs no new call
 
 
 @dataclass(slots=True)
@@ -108,20 +101,6 @@ class _Shown:
 
 # the rests from now a step prices against its orders: an hour up to a night
 REST_MINUTES = (60, 120, 240, 360, 480, 600)
-
-
-@dataclass(frozen=True)
-class StepState:
-    """What one decision step knows, computed once, before any view or agent reads it."""
-
-    obs: Observation
-    candidates: tuple[Candidate, ...]  # reachable active cargo, best estimated net first
-    feasible: tuple[Candidate, ...]  # the candidates the driver may take now, same order
-    options: tuple[Option, ...]  # their evaluation, one per feasible candidate
-    rules: tuple[RuleState, ...] = ()  # each preference's state (when the driver has any)
-    todo: Todo | None = None  # what the first due preference asks for now, priced
-    time_price: TimePrice = UNPRICED  # what the driver's time is worth (falsy: not priced)
-    rests: tuple[RestOption, ...] = ()  # waits from now that avoid fines, with what they save
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from sim.scenario import register_choices
 
 if TYPE_CHECKING:
-    from memory.memory_agent import MemoryAgent, StepState
+    from memory.step_state import StepState
+    from memory.view_builders import MemoryReader
     from memory.views import View
 
 OFF = "off"  # memory off: the greedy baseline over raw observations
@@ -55,21 +56,21 @@ class MemoryMode:
     def prices_time(self) -> bool:
         return Layer.MARKET in self.layers
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         raise NotImplementedError
 
 
 class Full(MemoryMode):
     name = "full"
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         return {a: b.full(m, s) for a, b in m.builders.items()}
 
 
 class Rules(MemoryMode):
     name = "rules"
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         return m.rules_views(s)
 
 
@@ -77,7 +78,7 @@ class Compressed(MemoryMode):
     name = "compressed"
     compresses = True
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         if not m.digests:
             return m.rules_views(s)
         return {a: b.compressed(m, s, m.digests[a]) for a, b in m.builders.items()}
@@ -89,7 +90,7 @@ class RulesFiltered(MemoryMode):
 
     name = "rules-filtered"
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         from memory.view_builders import COMPRESSED_CANDIDATES
 
         return m.rules_views(dataclasses.replace(
@@ -102,7 +103,7 @@ class CompressedUnfiltered(Compressed):
 
     name = "compressed-unfiltered"
 
-    def views(self, m: MemoryAgent, s: StepState) -> dict[str, View]:
+    def views(self, m: MemoryReader, s: StepState) -> dict[str, View]:
         views = super().views(m, s)
         if not m.digests:  # before the first digest `compressed` is `rules`: nothing filtered
             return views

@@ -11,8 +11,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Protocol
 
-from memory.cargo_memory import Seen
-from memory.rule_progress import Status
+from memory.cargo_memory import CargoMemory, Seen
+from memory.driver_memory import DriverMemory
+from memory.market_memory import MarketMemory
+from memory.rule_progress import RuleProgress, Status
+from memory.step_state import Digest, StepState
 from memory.views import (
     COMPACT,
     CargoAnalysisView,
@@ -23,7 +26,8 @@ from memory.views import (
 )
 
 if TYPE_CHECKING:
-    from memory.memory_agent import Digest, MemoryAgent, StepState
+    from memory.views import Candidate
+    from sim.world.actions import Observation
 
 TOP_CANDIDATES = 5
 COMPRESSED_CANDIDATES = 5  # feasible ones: as many as the analyst ranks
@@ -31,22 +35,44 @@ COMPRESSED_NEARBY = 3  # neighbour grids beside the current one
 COMPRESSED_RECENT = 3
 
 
+class MemoryReader(Protocol):
+    """What the views read of one driver's memory (memory.memory_agent.MemoryAgent is the one
+    implementation): declared here so that the builders and the modes read it without
+    importing the agent, which imports them."""
+
+    mode: str
+    cargo: CargoMemory
+    driver: DriverMemory
+    market: MarketMemory
+    lessons: tuple[str, ...]
+    rules: RuleProgress | None
+    builders: dict[str, ViewBuilder]
+    digests: dict[str, Digest]
+
+    @property
+    def logs(self) -> dict: ...
+
+    def candidates(self, obs: Observation, records=None) -> list[Candidate]: ...
+
+    def rules_views(self, state: StepState) -> dict[str, View]: ...
+
+
 class ViewBuilder(Protocol):
-    def rules(self, m: MemoryAgent, s: StepState) -> View: ...
+    def rules(self, m: MemoryReader, s: StepState) -> View: ...
 
-    def full(self, m: MemoryAgent, s: StepState) -> View: ...
+    def full(self, m: MemoryReader, s: StepState) -> View: ...
 
-    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View: ...
+    def compressed(self, m: MemoryReader, s: StepState, digest: Digest) -> View: ...
 
 
-def everything(m: MemoryAgent) -> tuple:
+def everything(m: MemoryReader) -> tuple:
     """Every fact log from its start (what `full` attaches to each view)."""
     return tuple((name, log, 0) for name, log in m.logs.items())
 
 
 class SearchViews:
     @staticmethod
-    def anchors(m: MemoryAgent) -> tuple[str, ...]:
+    def anchors(m: MemoryReader) -> tuple[str, ...]:
         """The places the driver's preferences name (home, visit points, circles to avoid,
         itinerary stops), each with the rule's kind: where a search may or may not go."""
         if m.rules is None:
@@ -63,7 +89,7 @@ class SearchViews:
                                    + (f" r{r:g}km" if isinstance(r, int | float) else ""))
         return tuple(out)
 
-    def build(self, m: MemoryAgent, s: StepState, grids, avoid,
+    def build(self, m: MemoryReader, s: StepState, grids, avoid,
               neighbours: int | None = None, **kw) -> SearchView:
         """`neighbours`: how many of the ring's best grids worth a query now to keep beside the
         current one (None: the whole ring). The agent reads the same list the text shows."""
@@ -80,15 +106,15 @@ class SearchViews:
             nearby=tuple(near), grids=tuple(grids),
             avoid=tuple(avoid), anchors=self.anchors(m), lessons=m.lessons, **kw)
 
-    def rules(self, m: MemoryAgent, s: StepState) -> View:
+    def rules(self, m: MemoryReader, s: StepState) -> View:
         local = m.market.local_facts(s.obs.position, 3, s.obs.now)
         return self.build(m, s, local, [g for g in local if g.streak >= 2])
 
-    def full(self, m: MemoryAgent, s: StepState) -> View:
+    def full(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, m.market.all_facts(s.obs.now), m.market.avoid(),
                           logs=everything(m))
 
-    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+    def compressed(self, m: MemoryReader, s: StepState, digest: Digest) -> View:
         """The current grid, its best neighbours, the grids searched since the digest, and
         every nearby grid in a low-yield streak (few, and where the driver is now rather than
         where it was when the digest was written)."""
@@ -104,7 +130,7 @@ class SearchViews:
 
 
 class PreferenceViews:
-    def build(self, m: MemoryAgent, s: StepState, **kw) -> PreferenceView:
+    def build(self, m: MemoryReader, s: StepState, **kw) -> PreferenceView:
         unscored = () if m.rules is None else tuple(
             f"#{r.index} {r.text} ({r.unscored})" for r in m.rules.unscored)
         waived = set() if m.rules is None else m.rules.waived
@@ -120,19 +146,19 @@ class PreferenceViews:
                               unscored=unscored, todo_action=s.todo,
                               time_price=s.time_price, **kw)
 
-    def rules(self, m: MemoryAgent, s: StepState) -> View:
+    def rules(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s)
 
-    def full(self, m: MemoryAgent, s: StepState) -> View:
+    def full(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, logs=everything(m))
 
-    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+    def compressed(self, m: MemoryReader, s: StepState, digest: Digest) -> View:
         """The digest states each rule's status; the view shows what changed since."""
         return self.build(m, s, digest=digest.bullets, digest_t=digest.t, renderer=COMPACT)
 
 
 class CargoViews:
-    def build(self, m: MemoryAgent, s: StepState, cands, feasible, failed=(), stale=(),
+    def build(self, m: MemoryReader, s: StepState, cands, feasible, failed=(), stale=(),
               unavailable=(), **kw) -> CargoAnalysisView:
         kw.setdefault("discarded_summary", m.cargo.discarded_summary())
         kw.setdefault("blacklist_summary", m.cargo.blacklist_summary())
@@ -143,12 +169,12 @@ class CargoViews:
             stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
             blocked_ids=m.cargo.blocked_ids, time_price=s.time_price, **kw)
 
-    def rules(self, m: MemoryAgent, s: StepState) -> View:
+    def rules(self, m: MemoryReader, s: StepState) -> View:
         c = m.cargo
         return self.build(m, s, s.candidates, s.options, c.failed_cargo_ids, c.stale_cargo_ids,
                           c.unavailable_cargo_ids)
 
-    def full(self, m: MemoryAgent, s: StepState) -> View:
+    def full(self, m: MemoryReader, s: StepState) -> View:
         c = m.cargo
         fines = {x.cargo.cargo_id: x.fine for x in s.candidates if x.fine}
         seen = [dataclasses.replace(x, fine=fines[x.cargo.cargo_id])
@@ -159,7 +185,7 @@ class CargoViews:
         return self.build(m, s, seen, s.options, ids[Seen.FAILED], ids[Seen.STALE],
                           ids[Seen.UNAVAILABLE], logs=everything(m))
 
-    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+    def compressed(self, m: MemoryReader, s: StepState, digest: Digest) -> View:
         """The feasible candidates only, and how many ids were dropped since the digest."""
         dropped = {st.value: 0 for st in (Seen.FAILED, Seen.STALE, Seen.UNAVAILABLE)}
         for r in m.cargo.discarded.values():
@@ -172,7 +198,7 @@ class CargoViews:
 
 
 class MainViews:
-    def build(self, m: MemoryAgent, s: StepState, cands, recent, **kw) -> MainDecisionView:
+    def build(self, m: MemoryReader, s: StepState, cands, recent, **kw) -> MainDecisionView:
         obs, t, d = s.obs, s.obs.now, m.driver
         here = m.market.stats(m.market.cell(obs.position.lat, obs.position.lng), t)
         ranked = m.market.ranked(obs.position, 2, t)
@@ -189,14 +215,14 @@ class MainViews:
             time_price=s.time_price,
             rests=tuple(sorted(s.rests, key=lambda r: (-r.value, r.minutes))[:2]), **kw)
 
-    def rules(self, m: MemoryAgent, s: StepState) -> View:
+    def rules(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)
 
-    def full(self, m: MemoryAgent, s: StepState) -> View:
+    def full(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent,
                           logs=everything(m))
 
-    def compressed(self, m: MemoryAgent, s: StepState, digest: Digest) -> View:
+    def compressed(self, m: MemoryReader, s: StepState, digest: Digest) -> View:
         """The market, the actions since the digest, and the digest.
 
         The last action is always shown: right after a digest none is newer, and the digest

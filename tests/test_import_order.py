@@ -2,8 +2,9 @@
 TYPE_CHECKING blocks included, since an import there still ties two modules together):
 
 - layers: sim imports neither memory nor agents, memory does not import agents;
-- no cycle between the modules of sim, nor between its rooms (sim/<room>/ packages and top-level
-  modules, each taken as one);
+- no cycle between the modules of any package (sim, memory, agents), a cycle made only of
+  `if TYPE_CHECKING:` imports included, nor between the rooms of sim (sim/<room>/ packages and
+  top-level modules, each taken as one);
 - no import of another module's private (_underscore) name, neither `from m import _x` nor
   `m._x` on an imported module.
 
@@ -168,8 +169,8 @@ def graph_of(edges: Iterable[Import], key=lambda m: m) -> dict[str, set[str]]:
     return g
 
 
-def _project() -> tuple[list[Import], list[str]]:
-    mods = modules()
+def _project(root: Path = ROOT) -> tuple[list[Import], list[str]]:
+    mods = modules(root)
     known = set(mods)
     edges, private = [], []
     for name, path in mods.items():
@@ -178,10 +179,18 @@ def _project() -> tuple[list[Import], list[str]]:
         edges += [e for e in imports_of(name, text, known, pkg) if e.target in known]
         private += list(private_uses(name, text, known, pkg))
     for folder in ("tests", "benchmarks", "scripts"):  # they use the code as its users do
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            name = module_name(path)
+        for path in sorted((root / folder).rglob("*.py")):
+            name = module_name(path, root)
             private += list(private_uses(name, path.read_text(encoding="utf-8"), known))
     return edges, private
+
+
+def package_cycles(edges: Iterable[Import]) -> list[list[str]]:
+    """The cycles between the modules inside each package (an import across packages is the
+    layer check's business)."""
+    edges = list(edges)
+    return [c for pkg in PACKAGES for c in cycles(graph_of(
+        e for e in edges if e.source.split(".")[0] == pkg == e.target.split(".")[0]))]
 
 
 EDGES, PRIVATE = _project()
@@ -194,6 +203,10 @@ def test_no_upward_import() -> None:
 
 def test_no_cycle_between_sim_modules() -> None:
     assert cycles(graph_of(SIM_EDGES)) == []
+
+
+def test_no_cycle_inside_any_package() -> None:
+    assert package_cycles(EDGES) == []
 
 
 def test_no_cycle_between_sim_rooms() -> None:
@@ -235,3 +248,21 @@ def test_a_private_name_is_found() -> None:
     text = "from sim.b import _x, y\nfrom sim import b\n\nb._z()\nb.__name__\n"
     assert list(private_uses("sim.a", text, known)) == [
         "sim.a:1: imports sim.b._x", "sim.a:4: uses sim.b._z"]
+
+
+def test_a_type_only_cycle_inside_a_package_is_found(tmp_path: Path) -> None:
+    """Two modules of a small package that name each other's types only under TYPE_CHECKING
+    (what memory's modes, view builders and agent once did) still make a cycle."""
+    pkg = tmp_path / "memory"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "agent.py").write_text("from memory.modes import MODES\n")
+    (pkg / "modes.py").write_text(
+        "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\n"
+        "if TYPE_CHECKING:\n    from memory.agent import Agent\n\nMODES: dict = {}\n")
+    (pkg / "views.py").write_text("from memory import modes\n")
+    edges, private = _project(tmp_path)
+    assert private == []
+    assert package_cycles(edges) == [["memory.agent", "memory.modes"]]
+    (pkg / "modes.py").write_text("MODES: dict = {}\n")  # the type moved out: no cycle
+    assert package_cycles(_project(tmp_path)[0]) == []
