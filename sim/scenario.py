@@ -12,6 +12,8 @@ import math
 import re
 import tomllib
 import typing
+import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +39,11 @@ class ScenarioError(ValueError):
 
     def __reduce__(self):  # survives the trip back from a sweep's worker process
         return (ScenarioError, (self.path, self.key, self.expected, self.found, self.line))
+
+
+class RenamedChoice(DeprecationWarning):
+    """A setting's value written in a spelling that was renamed (e.g. `[memory] mode = "rules"`,
+    now "bounded"): still read, for one release, as the new name."""
 
 
 @dataclass(frozen=True)
@@ -215,7 +222,7 @@ class PolicyConfig:
 
 @dataclass(frozen=True)
 class MemoryConfig:
-    mode: str = "rules"
+    mode: str = "bounded"
     low_yield_net: float = 150.0
     compress_threshold: int = 200
     shared_market: bool = False
@@ -226,7 +233,7 @@ class MemoryConfig:
 
 @dataclass(frozen=True)
 class LLMConfig:
-    backend: str = "rules"
+    backend: str = "deterministic"
     base_url: str = "http://127.0.0.1:8000/v1"
     model: str = "local"
     api_key_env: str = "FREIGHTSIM_API_KEY"
@@ -239,7 +246,7 @@ class LLMConfig:
     tokenizer: str = "qwen3"
     cache: str | None = None
     replay: bool = False
-    max_calls: int = 0  # 0: no limit; else model requests after this many fall back to rules
+    max_calls: int = 0  # 0: no limit; else calls past it fall back to the deterministic policy
     stream: bool = False  # stream replies: time to first token and decode time per call
     concurrency: int = 1  # decisions in flight at once (competition rules: drivers at once)
     lookahead_minutes: float = 0.0  # shared world: batch decisions this close in sim time
@@ -312,11 +319,31 @@ CHOICES = {
 }
 
 
-def register_choices(table: str, key: str, values: tuple[str, ...]) -> None:
+# (table, key) -> {old spelling: new name}: values renamed, read with a RenamedChoice warning
+RENAMED: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def register_choices(table: str, key: str, values: tuple[str, ...],
+                     renamed: Mapping[str, str] | None = None) -> None:
     """Let the layer that owns a setting's values name them (memory registers its modes, the
     LLM layer its providers as `[llm] backend`), so the file is checked against the one list
-    without the world knowing what they mean."""
+    without the world knowing what they mean. `renamed` maps the old spellings that layer
+    still reads to their new names (its own alias table; `None` keeps the one registered)."""
     CHOICES[(table, key)] = tuple(values)
+    if renamed is not None:
+        RENAMED[(table, key)] = dict(renamed)
+
+
+def current_choice(table: str, key: str, value: str, where: str = "") -> str:
+    """The name a setting's value goes by now: an old spelling becomes its new name with a
+    RenamedChoice warning that names the new spelling; any other value is returned as is."""
+    new = RENAMED.get((table, key), {}).get(value)
+    if new is None:
+        return value
+    warnings.warn(f"{where + ': ' if where else ''}[{table}] {key} = {value!r} is deprecated: "
+                  f"write {new!r} (the old spelling is read as {new!r} for one more release)",
+                  RenamedChoice, stacklevel=2)
+    return new
 
 
 CHOICE_PLUGINS = "freightsim.scenario_choices"
@@ -454,6 +481,9 @@ def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = (
         if table == "scenario" and key == "start" and isinstance(v, datetime):
             v = v.isoformat() if v.tzinfo is None else v  # an unquoted TOML local date-time
         val = _coerce(ctx, table, key, hints[key], v)
+        if isinstance(val, str) and (table, key) in RENAMED:
+            line = ctx.line_of(table, key)
+            val = current_choice(table, key, val, f"{ctx.path}:{line}" if line else str(ctx.path))
         hi, lo = UPPER.get((table, key)), LOWER.get((table, key))
         if hi is not None and isinstance(val, int | float) and val > hi:
             raise ctx.fail(table, key, f"a value of at most {hi:g}", v)

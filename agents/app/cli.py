@@ -8,10 +8,11 @@ import dataclasses
 import os
 import signal
 import sys
+import warnings
 from pathlib import Path
 
-from memory.modes import OFF, mode_names
-from sim.scenario import Scenario, ScenarioError, load_scenario
+from memory.modes import OFF, current_name, mode_names
+from sim.scenario import RenamedChoice, Scenario, ScenarioError, load_scenario
 
 
 def _load(path: str, seed: int | None, memory: str | None) -> Scenario:
@@ -146,7 +147,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         cache = _replay_cache(sc)
         if cache is None or not cache.is_file() or cache.stat().st_size == 0:
             raise ScenarioError(sc.path, "[llm] cache", "a recorded cache to replay (or "
-                                "--allow-misses to fall back to rules)",
+                                "--allow-misses to fall back to the deterministic policies)",
                                 "no cache configured" if cache is None else
                                 f"{cache}: missing or empty")
     _report_preferences(sc)
@@ -166,7 +167,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     misses = result.summary.get("replay_misses", 0)
     if replaying and misses and not args.allow_misses:
         print(f"error: {misses} model calls were not in the replay cache and fell back to "
-              "rules (--allow-misses accepts that)", file=sys.stderr)
+              "the deterministic policies (--allow-misses accepts that)", file=sys.stderr)
         code = 3
     if "lessons_error" in result.summary:
         print(f"error: results are written, but the lesson store failed: "
@@ -205,7 +206,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         from sim.analysis.hindsight import HindsightLimits
 
-        modes = None if args.modes == ",".join(mode_names()) else tuple(args.modes.split(","))
+        modes = None if args.modes == ",".join(mode_names()) else _bench_modes(args.modes)
         limits = HindsightLimits(time_s=args.hindsight_time_limit,
                                  max_rss_bytes=int(args.hindsight_memory_gb * 2**30))
         report = run_competition_bench(sc, out, modes, agents, limits,
@@ -219,7 +220,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if args.workers > 1:
             print("note: --workers applies to competition-rules scenarios; the shared-world "
                   "bench runs its modes one after another", file=sys.stderr)
-        report = run_bench(sc, out, tuple(args.modes.split(",")), model_eval)
+        report = run_bench(sc, out, _bench_modes(args.modes), model_eval)
     print((out / "report.md").read_text())
     print(f"report: {out}/report.json, {out}/report.md")
     partial = {m: r["incomplete"] for m, r in report.get("modes", {}).items()
@@ -240,7 +241,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not baseline.is_file():
             raise ScenarioError(baseline, "--check", "a baseline report (--write-baseline)",
                                 "missing file")
-        moved = check(report, json.loads(baseline.read_text()), args.tolerance)
+        from agents.app.renamed_keys import current_report
+
+        moved = check(report, current_report(json.loads(baseline.read_text())), args.tolerance)
         if moved:
             print(f"REGRESSION against {baseline} (tolerance {args.tolerance:.0%}):",
                   file=sys.stderr)
@@ -431,9 +434,20 @@ def _seed(x: str) -> int:
 
 def _mode(x: str) -> str:
     modes = (OFF, *mode_names())
+    x = current_name(x, "--modes")
     if x not in modes:
         raise ScenarioError("<command line>", "--modes", "modes from " + ", ".join(modes), x)
     return x
+
+
+def _bench_modes(text: str) -> tuple[str, ...]:
+    """bench's --modes, each under its current name (an old spelling warns)."""
+    return tuple(current_name(x, "--modes") for x in text.split(","))
+
+
+def _memory_mode(x: str) -> str:
+    """--memory under its current name (an old spelling warns); argparse checks the choice."""
+    return current_name(x, "--memory")
 
 
 def _distinct(flag: str, text: str, conv):
@@ -481,13 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("scenario")
     r.add_argument("--out", help="run directory (default runs/<name>-s<seed>)")
     r.add_argument("--seed", type=int, help="override the scenario's seed")
-    r.add_argument("--memory", choices=[OFF, *mode_names()],
+    r.add_argument("--memory", choices=[OFF, *mode_names()], type=_memory_mode,
                    help="override [memory] mode")
     r.add_argument("--llm-replay", action="store_true",
                    help="answer model calls from the recorded cache only")
     r.add_argument("--allow-misses", action="store_true",
-                   help="with --llm-replay: a call missing from the cache falls back to rules "
-                        "instead of failing the run")
+                   help="with --llm-replay: a call missing from the cache falls back to the "
+                        "deterministic policy instead of failing the run")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
     b = sub.add_parser("bench", help="run a scenario under each memory mode; report, gate")
@@ -527,7 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("sweep", help="scenarios x seeds x modes on a process pool or Ray")
     w.add_argument("scenarios", nargs="+")
     w.add_argument("--seeds", default="1")
-    w.add_argument("--modes", default="rules")
+    w.add_argument("--modes", default="bounded")
     w.add_argument("--out", default="runs/sweep")
     w.add_argument("--engine", choices=["local", "ray"], default="local")
     w.add_argument("--workers", type=int, default=2)
@@ -537,7 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("scenario")
     c.add_argument("--agent", help="MODULE:CLASS (module or .py path); default: our agents")
     c.add_argument("--out", help="run directory (default runs/<name>-compete)")
-    c.add_argument("--memory", choices=[OFF, *mode_names()],
+    c.add_argument("--memory", choices=[OFF, *mode_names()], type=_memory_mode,
                    help="override [memory] mode (our agents)")
     c.add_argument("--concurrency", type=int, help="drivers at once (threads)")
     c.add_argument("--timestamp", help="fixed YYYYMMDD_HHMMSS for file names (tests)")
@@ -591,7 +605,23 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
 
 
+def _show_renamed(message, category, filename, lineno, file=None, line=None,
+                  show=warnings.showwarning) -> None:
+    """A renamed setting value is the user's to fix: one plain line on stderr, no source."""
+    if issubclass(category, RenamedChoice):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        show(message, category, filename, lineno, file, line)
+
+
 def _main(argv: list[str] | None) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", RenamedChoice)
+        warnings.showwarning = _show_renamed
+        return _run(argv)
+
+
+def _run(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:

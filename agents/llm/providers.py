@@ -5,7 +5,8 @@ table; the factory imports the provider's module when a scenario names it (mem0'
 utils/factory.py), so a provider with its own client library costs nothing to runs that do not
 use it. Everything else composes the same way over any provider:
 retries, then record/replay from `[llm] cache` (a replayed run never builds the live model),
-then the call budget. `rules` has no factory: the agents' deterministic policies answer.
+then the call budget. `deterministic` has no factory: the agents' deterministic policies
+answer. `rules` is its old spelling (RENAMED): read for one release, with a warning.
 
 Scenario validation and every check of "does this run ask a model" derive from PROVIDERS, so a
 new provider is its own module, one `register(Provider(...))` line at the bottom of this file
@@ -24,12 +25,14 @@ from agents.llm.budgets import CallLimitModel
 from agents.llm.language_model import LanguageModel, LLMError
 from agents.llm.record_replay import SingleFlightRecordReplayModel
 from agents.llm.resilience import RetryModel
-from sim.scenario import register_choices
+from sim.scenario import current_choice, register_choices
 
 if TYPE_CHECKING:
     from sim.scenario import LLMConfig
 
-RULES = "rules"
+DETERMINISTIC = "deterministic"
+# old spelling -> current provider name, read with a deprecation warning for one release
+RENAMED = {"rules": DETERMINISTIC}
 
 
 @dataclass(frozen=True)
@@ -60,7 +63,7 @@ def register(provider: Provider) -> Provider:
     if others & {provider.name, *provider.aliases}:
         raise ValueError(f"provider name {provider.name!r} or an alias is taken")
     PROVIDERS[provider.name] = provider
-    register_choices("llm", "backend", _names())
+    register_choices("llm", "backend", _names(), RENAMED)
     return provider
 
 
@@ -76,6 +79,7 @@ def provider_names() -> tuple[str, ...]:
 
 
 def get(name: str) -> Provider:
+    name = current_choice("llm", "backend", name)
     for p in PROVIDERS.values():
         if name == p.name or name in p.aliases:
             return p
@@ -119,5 +123,5 @@ def _openai(llm_cfg: LLMConfig) -> LanguageModel:
 
 
 # `llm` is the name scenarios used before there was more than one provider
-register(Provider(RULES, None))
+register(Provider(DETERMINISTIC, None))
 register(Provider("openai", _openai, aliases=("llm",), openai_compatible=True))
