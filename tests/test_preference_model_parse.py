@@ -46,14 +46,14 @@ def test_bad_replies_are_errors_not_crashes() -> None:
 
 def test_agreeing_model_gives_no_disagreement() -> None:
     r = read_preference(TEXT, ScriptedModel([json.dumps(REST)]))
-    assert r.parsed_by == "rules"
+    assert r.parsed_by == "parser"
     assert r.disagreement is None
 
 
 def test_disagreement_is_reported_and_rules_win() -> None:
     other = {**REST, "params": {"min_minutes": 420, "days": "all"}}
     r = read_preference(TEXT, ScriptedModel([json.dumps(other)]))
-    assert r.parsed_by == "rules"
+    assert r.parsed_by == "parser"
     assert r.preference == parse_preference(TEXT)
     assert r.disagreement is not None
     assert r.disagreement.field == "params"

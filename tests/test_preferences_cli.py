@@ -32,9 +32,9 @@ def test_parse_competition_array_with_strings_and_objects(tmp_path: Path) -> Non
     assert r.returncode == 0, r.stderr
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [(x["driver_id"], x["index"], x["kind"], x["parsed_by"]) for x in rows] == [
-        ("D001", 1, "daily_continuous_rest", "rules"),
-        ("D001", 2, "forbidden_cargo_category", "rules"),
-        ("D002", 1, "max_orders_per_day", "rules")]
+        ("D001", 1, "daily_continuous_rest", "parser"),
+        ("D001", 2, "forbidden_cargo_category", "parser"),
+        ("D002", 1, "max_orders_per_day", "parser")]
     assert rows[0]["params"] == {"min_minutes": 480, "days": "all"}
     assert rows[1]["text"] == "Never take cargo of category vegetables"
 
@@ -95,7 +95,7 @@ def test_parse_with_a_model_server_reads_what_rules_cannot(tmp_path: Path) -> No
         r = _cli("parse", str(f), "--base-url", srv.base_url, "--model", "scripted")
     assert r.returncode == 0, r.stderr
     rows = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [x["parsed_by"] for x in rows] == ["rules", "model"]
+    assert [x["parsed_by"] for x in rows] == ["parser", "model"]
     assert rows[0]["params"]["min_minutes"] == 480  # the rules reading wins a disagreement
     assert rows[1]["kind"] == "min_full_off_days"
     assert "disagreement (params) on D1#1" in r.stderr

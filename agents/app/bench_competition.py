@@ -191,7 +191,7 @@ def run_competition_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None
     independent: `workers` of them run at once (agents/app/parallel.py), same results."""
     days = int(sc.scenario.days)
     report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed, "days": days,
-                    "rules": "competition", "scoring": sc.scenario.scoring,
+                    "ruleset": "competition", "scoring": sc.scenario.scoring,
                     "backend": sc.llm.backend, "modes": {}}
     realised: dict[str, dict[str, float]] = {}
     modes = modes or (OFF, *mode_names())

@@ -4,7 +4,7 @@ parse: reads a competition drivers file (a JSON array; preferences as strings or
 `content`/`text`) or our JSON Lines drivers (one driver object per line) and prints one JSON
 object per preference. Exit 0 when every preference parses, 1 when some do not, 2 for a file
 that cannot be read (reported as file:line message).
-eval: scores the rules parser on data/preference_eval.jsonl (or --file) per split and kind:
+eval: scores the text parser on data/preference_eval.jsonl (or --file) per split and kind:
 exact, kind and parameter accuracy, a confusion matrix, ambiguous and confidently wrong counts.
 """
 
@@ -118,8 +118,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
         r = read_preference(e.text, model)
         if r.disagreement is not None:
             d = r.disagreement
-            print(f"disagreement ({d.field}) on {e.driver_id}#{e.index}: rules "
-                  f"{json.dumps(d.rules.to_dict(), ensure_ascii=False)} vs model "
+            print(f"disagreement ({d.field}) on {e.driver_id}#{e.index}: parser "
+                  f"{json.dumps(d.parser.to_dict(), ensure_ascii=False)} vs model "
                   f"{json.dumps(d.model.to_dict(), ensure_ascii=False)}", file=sys.stderr)
         p = r.preference
         unparsed += p is None
@@ -165,11 +165,12 @@ def add_preferences_parser(sub: argparse._SubParsersAction) -> None:
     a = psub.add_parser("parse", help="print each preference of a drivers file as JSON")
     a.add_argument("file", help="competition drivers JSON array, or JSON Lines drivers")
     a.add_argument("--base-url", help="also ask this OpenAI-compatible server (model parser); "
-                                      "it reads what the rules cannot and is checked against them")
+                                      "it reads what the text parser cannot and is checked "
+                                      "against it")
     a.add_argument("--model", default="default", help="model name for --base-url")
     a.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
     a.set_defaults(func=cmd_parse)
-    e = psub.add_parser("eval", help="rules-parser accuracy per kind on the evaluation set")
+    e = psub.add_parser("eval", help="text-parser accuracy per kind on the evaluation set")
     e.add_argument("--split", default="all",
                    help="train, heldout, dev, ..., a prefix with * (heldout*: those splits "
                         "together) or all (each split in the file; default)")

@@ -1,7 +1,7 @@
 """The model parser: asks a language model for the agreed structured form of a preference.
 
-It speaks the same schema as the rules parser (sim.preferences.text), is validated by the same
-`validate`, and is compared with the rules result: when both read a text and disagree, the
+It speaks the same schema as the text parser (sim.preferences.text), is validated by the same
+`validate`, and is compared with the text parser's result: when both read a text and disagree, the
 caller gets a `Disagreement` to report, rather than one reading silently winning.
 """
 
@@ -58,7 +58,7 @@ class Disagreement:
     """Both parsers read the text and gave different structured forms."""
 
     text: str
-    rules: ParsedPreference
+    parser: ParsedPreference  # the text parser's reading (sim.preferences.text)
     model: ParsedPreference
     field: Literal["kind", "params", "penalty"]
 
@@ -68,7 +68,7 @@ class Reading:
     """The chosen reading of one text, who produced it, and any disagreement to report."""
 
     preference: ParsedPreference | None
-    parsed_by: Literal["rules", "model", "none"]
+    parsed_by: Literal["parser", "model", "none"]  # the text parser, the model or neither
     disagreement: Disagreement | None = None
     model_error: str | None = None
 
@@ -93,28 +93,30 @@ def parse_with_model(model: LanguageModel, text: str, max_tokens: int = 600) -> 
         return ModelParse(None, f"schema:{exc}")
 
 
-def compare(text: str, rules: ParsedPreference, model: ParsedPreference) -> Disagreement | None:
-    if rules.kind != model.kind:
-        return Disagreement(text, rules, model, "kind")
-    if not same(rules.params, model.params):
-        return Disagreement(text, rules, model, "params")
-    if not same([rules.penalty_amount, rules.penalty_cap],
+def compare(text: str, parsed: ParsedPreference, model: ParsedPreference
+            ) -> Disagreement | None:
+    if parsed.kind != model.kind:
+        return Disagreement(text, parsed, model, "kind")
+    if not same(parsed.params, model.params):
+        return Disagreement(text, parsed, model, "params")
+    if not same([parsed.penalty_amount, parsed.penalty_cap],
                 [model.penalty_amount, model.penalty_cap]):
-        return Disagreement(text, rules, model, "penalty")
+        return Disagreement(text, parsed, model, "penalty")
     return None
 
 
 def read_preference(text: str, model: LanguageModel | None = None) -> Reading:
-    """Rules first (deterministic, free); the model fills in what the rules cannot read and is
-    checked against the rules where both answer. The rules reading wins a disagreement."""
-    rules = parse_preference(text)
+    """The text parser first (deterministic, free); the model fills in what the parser cannot
+    read and is checked against it where both answer. The parser's reading wins a
+    disagreement."""
+    parsed = parse_preference(text)
     if model is None:
-        return Reading(rules, "rules" if rules else "none")
+        return Reading(parsed, "parser" if parsed else "none")
     m = parse_with_model(model, text)
-    if rules is not None and m.preference is not None:
-        return Reading(rules, "rules", compare(text, rules, m.preference), m.error)
-    if rules is not None:
-        return Reading(rules, "rules", None, m.error)
+    if parsed is not None and m.preference is not None:
+        return Reading(parsed, "parser", compare(text, parsed, m.preference), m.error)
+    if parsed is not None:
+        return Reading(parsed, "parser", None, m.error)
     if m.preference is not None:
         return Reading(m.preference, "model", None, None)
     return Reading(None, "none", None, m.error)

@@ -118,7 +118,7 @@ class RuleScores:
             "preferences": {
                 "scoring_version": self.version, "days_scored": self.n_days,
                 "scored": sum(1 for r in self.rows if r["scored"]),
-                "penalty_by_kind": {k: {"rules": count[k], "penalty": round(v, 2)}
+                "penalty_by_kind": {k: {"preferences": count[k], "penalty": round(v, 2)}
                                     for k, v in sorted(by_kind.items())},
                 "unscored": [{"driver_id": r["driver_id"], "index": r["index"],
                               "text": r["text"], "reason": r["unscored_reason"]}

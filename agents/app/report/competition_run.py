@@ -217,7 +217,7 @@ def read_competition_run(run_dir: Path) -> RunData:
         f"drops or their split into pickup, window wait and haul"]
     run = RunData(str(run_dir), "competition", f"{Path(run_dir).resolve().name}", horizon, [], [])
     run.notes += missing
-    run.facts = {"rules": "competition", "scoring version": str(inputs.version),
+    run.facts = {"ruleset": "competition", "scoring version": str(inputs.version),
                  "days": inputs.n_days, "drivers": len(records),
                  "steps": sum(len(r) for r in records.values())}
     scored = {d["driver_id"]: d for d in official.get("drivers", [])}

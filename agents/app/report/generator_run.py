@@ -177,7 +177,7 @@ def read_generator_run(run_dir: Path) -> RunData:
     run = RunData(str(run_dir), "generator", f"{sc.get('name', run_dir.name)} (seed "
                   f"{sc.get('seed', '?')})", horizon, [], [])
     run.start = float(max(offset, 0))
-    run.facts = {"rules": "generator", "days": sc.get("days"), "drivers": len(drivers),
+    run.facts = {"ruleset": "generator", "days": sc.get("days"), "drivers": len(drivers),
                  "memory": summary.get("memory_mode", "?"), "steps": summary.get("steps", "?")}
     if "preferences" in summary:
         run.facts["scoring version"] = summary["preferences"].get("scoring_version")
