@@ -1,8 +1,8 @@
 """Is the decision path fast enough to iterate? Two whole runs against their targets.
 
-- `scenarios/month.toml` (generator world, 100 drivers, 31 days) in `rules` mode: 60 s;
+- `scenarios/month.toml` (generator world, 100 drivers, 31 days) in `bounded` mode: 60 s;
 - `scenarios/competition.toml` (competition rules, 10 drivers, 31 days, calibrated market)
-  in `rules` mode: 45 s for the decision loop (the run summary's `simulate_time_seconds`).
+  in `bounded` mode: 45 s for the decision loop (the run summary's `simulate_time_seconds`).
 
 Each run is its own process; the figures are the run's own wall time and the process's CPU
 seconds (user + system, read from the OS after it exits), so a shared machine shows up as
@@ -59,7 +59,7 @@ def main() -> int:
     args = ap.parse_args()
     rows = []
     for name in [args.only] if args.only else list(TARGETS):
-        rows += [measure(name, "off"), measure(name, "rules")]
+        rows += [measure(name, "off"), measure(name, "bounded")]
     cols = list(rows[0])
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
@@ -67,7 +67,7 @@ def main() -> int:
         print("| " + " | ".join(str(r[c]) for c in cols) + " |")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
-    return 0 if all(r["within"] for r in rows if r["memory"] == "rules") else 1
+    return 0 if all(r["within"] for r in rows if r["memory"] == "bounded") else 1
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ def recorded_requests(n: int) -> list[dict]:
         cache = Path(tmp) / "cache.jsonl"
         sc = load_scenario(ROOT / "scenarios" / "competition.toml").with_overrides(
             scenario={"days": 1, "max_steps": 3}, drivers={"count": 1},
-            memory={"mode": "rules"},
+            memory={"mode": "bounded"},
             llm={"backend": "llm", "base_url": srv.base_url, "cache": str(cache),
                  "response_format": "json_schema"})
         run_competition(sc, Path(tmp) / "run", stamp="20260301_000000")

@@ -2,7 +2,7 @@
 
 usage: python benchmarks/llm_concurrency.py [SCENARIO] [--quick] [--drivers 100]
            [--steps K] [--days D] [--concurrency 25,100] [--window 30] [--time-scale S]
-           [--memory rules] [--base-url URL] [--no-replay-check] [--out report.json]
+           [--memory bounded] [--base-url URL] [--no-replay-check] [--out report.json]
 
 The scenario's rules pick the world (default scenarios/competition.toml):
 
@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--concurrency", default=None,
                     help="comma-separated levels (competition 100, shared world 32,128)")
     ap.add_argument("--time-scale", type=float, default=None)
-    ap.add_argument("--memory", default="rules")
+    ap.add_argument("--memory", default="bounded")
     ap.add_argument("--base-url", default=None)
     ap.add_argument("--no-replay-check", action="store_true")
     ap.add_argument("--out", default=None)

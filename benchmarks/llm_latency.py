@@ -1,10 +1,10 @@
-"""Latency per decision step on a real model server: `rules` vs `compressed` views, same steps.
+"""Latency per decision step on a real model server: `bounded` vs `compressed` views, same steps.
 
 usage: python benchmarks/llm_latency.py [SCENARIO] [--base-url URL] [--drivers N] [--every K]
                                         [--max-tokens T] [--out report.json]
 
 The scenario (default scenarios/month.toml) runs twice with the deterministic backend, under
-`rules` and under `compressed` memory. The deterministic agents decide the same under both (a
+`bounded` and under `compressed` memory. The deterministic agents decide the same under both (a
 test holds this), so step k of driver d is the same situation in both runs; the exact prompts of
 every K-th step of the first N drivers are kept and sent side by side, alternating which mode
 goes first, to an OpenAI-compatible server: the local llama.cpp server from the `llm-server`
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from agents.app.runner import build_run  # noqa: E402
 from sim.scenario import load_scenario  # noqa: E402
 
-MODES = ("rules", "compressed")
+MODES = ("bounded", "compressed")
 
 
 def capture(sc, drivers: set[str], every: int, max_compress: int) -> tuple[dict, dict]:
@@ -75,7 +75,7 @@ def measure(base_url: str, caught: dict, max_tokens: int) -> dict:
     import openai
 
     client = openai.OpenAI(base_url=base_url, api_key="local", timeout=600, max_retries=0)
-    keys = sorted(set(caught["rules"]["steps"]) & set(caught["compressed"]["steps"]))
+    keys = sorted(set(caught["bounded"]["steps"]) & set(caught["compressed"]["steps"]))
     out = {m: {"step_s": [], "step_tokens": [], "compress_s": [], "compress_tokens": []}
            for m in MODES}
     for mode in MODES:  # untimed: the server's first long prompts also allocate its buffers
@@ -91,7 +91,8 @@ def measure(base_url: str, caught: dict, max_tokens: int) -> dict:
                 tok += n
             out[mode]["step_s"].append(lat)
             out[mode]["step_tokens"].append(tok)
-        print(f"  step {i + 1}/{len(keys)} {key}: rules {out['rules']['step_s'][-1]:.2f} s, "
+        print(f"  step {i + 1}/{len(keys)} {key}: "
+              f"bounded {out['bounded']['step_s'][-1]:.2f} s, "
               f"compressed {out['compressed']['step_s'][-1]:.2f} s", flush=True)
     for msgs in caught["compressed"]["compress"]:
         s, n = timed(client, msgs, max_tokens)
@@ -118,8 +119,8 @@ def report(m: dict, rates: dict) -> dict:
             "server_prompt_tokens_per_step": round(float(np.mean(d["step_tokens"])), 1),
             "run_tokens_per_step": round(rates[mode]["tokens_per_step"], 1),
         }
-    r, c = res["rules"], res["compressed"]
-    res["ratio_compressed_vs_rules"] = {
+    r, c = res["bounded"], res["compressed"]
+    res["ratio_compressed_vs_bounded"] = {
         "latency_per_step": round(c["latency_per_step_s_mean"] / r["latency_per_step_s_mean"], 4),
         "latency_per_step_with_compression": round(
             c["latency_per_step_s_with_compression"] / r["latency_per_step_s_with_compression"], 4),
@@ -159,8 +160,8 @@ def main() -> int:
     res.update(scenario=sc.scenario.name, seed=sc.scenario.seed, max_tokens=args.max_tokens,
                server=args.base_url or "local llama.cpp, gemma3 270M q4_k_m, CPU")
     print(json.dumps(res, indent=2))
-    r = res["ratio_compressed_vs_rules"]
-    print(f"latency per step compressed/rules: {r['latency_per_step']:.3f} "
+    r = res["ratio_compressed_vs_bounded"]
+    print(f"latency per step compressed/bounded: {r['latency_per_step']:.3f} "
           f"({100 * (1 - r['latency_per_step']):.1f}% less; "
           f"{100 * (1 - r['latency_per_step_with_compression']):.1f}% less with compression)")
     if args.out:

@@ -1,7 +1,7 @@
 """Memory cost over history: per-event store update (µs) and per-step view build (µs) by day.
 
-usage: python benchmarks/memory_cost.py [SCENARIO] [--mode rules|full|compressed] [--days D]
-Runs the scenario (default scenarios/month.toml, rules mode) once with profiling on and prints
+usage: python benchmarks/memory_cost.py [SCENARIO] [--mode bounded|full|compressed] [--days D]
+Runs the scenario (default scenarios/month.toml, bounded mode) once with profiling on and prints
 the cost on day 1 and on the last day side by side, with their ratio: flat means no rescans.
 Also prints stale/failed takes and repeated low-yield searches with memory off and on.
 """
@@ -47,7 +47,7 @@ def quality_of(sc, out: Path) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario", nargs="?", default=str(ROOT / "scenarios/month.toml"))
-    ap.add_argument("--mode", default="rules")
+    ap.add_argument("--mode", default="bounded")
     ap.add_argument("--days", type=float)
     args = ap.parse_args()
     sc = load_scenario(args.scenario).with_overrides(memory={"mode": args.mode})

@@ -9,7 +9,7 @@ wait. Then the acceptance checks against the memory-off greedy (`off`): the best
 of greedy's gross. Failure classes are named per driver (idle month, a wait over 12 h, a rule
 broken every scored day).
 
-    python benchmarks/policy_eval.py --days 7 --modes off,rules --jobs 2
+    python benchmarks/policy_eval.py --days 7 --modes off,bounded --jobs 2
     python benchmarks/policy_eval.py --market east --split heldout --versions S4
 
 Exit status: 0 when every version's checks pass, 1 when one fails, 2 on bad input.
@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from memory.modes import OFF, mode_names  # noqa: E402
+from memory.modes import OFF, current_name, mode_names  # noqa: E402
 from sim.scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 SET_DIR = ROOT / "benchmarks" / "policy_eval"
@@ -431,7 +431,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    modes = [current_name(m.strip(), "--modes") for m in args.modes.split(",") if m.strip()]
     versions = [v.strip().upper() for v in args.versions.split(",") if v.strip()]
     known = (OFF, *mode_names())
     bad = [m for m in modes if m not in known] + [v for v in versions if v not in VERSIONS]

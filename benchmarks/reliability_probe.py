@@ -121,7 +121,7 @@ def escape_case(d: Path, name: str) -> str:
 
 def pref_cases(d: Path) -> dict[str, str]:
     out = {}
-    for mode in ("rules", "compressed"):
+    for mode in ("bounded", "compressed"):
         t = (BASE + fixed("A", 'preferences = [{text = "x", structured = {kind = '
                                '"max_haul_km", params = {max_km = 80}}}]\n')
              + f'\n[memory]\nmode = "{mode}"\n')
@@ -199,7 +199,7 @@ def output_cases(d: Path) -> dict[str, str]:
         rc, err = cli(["run", str(s), "--out", str(target), "--no-progress"], d, 60)
         out[name] = classify_reject(rc, err)
     s = d / "l.toml"
-    s.write_text(BASE + f'\n[memory]\nmode = "rules"\nlessons = "{f}/lessons.db"\n')
+    s.write_text(BASE + f'\n[memory]\nmode = "bounded"\nlessons = "{f}/lessons.db"\n')
     rc, err = cli(["run", str(s), "--out", str(d / "lo"), "--no-progress"], d, 60)
     if any(t in err for t in TB) and not (d / "lo" / "summary.json").exists():
         out["lesson store fails after run"] = "lost"

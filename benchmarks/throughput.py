@@ -2,7 +2,7 @@
 
 Cargo arrivals scale with the drivers (same market per driver), so cost growth shows whether
 the simulator is linear in drivers. Each size runs in its own process for a clean peak RSS.
-usage: python benchmarks/throughput.py [--sizes 10,100,1000] [--days 7] [--memory rules]
+usage: python benchmarks/throughput.py [--sizes 10,100,1000] [--days 7] [--memory bounded]
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="10,100,1000")
     ap.add_argument("--days", type=float, default=7.0)
-    ap.add_argument("--memory", default="rules")
+    ap.add_argument("--memory", default="bounded")
     ap.add_argument("--cargo-per-driver-hour", type=float, default=3.0)
     args = ap.parse_args()
     rows = []

@@ -50,7 +50,7 @@ class Compressed:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
-    outcome: str = "rules"
+    outcome: str = "deterministic"
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class DigestWritten(Annotation):
     prompt_tokens: int
     completion_tokens: int
     latency_s: float
-    outcome: str  # rules | ok | repaired | fallback | reused
+    outcome: str  # deterministic | ok | repaired | fallback | reused
 
     def row(self) -> dict:
         return self._row(driver_id=self.driver_id, detail={
@@ -411,8 +411,8 @@ class MemoryAgent:
         out.sort(key=lambda x: (-x.est_net, x.cargo.cargo_id))
         return out
 
-    def rules_views(self, state: StepState) -> dict[str, View]:
-        return {a: b.rules(self, state) for a, b in self.builders.items()}
+    def bounded_views(self, state: StepState) -> dict[str, View]:
+        return {a: b.bounded(self, state) for a, b in self.builders.items()}
 
     # -- compression ---------------------------------------------------------------------
     def grounding(self) -> Grounding:
@@ -435,7 +435,7 @@ class MemoryAgent:
         now = state.obs.now
         marks = {name: len(log) for name, log in self.logs.items()}
         known = self.grounding()
-        for agent, view in self.rules_views(state).items():
+        for agent, view in self.bounded_views(state).items():
             src = view.digest_source()
             source = src.body()
             old = self.digests.get(agent)

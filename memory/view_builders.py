@@ -1,6 +1,6 @@
 """What each agent is shown, per view variant: one builder per agent, read off the stores.
 
-A builder makes an agent's view three ways: `rules` (bounded structured facts), `full` (the
+A builder makes an agent's view three ways: `bounded` (bounded structured facts), `full` (the
 same plus every raw fact log) and `compressed` (short lines beside that agent's digest). Memory
 modes (memory/modes.py) choose the variant; the agents' registry hands the builders to the
 MemoryAgent, so a new agent brings its own builder and memory needs no edit.
@@ -54,11 +54,11 @@ class MemoryReader(Protocol):
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]: ...
 
-    def rules_views(self, state: StepState) -> dict[str, View]: ...
+    def bounded_views(self, state: StepState) -> dict[str, View]: ...
 
 
 class ViewBuilder(Protocol):
-    def rules(self, m: MemoryReader, s: StepState) -> View: ...
+    def bounded(self, m: MemoryReader, s: StepState) -> View: ...
 
     def full(self, m: MemoryReader, s: StepState) -> View: ...
 
@@ -106,7 +106,7 @@ class SearchViews:
             nearby=tuple(near), grids=tuple(grids),
             avoid=tuple(avoid), anchors=self.anchors(m), lessons=m.lessons, **kw)
 
-    def rules(self, m: MemoryReader, s: StepState) -> View:
+    def bounded(self, m: MemoryReader, s: StepState) -> View:
         local = m.market.local_facts(s.obs.position, 3, s.obs.now)
         return self.build(m, s, local, [g for g in local if g.streak >= 2])
 
@@ -146,7 +146,7 @@ class PreferenceViews:
                               unscored=unscored, todo_action=s.todo,
                               time_price=s.time_price, **kw)
 
-    def rules(self, m: MemoryReader, s: StepState) -> View:
+    def bounded(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s)
 
     def full(self, m: MemoryReader, s: StepState) -> View:
@@ -169,7 +169,7 @@ class CargoViews:
             stale_cargo_ids=tuple(stale), unavailable_cargo_ids=tuple(unavailable),
             blocked_ids=m.cargo.blocked_ids, time_price=s.time_price, **kw)
 
-    def rules(self, m: MemoryReader, s: StepState) -> View:
+    def bounded(self, m: MemoryReader, s: StepState) -> View:
         c = m.cargo
         return self.build(m, s, s.candidates, s.options, c.failed_cargo_ids, c.stale_cargo_ids,
                           c.unavailable_cargo_ids)
@@ -215,7 +215,7 @@ class MainViews:
             time_price=s.time_price,
             rests=tuple(sorted(s.rests, key=lambda r: (-r.value, r.minutes))[:2]), **kw)
 
-    def rules(self, m: MemoryReader, s: StepState) -> View:
+    def bounded(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)
 
     def full(self, m: MemoryReader, s: StepState) -> View:

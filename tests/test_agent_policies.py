@@ -1,7 +1,7 @@
 """Each agent's deterministic policy on its own: a hand-built view in, the answer out.
 
-These are the answers the `rules` backend gives and the fallback every model call ends in, so
-each is pinned down here without a world, a memory or a model.
+These are the answers the `deterministic` backend gives and the fallback every model call ends
+in, so each is pinned down here without a world, a memory or a model.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def geo() -> Geography:
 
 
 def _caller() -> AgentCaller:
-    return AgentCaller("rules", None, TokenCounter(), lambda r: None)
+    return AgentCaller("deterministic", None, TokenCounter(), lambda r: None)
 
 
 def _grid(cell: str, value: float, streak: int = 0, last_t: float = -1.0) -> GridFact:
@@ -64,7 +64,7 @@ def _quiet_view(now: float) -> PreferenceView:
                       initial=Point(GUANGZHOU.lat, GUANGZHOU.lng))
     pos = Point(GUANGZHOU.lat, GUANGZHOU.lng)
     states = rp.states(now, pos)
-    return PreferenceView(mode="rules", now=now,
+    return PreferenceView(mode="bounded", now=now,
                           rule_lines=tuple(r.status_line() for r in states),
                           todo_action=rp.todo(now, pos))
 
@@ -88,7 +88,7 @@ def test_search_stays_here_while_it_holds_value_else_goes_to_the_best_neighbour(
 
     def view(here_value: float, budget: int = 10) -> SearchView:
         here, best = _grid(here_cell, here_value), _grid(other, 400.0)
-        return SearchView(mode="rules", now=600.0, position=GUANGZHOU, budget_left=budget,
+        return SearchView(mode="bounded", now=600.0, position=GUANGZHOU, budget_left=budget,
                           here=here, nearby=tuple(sorted((here, best), key=lambda g: -g.value)))
 
     assert agent.rules(view(300.0))["grid"] == "here"  # at least half the best
@@ -100,7 +100,7 @@ def test_search_stays_here_while_it_holds_value_else_goes_to_the_best_neighbour(
 def test_analyst_ranks_the_feasible_options_by_net(geo: Geography) -> None:
     prices = {"C1": 900.0, "C2": 2000.0, "C3": 1500.0}
     opts = tuple(evaluate(geo, _cargo(c, p), GUANGZHOU, 0.0, 1.5) for c, p in prices.items())
-    out = CargoAnalystAgent.rules(CargoAnalysisView(mode="rules", now=0.0, feasible=opts))
+    out = CargoAnalystAgent.rules(CargoAnalysisView(mode="bounded", now=0.0, feasible=opts))
     assert out["ranked"] == ["C2", "C3", "C1"]
     assert out["reason"] == "3 feasible of 0"
     assert CargoAnalystAgent.constraints({"preference": PreferenceAdvice(30.0, None, "")}) == {
@@ -111,7 +111,7 @@ def test_analyst_ranks_the_feasible_options_by_net(geo: Geography) -> None:
 # -- main decision ------------------------------------------------------------------------
 def test_main_follows_preference_then_takes_the_best_ranked_order(geo: Geography) -> None:
     agent = MainDecisionAgent(_caller(), geo, 30.0)
-    view = MainDecisionView(mode="rules", now=600.0, position=GUANGZHOU)
+    view = MainDecisionView(mode="bounded", now=600.0, position=GUANGZHOU)
     no_search = SearchAdvice(False, 0.0, 0.0, 10.0, "")
     best = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
     ranked = Ranking((best,), "")
@@ -129,7 +129,7 @@ def test_main_inputs_are_each_advice_in_its_own_terms(geo: Geography) -> None:
     advice = {"preference": PreferenceAdvice(0.0, None, "nothing due"),
               "search": SearchAdvice(True, 23.1, 113.3, 10.0, "r", "here"),
               "cargo_analyst": Ranking((best,), "")}
-    full = MainDecisionAgent.inputs(MainDecisionView(mode="rules", now=0.0), advice)
+    full = MainDecisionAgent.inputs(MainDecisionView(mode="bounded", now=0.0), advice)
     assert set(full) == {"preference", "search", "ranked"}
     brief = MainDecisionAgent.inputs(MainDecisionView(mode="compressed", now=0.0,
                                                       renderer=COMPACT), advice)
@@ -139,14 +139,14 @@ def test_main_inputs_are_each_advice_in_its_own_terms(geo: Geography) -> None:
 
 def test_main_decision_runs_through_the_caller(geo: Geography) -> None:
     records: list = []
-    caller = AgentCaller("rules", None, TokenCounter(), records.append)
+    caller = AgentCaller("deterministic", None, TokenCounter(), records.append)
     agent = MainDecisionAgent(caller, geo, 30.0)
-    view = MainDecisionView(mode="rules", now=600.0, position=GUANGZHOU,
+    view = MainDecisionView(mode="bounded", now=600.0, position=GUANGZHOU,
                             recent_actions=(ActionRecord(500.0, "search", "", "0 found"),))
     advice = {"preference": PreferenceAdvice(0.0, None, ""),
               "search": SearchAdvice(False, 0.0, 0.0, 10.0, ""),
               "cargo_analyst": Ranking((), "")}
-    d = agent.advise(view, advice, CallContext("D1", 1, 600.0, "rules"))
+    d = agent.advise(view, advice, CallContext("D1", 1, 600.0, "bounded"))
     assert d.action.name == "wait"
     assert records[-1].agent == "main_decision"
     assert records[-1].prompt_tokens > 0

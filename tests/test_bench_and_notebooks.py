@@ -31,18 +31,18 @@ def bench_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_bench_report_has_every_mode_and_ratio(bench_dir: Path) -> None:
     r = json.loads((bench_dir / "report.json").read_text())
     # the ablation modes run beside the others
-    assert set(r["modes"]) == {"full", "rules", "rules-filtered", "compressed-unfiltered",
+    assert set(r["modes"]) == {"full", "bounded", "bounded-filtered", "compressed-unfiltered",
                                "compressed", "cargo", "cargo-market", "cargo-market-driver"}
     m = r["modes"]
     # filtering alone and digesting alone each cut tokens, and decisions do not move
-    assert m["rules-filtered"]["tokens_per_step"]["by_agent"]["cargo_analyst"] < m["rules"][
+    assert m["bounded-filtered"]["tokens_per_step"]["by_agent"]["cargo_analyst"] < m["bounded"][
         "tokens_per_step"]["by_agent"]["cargo_analyst"]
-    assert m["compressed-unfiltered"]["tokens_per_step"]["mean"] < m["rules"][
+    assert m["compressed-unfiltered"]["tokens_per_step"]["mean"] < m["bounded"][
         "tokens_per_step"]["mean"]
     assert m["compressed"]["tokens_per_step"]["mean"] < m["compressed-unfiltered"][
         "tokens_per_step"]["mean"]
     # (the view-format modes: the layer modes decide with less memory, by design)
-    formats = ("full", "rules", "rules-filtered", "compressed-unfiltered", "compressed")
+    formats = ("full", "bounded", "bounded-filtered", "compressed-unfiltered", "compressed")
     assert len({m[x]["quality"]["orders"] for x in formats}) == 1
     a = r["ablation"]["filter_first"]
     assert a["filtering"] + a["digest_and_compact"] == pytest.approx(
@@ -51,19 +51,19 @@ def test_bench_report_has_every_mode_and_ratio(bench_dir: Path) -> None:
     rec = r["quality"]["fact_recall"]
     assert set(rec) == set(m)
     assert all(0 < x <= 1 for x in rec.values())
-    assert rec["compressed"] >= 0.98 * rec["rules"]
-    assert set(r["quality"]["fact_recall_by_agent"]["rules"]) == {
+    assert rec["compressed"] >= 0.98 * rec["bounded"]
+    assert set(r["quality"]["fact_recall_by_agent"]["bounded"]) == {
         "search", "preference", "cargo_analyst", "main_decision"}
     assert all(x is None for x in r["quality"]["hindsight_share"].values())  # shared world
     md = (bench_dir / "report.md").read_text()
     assert "| mode | tokens/step |" in md
-    assert "Filtering (rules -> rules-filtered)" in md
-    assert m["full"]["tokens_per_step"]["mean"] > m["rules"]["tokens_per_step"]["mean"]
+    assert "Filtering (bounded -> bounded-filtered)" in md
+    assert m["full"]["tokens_per_step"]["mean"] > m["bounded"]["tokens_per_step"]["mean"]
     assert m["compressed"]["compression"]["calls"] > 0
-    assert m["rules"]["compression"]["calls"] == 0
-    ratio = r["ratios"]["compressed_vs_rules"]["tokens_per_step"]
+    assert m["bounded"]["compression"]["calls"] == 0
+    ratio = r["ratios"]["compressed_vs_bounded"]["tokens_per_step"]
     assert ratio == pytest.approx(m["compressed"]["tokens_per_step"]["mean"]
-                                  / m["rules"]["tokens_per_step"]["mean"], rel=1e-3)
+                                  / m["bounded"]["tokens_per_step"]["mean"], rel=1e-3)
     for mode in m.values():
         assert set(mode["tokens_per_step"]["by_agent"]) == {
             "search", "preference", "cargo_analyst", "main_decision"}
@@ -73,25 +73,25 @@ def test_bench_report_has_every_mode_and_ratio(bench_dir: Path) -> None:
 def test_gate_passes_on_same_code_and_fails_on_regression(bench_dir: Path) -> None:
     proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out",
                str(bench_dir / "again"), "--baseline", str(bench_dir / "baseline.json"),
-               "--check", "--modes", "rules,compressed")
+               "--check", "--modes", "bounded,compressed")
     assert proc.returncode == 0, proc.stderr  # exact tokens: same code, same figures
     base = json.loads((bench_dir / "baseline.json").read_text())
     tighter = json.loads(json.dumps(base))
-    tighter["modes"]["rules"]["tokens_per_step"]["mean"] *= 0.9  # pretend we used to be leaner
+    tighter["modes"]["bounded"]["tokens_per_step"]["mean"] *= 0.9  # pretend we used to be leaner
     tighter["modes"]["compressed"]["quality"]["net_income_per_driver_day"] *= 1.2
-    # and pretend the compressed memory used to save more against rules
-    tighter["ratios"]["compressed_vs_rules"]["tokens_per_step_with_compression"] *= 0.9
+    # and pretend the compressed memory used to save more against bounded
+    tighter["ratios"]["compressed_vs_bounded"]["tokens_per_step_with_compression"] *= 0.9
     (bench_dir / "tight.json").write_text(json.dumps(tighter))
     proc = cli("bench", str(SCENARIOS / "bench.toml"), "--days", "1.5", "--out",
                str(bench_dir / "again"), "--baseline", str(bench_dir / "tight.json"),
-               "--check", "--modes", "rules,compressed")
+               "--check", "--modes", "bounded,compressed")
     assert proc.returncode == 1
-    assert "rules: tokens_per_step.mean" in proc.stderr
+    assert "bounded: tokens_per_step.mean" in proc.stderr
     assert "compressed: quality.net_income_per_driver_day" in proc.stderr
     moved = check(base, tighter)
     assert {(r.mode, r.figure) for r in moved} == {
-        ("rules", "tokens_per_step.mean"), ("compressed", "quality.net_income_per_driver_day"),
-        ("compressed_vs_rules", "ratio.tokens_per_step_with_compression")}
+        ("bounded", "tokens_per_step.mean"), ("compressed", "quality.net_income_per_driver_day"),
+        ("compressed_vs_bounded", "ratio.tokens_per_step_with_compression")}
 
 
 def test_committed_baseline_gate() -> None:
@@ -177,13 +177,13 @@ def test_bench_agent_needs_competition_rules_and_each_agent_once(
 
 def test_sweep_dataset_is_readable(tmp_path: Path) -> None:
     proc = cli("sweep", str(SCENARIOS / "smoke.toml"), "--seeds", "1,2", "--modes",
-               "off,rules", "--out", str(tmp_path), "--workers", "2")
+               "off,bounded", "--out", str(tmp_path), "--workers", "2")
     assert proc.returncode == 0, proc.stderr
     runs = pd.read_parquet(tmp_path / "runs.parquet")
     assert len(runs) == 4
-    assert set(runs.memory) == {"off", "rules"}
+    assert set(runs.memory) == {"off", "bounded"}
     steps = pd.read_parquet(tmp_path / "dataset" / "steps")
-    assert set(steps.run_id.astype(str)) == {"smoke-s1-rules", "smoke-s2-rules"}
+    assert set(steps.run_id.astype(str)) == {"smoke-s1-bounded", "smoke-s2-bounded"}
     drivers = pd.read_parquet(tmp_path / "dataset" / "drivers")
     assert drivers.run_id.nunique() == 4
     assert len(drivers) == 4 * 5
@@ -217,7 +217,7 @@ def test_compare_modes_notebook(bench_dir: Path, tmp_path: Path) -> None:
 
 
 def test_explore_run_notebook(bench_dir: Path, tmp_path: Path) -> None:
-    _execute("explore_run.ipynb", {"FREIGHTSIM_RUN_DIR": str(bench_dir / "rules"),
+    _execute("explore_run.ipynb", {"FREIGHTSIM_RUN_DIR": str(bench_dir / "bounded"),
                                    "FREIGHTSIM_PLOTS_DIR": str(tmp_path)}, tmp_path)
     for png in ("income_per_driver.png", "actions_over_time.png", "market_value_map.png"):
         assert (tmp_path / png).stat().st_size > 5000

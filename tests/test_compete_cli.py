@@ -69,7 +69,7 @@ def test_dotted_module_agent_and_fixed_timestamp(tmp_path: Path) -> None:
 def test_our_agents_run_under_competition_rules(tmp_path: Path) -> None:
     sc = _scenario(tmp_path, days=2, drivers=3)
     outs = []
-    for name, mode in (("a", "off"), ("b", "off"), ("c", "rules"), ("d", "compressed")):
+    for name, mode in (("a", "off"), ("b", "off"), ("c", "bounded"), ("d", "compressed")):
         proc = cli("run", str(sc), "--out", str(tmp_path / name), "--memory", mode,
                    "--no-progress")
         assert proc.returncode == 0, proc.stderr
@@ -166,7 +166,7 @@ def test_memory_view_for_competition_agents(tmp_path: Path) -> None:
     from sim.scenario import load_scenario
 
     sc = load_scenario(_scenario(tmp_path, days=1, drivers=2)).with_overrides(
-        memory={"mode": "rules"})
+        memory={"mode": "bounded"})
     seen = {}
 
     class Peek:

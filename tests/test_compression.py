@@ -88,7 +88,7 @@ def memory_with_history(tmp_path: Path, smoke: Scenario):
                            m.spec.cost_per_km, 0.0, 0, 0.0, 0.0, 10)
 
     def owes(m) -> bool:  # a driver with a rule due, at risk or fined at the day's end
-        return bool(m.rules_views(m.refresh(obs_of(m)))["preference"].hints())
+        return bool(m.bounded_views(m.refresh(obs_of(m)))["preference"].hints())
 
     mem = max(services.memories.values(), key=lambda m: (owes(m), len(m.market.grids)))
     return mem, obs_of(mem)
@@ -96,7 +96,7 @@ def memory_with_history(tmp_path: Path, smoke: Scenario):
 
 def test_digest_naming_unseen_grid_or_cargo_is_rejected(memory_with_history) -> None:
     mem, obs = memory_with_history
-    views = mem.rules_views(mem.refresh(obs))
+    views = mem.bounded_views(mem.refresh(obs))
     known = mem.grounding()
     real_cell = next(iter(mem.market.grids))
     real_cargo = next(iter(mem.cargo.records))
@@ -153,21 +153,21 @@ def _decisions(out: Path):
     return acts[["t", "kind", "driver_id", "cargo_id", "lat", "lng"]].reset_index(drop=True)
 
 
-def test_compressed_decides_as_rules_does(tmp_path: Path, smoke: Scenario) -> None:
+def test_compressed_decides_as_bounded_does(tmp_path: Path, smoke: Scenario) -> None:
     """Quality no worse: with the deterministic agents, the compressed views carry everything
-    the decisions need, so a run makes the very same moves as under `rules`."""
+    the decisions need, so a run makes the very same moves as under `bounded`."""
     base = smoke.with_overrides(scenario={"days": 3.0}, drivers={"count": 4},
                                 memory={"compress_threshold": 120})
-    for mode in ("rules", "compressed"):
+    for mode in ("bounded", "compressed"):
         run_scenario(base.with_overrides(memory={"mode": mode}), tmp_path / mode)
     steps = {m: pq.read_table(tmp_path / m / "steps.parquet").to_pandas()
-             for m in ("rules", "compressed")}
+             for m in ("bounded", "compressed")}
     assert steps["compressed"].compress_calls.sum() > 0  # digests did stand in
-    rules, comp = _decisions(tmp_path / "rules"), _decisions(tmp_path / "compressed")
+    rules, comp = _decisions(tmp_path / "bounded"), _decisions(tmp_path / "compressed")
     assert len(rules) > 50
     assert rules.equals(comp)
-    r, c = steps["rules"].prompt_tokens.mean(), steps["compressed"].prompt_tokens.mean()
-    print(f"\ntokens/step rules {r:.0f} compressed {c:.0f}")
+    r, c = steps["bounded"].prompt_tokens.mean(), steps["compressed"].prompt_tokens.mean()
+    print(f"\ntokens/step bounded {r:.0f} compressed {c:.0f}")
     assert c < r  # the size of the cut is the benchmark's to measure (month: see README)
 
 
@@ -202,7 +202,8 @@ def test_unchanged_source_reuses_its_digest(memory_with_history) -> None:
     mem, obs = memory_with_history
     calls_before = mem.stats.calls
     mem.threshold = 0  # force a round now, and again with nothing new
-    compressor = CompressorAgent(AgentCaller("rules", None, TokenCounter(), lambda r: None)).at(
+    caller = AgentCaller("deterministic", None, TokenCounter(), lambda r: None)
+    compressor = CompressorAgent(caller).at(
         CallContext(mem.spec.driver_id, 1, obs.now, "compressed"))
     assert mem.step(obs, compressor).compressed
     first = mem.stats.calls - calls_before
@@ -215,7 +216,8 @@ def test_unchanged_source_reuses_its_digest(memory_with_history) -> None:
 def test_compact_preference_view_shows_what_moved_since_digest(memory_with_history) -> None:
     mem, obs = memory_with_history
     mem.threshold = 0
-    compressor = CompressorAgent(AgentCaller("rules", None, TokenCounter(), lambda r: None)).at(
+    caller = AgentCaller("deterministic", None, TokenCounter(), lambda r: None)
+    compressor = CompressorAgent(caller).at(
         CallContext(mem.spec.driver_id, 1, obs.now, "compressed"))
     view = mem.step(obs, compressor).views["preference"]
     hints = view.hints()  # the rules' own status lines (memory/rule_progress.py)
@@ -233,7 +235,7 @@ def test_search_answer_names_a_grid_of_the_view(memory_with_history) -> None:
     from agents.roles.search_agent import SearchAgent
 
     mem, obs = memory_with_history
-    view = mem.rules_views(mem.refresh(obs))["search"]
+    view = mem.bounded_views(mem.refresh(obs))["search"]
     cell = view.nearby[0].cell
     replies = [json.dumps({"search": True, "grid": cell, "radius_km": 10, "reason": "x"}),
                json.dumps({"search": True, "grid": "85411ffffffffff", "radius_km": 10,
@@ -242,7 +244,7 @@ def test_search_answer_names_a_grid_of_the_view(memory_with_history) -> None:
     records: list = []
     caller = AgentCaller("llm", ScriptedModel(replies), TokenCounter(), records.append)
     agent = SearchAgent(caller, 10.0, 30.0)
-    ctx = CallContext(mem.spec.driver_id, 1, obs.now, "rules")
+    ctx = CallContext(mem.spec.driver_id, 1, obs.now, "bounded")
     got = agent.advise(view, {}, ctx)
     lat, lng = h3.cell_to_latlng(cell)
     assert (got.grid, round(got.lat, 4), round(got.lng, 4)) == (cell, round(lat, 4),

@@ -140,7 +140,7 @@ def test_caller_records_fallback_cause_for_a_nan_reply() -> None:
     with ScriptedServer(constant(nan)) as srv:
         client = openai.OpenAI(base_url=srv.base_url, api_key="x", timeout=2.0, max_retries=0)
         caller = AgentCaller("llm", OpenAIModel(client, "m"), TokenCounter(), records.append)
-        out = caller.call(SEARCH, "view", None, CallContext("D0", 1, 0.0, "rules"),
+        out = caller.call(SEARCH, "view", None, CallContext("D0", 1, 0.0, "bounded"),
                           lambda: {"search": False, "grid": "here", "radius_km": 1,
                                    "reason": "rules"}, lambda o: o)
     assert out["reason"] == "rules"

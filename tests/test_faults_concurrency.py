@@ -59,7 +59,7 @@ def _scenario(base_url: str, timeout_s: float, max_steps: int = 2) -> Scenario:
     # the schema dialect is fixed: "auto" detection switches on the first 4xx/5xx, and which
     # request meets it first depends on the threads (docs/reliability.md)
     return load_scenario(SCENARIOS / "competition-smoke.toml").with_overrides(
-        scenario={"days": 1, "max_steps": max_steps}, memory={"mode": "rules"},
+        scenario={"days": 1, "max_steps": max_steps}, memory={"mode": "bounded"},
         llm={"backend": "openai", "base_url": base_url, "timeout_s": timeout_s,
              "max_retries": 0, "response_format": "json_object"})
 

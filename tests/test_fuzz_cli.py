@@ -35,11 +35,12 @@ FUZZ_JSONL = settings(FUZZ, max_examples=12)
 
 BASE = {"scenario": {"name": "fuzz", "days": 0.1, "seed": 1},
         "drivers": {"count": 2, "preferences_per_driver": 1},
-        "cargo": {"rate_per_hour": 20}, "memory": {"mode": "rules"}}
+        "cargo": {"rate_per_hour": 20}, "memory": {"mode": "bounded"}}
 
 SPECIAL_STRINGS = ["", "garbage", "../x", "/etc/passwd", "/dev/null", "/proc/self/status",
                    "2026-02-29T00:00:00", "2026-03-02T00:00:00+08:00", "2026-03-02",
-                   "qwen3", "gpt-17", "x" * 300, "rules", "llm", "off", "full", "compressed",
+                   "qwen3", "gpt-17", "x" * 300, "rules", "bounded", "deterministic", "llm", "off",
+                   "full", "compressed",
                    "json_schema", "名字", "a\u202eb", "\ufeff", "nan"]
 scalars = st.one_of(
     st.integers(min_value=-(2**63), max_value=2**63 - 1),

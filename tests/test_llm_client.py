@@ -25,7 +25,7 @@ from sim.world.cargo import CargoView
 from sim.world.order_costs import evaluate
 from tests.conftest import Run
 
-CTX = CallContext("D1", 1, 0.0, "rules")
+CTX = CallContext("D1", 1, 0.0, "bounded")
 # the search schema's keys only: a key the schema forbids makes a reply invalid
 GOOD_SEARCH = json.dumps({"search": True, "grid": "here", "radius_km": 23.1, "reason": "r"})
 
@@ -141,7 +141,7 @@ def _analysis_view() -> CargoAnalysisView:
     pos, geo = Point(23.129, 113.264), Geography.guangdong()
     c1, c2 = cv("C1", 2000.0), cv("C2", 900.0)
     return CargoAnalysisView(
-        mode="rules", now=0.0, position=pos, cost_per_km=1.5,
+        mode="bounded", now=0.0, position=pos, cost_per_km=1.5,
         candidates=(Candidate(c1, 1800.0, 1.0), Candidate(c2, 900.0, 1.0),
                     Candidate(cv("C3", 5000.0), 4800.0, 1.0, status="failed")),
         # what the memory's feasibility check leaves of them: the active two
@@ -149,7 +149,7 @@ def _analysis_view() -> CargoAnalysisView:
         failed_cargo_ids=("C3",), stale_cargo_ids=("C4",), blocked_ids=frozenset({"C3", "C4"}))
 
 
-@pytest.mark.parametrize("backend", ["rules", "llm"])
+@pytest.mark.parametrize("backend", ["deterministic", "llm"])
 def test_cargo_analyst_never_returns_unavailable_ids(backend: str) -> None:
     from memory.tokens import TokenCounter
 

@@ -326,7 +326,7 @@ def test_competition_llm_drivers_concurrent_equal_sequential_and_replay(tmp_path
     from tests.conftest import SCENARIOS
 
     sc = load_scenario(SCENARIOS / "competition-smoke.toml").with_overrides(
-        scenario={"days": 1, "max_steps": 3}, memory={"mode": "rules"},
+        scenario={"days": 1, "max_steps": 3}, memory={"mode": "bounded"},
         llm={"backend": "llm", "response_format": "json_schema"})
     cache = tmp_path / "cache.jsonl"
     with EmulatedServer(LatencyModel(time_scale=0.002)) as srv:

@@ -72,7 +72,7 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     root = Path(__file__).resolve().parent.parent
     scenario = tmp_path / "latency.toml"  # bench, with digests early enough for a few samples
     scenario.write_text((root / "scenarios" / "bench.toml").read_text().replace(
-        'mode = "rules"', 'mode = "rules"\ncompress_threshold = 60'))
+        'mode = "bounded"', 'mode = "bounded"\ncompress_threshold = 60'))
     out = tmp_path / "latency.json"
     proc = subprocess.run(
         [sys.executable, str(root / "benchmarks" / "llm_latency.py"), str(scenario),
@@ -82,12 +82,12 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     assert proc.returncode == 0, proc.stderr[-2000:]
     res = json.loads(out.read_text())
     assert res["pairs"] >= 2
-    for mode in ("rules", "compressed"):
+    for mode in ("bounded", "compressed"):
         assert res[mode]["latency_per_step_s_mean"] > 0
         assert res[mode]["server_prompt_tokens_per_step"] > 0
     assert res["compressed"]["compression_call_s_mean"] > 0
     # the server counted fewer prompt tokens for the compressed steps
-    assert res["compressed"]["server_prompt_tokens_per_step"] < res["rules"][
+    assert res["compressed"]["server_prompt_tokens_per_step"] < res["bounded"][
         "server_prompt_tokens_per_step"]
     assert "latency per step compressed/rules" in proc.stdout
 

@@ -46,7 +46,7 @@ def test_layers_add_up_to_every_other_mode() -> None:
     assert MODES["cargo"].layers == {Layer.CARGO}
     assert MODES["cargo-market"].layers == {Layer.CARGO, Layer.MARKET}
     assert MODES["cargo-market-driver"].layers == {Layer.CARGO, Layer.MARKET, Layer.DRIVER}
-    assert MODES["rules"].layers == set(Layer)
+    assert MODES["bounded"].layers == set(Layer)
     assert not MODES["cargo"].prices_time
     assert MODES["cargo-market"].prices_time
 
@@ -71,7 +71,7 @@ def test_each_layer_reaches_the_decisions(rules_sc: Scenario, tmp_path: Path) ->
 
 def test_a_run_teaches_the_next_the_price_of_time(rules_sc: Scenario, tmp_path: Path) -> None:
     store = tmp_path / "lessons.sqlite"
-    sc = rules_sc.with_overrides(memory={"mode": "rules", "lessons": str(store)},
+    sc = rules_sc.with_overrides(memory={"mode": "bounded", "lessons": str(store)},
                                  scenario={"days": 1})
     assert load_time_prior(store) is None
     run_competition(sc, tmp_path / "first")
@@ -80,7 +80,7 @@ def test_a_run_teaches_the_next_the_price_of_time(rules_sc: Scenario, tmp_path: 
     assert prior.rate > 0
     services = build_services(sc, None)
     assert services.time_prior == prior
-    later = _agent_memories(sc, "rules", tmp_path / "second")
+    later = _agent_memories(sc, "bounded", tmp_path / "second")
     assert all(m.driver.prior_rate == prior.rate for m in later.values())
     # a mode without the lessons layer starts from the default guess
     blind = _agent_memories(sc, "cargo-market-driver", tmp_path / "third")

@@ -1,4 +1,4 @@
-"""Views from real runs: each agent sees only its part, `full` grows, `rules` stays bounded,
+"""Views from real runs: each agent sees only its part, `full` grows, `bounded` stays bounded,
 and memory cuts the failures the write-up lists, measured from events.parquet."""
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ def _steps(out: Path) -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def mode_runs(tmp_path_factory: pytest.TempPathFactory, three_days: Scenario) -> dict:
     out = {}
-    for mode in ("full", "rules"):
+    for mode in ("full", "bounded"):
         d = tmp_path_factory.mktemp(mode)
         run_scenario(three_days.with_overrides(memory={"mode": mode}), d)
         out[mode] = _steps(d)
     return out
 
 
-def test_full_grows_rules_stays_bounded(mode_runs: dict) -> None:
-    full, rules = mode_runs["full"], mode_runs["rules"]
+def test_full_grows_bounded_stays_bounded(mode_runs: dict) -> None:
+    full, rules = mode_runs["full"], mode_runs["bounded"]
     f_day = full.groupby("day").prompt_tokens.mean()
     r_day = rules.groupby("day").prompt_tokens.mean()
     f_lines = full.groupby("day").view_fact_lines.mean()
@@ -81,7 +81,7 @@ def test_memory_cuts_stale_and_failed_takes(tmp_path: Path, smoke: Scenario) -> 
     sc = smoke.with_overrides(scenario={"days": 3.0, "seed": 5}, drivers={"count": 60},
                               cargo={"rate_per_hour": 150.0, "competitor_share": 0.5})
     off = do_run(sc.with_overrides(memory={"mode": "off"}), tmp_path / "off")
-    on = do_run(sc.with_overrides(memory={"mode": "rules"}), tmp_path / "on")
+    on = do_run(sc.with_overrides(memory={"mode": "bounded"}), tmp_path / "on")
     q = {name: quality(r.events, r.drivers, 3.0, sc.geo.memory_h3_res, sc.memory.low_yield_net)
          for name, r in (("off", off), ("on", on))}
     print("stale_or_failed_takes off/on:", q["off"]["stale_or_failed_takes"],

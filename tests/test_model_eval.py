@@ -18,7 +18,7 @@ from pathlib import Path
 from agents.testing.fakes import ScriptedServer
 from tests.conftest import SCENARIOS, cli
 
-SLICE = ("--days", "0.25", "--modes", "rules,compressed", "--qa-steps", "3",
+SLICE = ("--days", "0.25", "--modes", "bounded,compressed", "--qa-steps", "3",
          "--qa-max-questions", "4")
 
 
@@ -63,10 +63,10 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
         requests = len(srv.requests)
     qa = got["qa"]
     assert got["steps"] == 3
-    assert set(qa) == {"rules", "compressed"}
+    assert set(qa) == {"bounded", "compressed"}
     # the same steps, the same facts: the same questions in both modes
-    assert qa["rules"]["questions"] == qa["compressed"]["questions"] > 0
-    assert requests == 2 * qa["rules"]["questions"] + 2 * got["steps"]
+    assert qa["bounded"]["questions"] == qa["compressed"]["questions"] > 0
+    assert requests == 2 * qa["bounded"]["questions"] + 2 * got["steps"]
     # the reader answers budget and no-offer questions right and nothing else
     for mode in qa.values():
         assert 0 < mode["accuracy"] < 1

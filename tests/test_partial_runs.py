@@ -40,7 +40,7 @@ def test_killed_run_is_refused_then_scored_as_partial(tmp_path: Path, capsys) ->
         sc.write_text(
             (SCENARIOS / "competition-smoke.toml").read_text(encoding="utf-8")
             .replace('file = "competition-smoke/', f'file = "{SCENARIOS}/competition-smoke/')
-            .replace('mode = "off"', 'mode = "rules"')
+            .replace('mode = "off"', 'mode = "bounded"')
             + f'\n[llm]\nbackend = "openai"\nbase_url = "{srv.base_url}"\ntimeout_s = 5.0\n'
               'max_retries = 0\nresponse_format = "json_object"\n', encoding="utf-8")
         out = tmp_path / "out"

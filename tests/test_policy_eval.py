@@ -128,10 +128,10 @@ def test_checks_pass_and_fail_on_the_issue_targets():
 def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
     mod = harness()
     args = ["--days", "1", "--drivers", "T10,T30", "--versions", "S2", "--out", str(tmp_path)]
-    rc = mod.main([*args, "--modes", "off,rules"])
+    rc = mod.main([*args, "--modes", "off,bounded"])
     rep = json.loads(next(tmp_path.glob("report-*.json")).read_text(encoding="utf-8"))
     entry = rep["versions"]["S2"]
-    assert set(entry["modes"]) == {"off", "rules"}
+    assert set(entry["modes"]) == {"off", "bounded"}
     for body in entry["modes"].values():
         assert [d["driver_id"] for d in body["drivers"]] == ["T10", "T30"]
         for d in body["drivers"]:
@@ -139,13 +139,13 @@ def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
             assert d["steps"] >= 1
             assert d["longest_wait"] <= 1440 + 60
         assert body["totals"]["net"] == pytest.approx(sum(d["net"] for d in body["drivers"]))
-    assert entry["checks"]["best_mode"] == "rules"
+    assert entry["checks"]["best_mode"] == "bounded"
     assert rc == (0 if entry["checks"]["ok"] else 1)
     # scoring the same runs again gives the same figures without running them
-    first = json.dumps(entry["modes"]["rules"]["drivers"])
-    assert mod.main([*args, "--modes", "off,rules", "--reuse"]) == rc
+    first = json.dumps(entry["modes"]["bounded"]["drivers"])
+    assert mod.main([*args, "--modes", "off,bounded", "--reuse"]) == rc
     again = json.loads(next(tmp_path.glob("report-*.json")).read_text(encoding="utf-8"))
-    assert json.dumps(again["versions"]["S2"]["modes"]["rules"]["drivers"]) == first
+    assert json.dumps(again["versions"]["S2"]["modes"]["bounded"]["drivers"]) == first
     out = capsys.readouterr().out
     assert "checks against off" in out
     assert "T10" in out

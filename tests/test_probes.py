@@ -79,8 +79,8 @@ def test_gate_catches_a_compressed_view_that_drops_the_avoid_list(
         bench: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # searches count as low-yield below 3000 yuan here, so grids to avoid come up in two days
     sc = bench.with_overrides(scenario={"days": 2}, memory={"low_yield_net": 3000})
-    good = run_bench(sc, tmp_path / "good", ("rules", "compressed"))
-    assert good["quality"]["probes_by_kind"]["rules"].get("avoid_grid", 0) >= 20
+    good = run_bench(sc, tmp_path / "good", ("bounded", "compressed"))
+    assert good["quality"]["probes_by_kind"]["bounded"].get("avoid_grid", 0) >= 20
     assert good["quality"]["fact_recall_by_kind"]["compressed"]["avoid_grid"] == 1.0
     assert recall_gate(good) == []
     original = SearchViews.compressed
@@ -94,11 +94,11 @@ def test_gate_catches_a_compressed_view_that_drops_the_avoid_list(
             digest=tuple(b for b in v.digest if not b.startswith("avoid")))
 
     monkeypatch.setattr(SearchViews, "compressed", dropping)
-    bad = run_bench(sc, tmp_path / "bad", ("rules", "compressed"))
+    bad = run_bench(sc, tmp_path / "bad", ("bounded", "compressed"))
     # the decisions do not read the text: same run, and the rules side did not move
     assert bad["modes"]["compressed"]["quality"]["orders"] == good["modes"]["compressed"][
         "quality"]["orders"]
-    assert bad["quality"]["fact_recall"]["rules"] == good["quality"]["fact_recall"]["rules"]
+    assert bad["quality"]["fact_recall"]["bounded"] == good["quality"]["fact_recall"]["bounded"]
     kinds = bad["quality"]["fact_recall_by_kind"]["compressed"]
     assert kinds["avoid_grid"] < good["quality"]["fact_recall_by_kind"]["compressed"]["avoid_grid"]
     assert "quality.fact_recall.search" in {r.figure for r in recall_gate(bad)}

@@ -150,7 +150,7 @@ rate_per_hour = 40
 count = 2
 preferences_per_driver = 2
 [memory]
-mode = "rules"
+mode = "bounded"
 lessons = "{lessons}"
 """
 
@@ -208,7 +208,7 @@ mode = "{mode}"
 @pytest.mark.parametrize("agent", ["ours", "theirs"])
 def test_compete_writes_no_key(tmp_path: Path, key_env: str, capfd, agent: str) -> None:
     with EchoServer() as srv:
-        sc = _toml(tmp_path, srv.base_url, COMPETE.format(root=SCENARIOS, mode="rules"),
+        sc = _toml(tmp_path, srv.base_url, COMPETE.format(root=SCENARIOS, mode="bounded"),
                    'concurrency = 3\n')
         args = ["compete", str(sc), "--out", str(tmp_path / "out"),
                 "--timestamp", "20260301_000000"]
@@ -232,7 +232,7 @@ def test_bench_writes_no_key(tmp_path: Path, key_env: str, capfd) -> None:
     with EchoServer() as srv:
         sc = _toml(tmp_path, srv.base_url, SMOKE.format(lessons=tmp_path / "lessons.sqlite")
                    .replace('lessons = ', '# lessons = '))
-        code = main(["bench", str(sc), "--modes", "rules", "--out", str(tmp_path / "bench")])
+        code = main(["bench", str(sc), "--modes", "bounded", "--out", str(tmp_path / "bench")])
     assert code == 0
     assert srv.seen
     out, err = capfd.readouterr()
@@ -313,7 +313,7 @@ lat = 23.1
 lng = 113.3
 preferences = [{{text = "一天最多接2单，每多一单扣钱100元。 {pasted}"}}]
 [memory]
-mode = "rules"
+mode = "bounded"
 [llm]
 base_url = "http://user:{password}@127.0.0.1:9/v1"
 ''', encoding="utf-8")

@@ -40,14 +40,14 @@ def test_every_agent_brings_prompt_adapter_view_digest_and_builder() -> None:
         assert a.view.agent == name
         # its own extractive digest: what compressed mode falls back to
         assert a.view.extractive_digest is not View.extractive_digest
-        for variant in ("rules", "full", "compressed"):
+        for variant in ("bounded", "full", "compressed"):
             assert callable(getattr(a.views, variant))
     assert [a.name for a in registry.by_stage()][-1] == "main_decision"
 
 
 def test_mode_list_is_the_registry_everywhere(tmp_path: Path) -> None:
     names = modes.mode_names()
-    assert names == ("full", "rules", "rules-filtered", "compressed-unfiltered", "compressed",
+    assert names == ("full", "bounded", "bounded-filtered", "compressed-unfiltered", "compressed",
                      "cargo", "cargo-market", "cargo-market-driver")
     bad = tmp_path / "bad.toml"
     bad.write_text('[scenario]\nname = "b"\ndays = 1\n\n[memory]\nmode = "everything"\n')
@@ -64,7 +64,7 @@ def test_annotations_never_reach_a_drivers_memory() -> None:
     everyone: list = []
     bus.subscribe(mine.append, "D1")
     bus.subscribe(everyone.append)
-    bus.publish(DigestWritten(5.0, "D1", "search", 200, ("b",), 0, 0, 0.0, "rules"))
+    bus.publish(DigestWritten(5.0, "D1", "search", 200, ("b",), 0, 0, 0.0, "bounded"))
     bus.publish(TakeFailed(6.0, "D1", "C1", "taken"))
     assert [type(e).__name__ for e in everyone] == ["DigestWritten", "TakeFailed"]
     assert [type(e).__name__ for e in mine] == ["TakeFailed"]
@@ -87,11 +87,11 @@ class ClockView(View):
 
 
 class ClockViews:
-    def rules(self, m, s) -> View:
+    def bounded(self, m, s) -> View:
         return ClockView(mode=m.mode, now=s.obs.now)
 
     def full(self, m, s) -> View:
-        return self.rules(m, s)
+        return self.bounded(m, s)
 
     def compressed(self, m, s, digest) -> View:
         return ClockView(mode=m.mode, now=s.obs.now, digest=digest.bullets, renderer=COMPACT)
@@ -152,7 +152,7 @@ class RulesCompact(modes.MemoryMode):
 
     def views(self, m, s):
         return {a: dataclasses.replace(v, renderer=COMPACT)
-                for a, v in m.rules_views(s).items()}
+                for a, v in m.bounded_views(s).items()}
 
 
 @pytest.fixture
@@ -170,11 +170,11 @@ def test_a_new_memory_mode_is_valid_everywhere_and_runs(rules_compact, tmp_path:
 
     assert "rules_compact" in modes.mode_names()
     sc = smoke.with_overrides(scenario={"days": 0.25}, drivers={"count": 2})
-    report = run_bench(sc, tmp_path, ("rules", "rules_compact"))
+    report = run_bench(sc, tmp_path, ("bounded", "rules_compact"))
     m = report["modes"]
-    assert m["rules_compact"]["steps"] == m["rules"]["steps"]
+    assert m["rules_compact"]["steps"] == m["bounded"]["steps"]
     assert (m["rules_compact"]["tokens_per_step"]["mean"]
-            < m["rules"]["tokens_per_step"]["mean"])
+            < m["bounded"]["tokens_per_step"]["mean"])
 
 
 # -- a throwaway LLM provider: one registration, valid in scenario files, composed the same --
@@ -200,14 +200,14 @@ def scripted_provider():
 
 def test_provider_list_is_the_registry(tmp_path: Path) -> None:
     names = providers.provider_names()
-    assert {"rules", "openai", "llm"} <= set(names)
+    assert {"deterministic", "openai", "llm"} <= set(names)
     bad = tmp_path / "bad.toml"
     bad.write_text('[scenario]\nname = "b"\ndays = 1\n\n[llm]\nbackend = "nobody"\n')
     with pytest.raises(ScenarioError) as err:
         load_scenario(bad)
     assert all(n in str(err.value) for n in names)
     assert providers.get("llm") is providers.get("openai")  # the old name still works
-    assert not providers.get("rules").uses_model
+    assert not providers.get("deterministic").uses_model
 
 
 def test_a_new_provider_is_valid_in_files_runs_and_replays(scripted_provider, tmp_path: Path

@@ -87,7 +87,7 @@ def test_preference_view_lists_rules_and_the_digest_keeps_the_due_ones():
                pref("max_orders_per_day", {"max_orders": 3})]
     rp = rules_of(entries, b, cargo)
     states = rp.states(b.t)
-    view = PreferenceView(mode="rules", now=b.t,
+    view = PreferenceView(mode="bounded", now=b.t,
                           rule_lines=tuple(s.status_line() for s in states),
                           due_lines=tuple(s.status_line() for s in states
                                           if s.status is Status.DUE),
@@ -115,10 +115,10 @@ def test_rule_memory_earns_more_after_penalties_in_a_competition_run(tmp_path):
     # rules are priced, not obeyed: the rule-aware run may pay some fines knowingly, but its
     # net after penalties, by the official scorer, beats the greedy that ignores them
     net = {}
-    for mode in ("off", "rules"):
+    for mode in ("off", "bounded"):
         subprocess.run([sys.executable, "-m", "agents.app.cli", "run",
                         "scenarios/competition-rules.toml", "--memory", mode, "--out",
                         str(tmp_path / mode)], capture_output=True, text=True, cwd=ROOT,
                        check=True)
         net[mode] = _score(tmp_path / mode)["summary"]["total_net_income_all_drivers"]
-    assert net["rules"] > net["off"]
+    assert net["bounded"] > net["off"]

@@ -1,7 +1,7 @@
 """The shared what-if path of RuleProgress (kept contexts, tails, day figures, per-step counts)
 gives every answer the unshared reference gives, on the calls a real run makes.
 
-A short cut of a generator month whose drivers carry every kind is run in `rules` mode with
+A short cut of a generator month whose drivers carry every kind is run in `bounded` mode with
 every outside call on its RuleProgress objects recorded; the calls are then replayed on two
 fresh objects per driver, one sharing work (the default) and one re-reading the log from
 scratch each time, and every result is compared, exactly, with each other and with what the
@@ -28,9 +28,9 @@ WHAT_IF = {"extra_by_rule", "extra_penalty", "wait_saving", "reposition_extra"}
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> tuple[list, list]:
     """(calls, results) of a 3-day, 2-driver cut of scenarios/month-rules.toml (every kind
-    once per driver) in rules mode."""
+    once per driver) in bounded mode."""
     sc = load_scenario(ROOT / "scenarios/month-rules.toml").with_overrides(
-        scenario={"days": 3}, drivers={"count": 2}, memory={"mode": "rules"})
+        scenario={"days": 3}, drivers={"count": 2}, memory={"mode": "bounded"})
     calls: list = []  # (driver no, method, args, kwargs)
     results: list = []
     ids: dict[int, int] = {}

@@ -3,7 +3,7 @@
 
 The run is scenarios/month-rules.toml cut to 5 drivers x 3 days, each driver carrying one drawn
 forbidden_cargo_category rule (K5). Memory off is the greedy baseline, blind to the rules; the
-`rules` memory mode must now see them, fed from the world's own step records and cargo.
+`bounded` memory mode must now see them, fed from the world's own step records and cargo.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def forbidden_orders(out: Path) -> tuple[int, float]:
 def heavy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, float]]:
     fixed = heavy_fines(2000.0)
     out = {}
-    for mode in ("off", "rules"):
+    for mode in ("off", "bounded"):
         d = tmp_path_factory.mktemp(mode)
         run_scenario(short(mode, fixed), d)
         out[mode] = forbidden_orders(d)
@@ -60,7 +60,7 @@ def heavy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, floa
 
 def test_rule_aware_agents_avoid_forbidden_categories(heavy) -> None:
     off_n, off_pen = heavy["off"]
-    rules_n, rules_pen = heavy["rules"]
+    rules_n, rules_pen = heavy["bounded"]
     assert off_n > 0, "the baseline must take forbidden loads, or the test shows nothing"
     assert off_pen == off_n * 2000.0
     assert rules_n < off_n
@@ -71,7 +71,7 @@ def test_rule_aware_agents_avoid_forbidden_categories(heavy) -> None:
 def test_rule_progress_fed_every_record_and_log_unchanged() -> None:
     """Every closed record reaches the driver's RuleProgress, in order, before the next
     decision; closing a step before the decision leaves the official log chained."""
-    world, services = build_run(short("rules"))
+    world, services = build_run(short("bounded"))
     assert services is not None
     seen: dict[str, list[bool]] = {}
     rec = world.step_recorder

@@ -24,7 +24,7 @@ days = 0.1
 count = 2
 
 [memory]
-mode = "rules"
+mode = "bounded"
 """
 
 
@@ -105,7 +105,7 @@ def test_sweep_same_stem_scenarios_get_distinct_run_ids(tmp_path: Path) -> None:
     (["--seeds", "-1"], "--seeds: expected seeds of zero or more, found -1"),
     (["--seeds", "3,3"], "--seeds: expected each value once"),
     (["--modes", "bogus"], "--modes: expected modes from " + ", ".join((OFF, *mode_names()))),
-    (["--modes", "rules,rules"], "--modes: expected each value once"),
+    (["--modes", "bounded,bounded"], "--modes: expected each value once"),
     (["--workers", "0"], "--workers: expected a number of workers of 1 or more"),
 ])
 def test_bad_sweep_arguments(tmp_path: Path, args: list[str], phrase: str) -> None:

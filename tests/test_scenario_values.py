@@ -159,7 +159,7 @@ def test_unreadable_preference_is_reported_and_the_run_scores_it_unscored(
     path.write_text(BASE.replace("days = 1", "days = 0.1") + fixed(
         "A", 'preferences = [{text = "一天最多接2单"}]\n') + fixed(
         "B", 'preferences = [{text = "blorp zork", penalty_amount = 10}]\n')
-        + '\n[memory]\nmode = "rules"\n')
+        + '\n[memory]\nmode = "bounded"\n')
     v = cli("validate", str(path), timeout=60)
     assert v.returncode == 0, v.stderr
     notes = [ln for ln in v.stdout.splitlines() if ln.startswith("unparsed")]

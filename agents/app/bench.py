@@ -2,7 +2,7 @@
 
 Ratios between modes are computed from runs made side by side in one invocation. The report
 (JSON + Markdown) can be stored as a baseline and later checked against: token figures are
-exact with the rules backend and a real tokenizer, so the gate is deterministic in CI.
+exact with the deterministic backend and a real tokenizer, so the gate is deterministic in CI.
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def mode_report(sc: Scenario, run_dir: Path, wall_s: float) -> dict:
     }
 
 
-RECALL_GATE = 0.98  # compressed fact recall may not fall below this share of rules'
-RECALL_GATE_MIN_PROBES = 10  # a fact kind is gated on its own once rules asked this many
+RECALL_GATE = 0.98  # compressed fact recall may not fall below this share of bounded mode's
+RECALL_GATE_MIN_PROBES = 10  # a fact kind is gated on its own once bounded asked this many
 
 
 def run_mode(sc: Scenario, run_dir: Path, keep_texts: bool) -> ProbeRecorder | None:
@@ -151,7 +151,7 @@ def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
 
 def ratios(m: dict) -> dict:
     out = {}
-    for a, b in (("compressed", "rules"), ("rules", "full"), ("compressed", "full")):
+    for a, b in (("compressed", "bounded"), ("bounded", "full"), ("compressed", "full")):
         if a in m and b in m:
             ta, tb = m[a]["tokens_per_step"], m[b]["tokens_per_step"]
             out[f"{a}_vs_{b}"] = {
@@ -166,21 +166,23 @@ def ratios(m: dict) -> dict:
 
 
 def ablation(m: dict, compact_saved: float | None = None) -> dict:
-    """The token cut of `compressed` against `rules`, split by cause (tokens per step, with
-    compression calls): filtering (rules -> rules-filtered), digesting with compact lines
-    (rules-filtered -> compressed), and the same two measured the other way round
-    (rules -> compressed-unfiltered -> compressed); the two orders differ by the interaction."""
-    need = ("rules", "rules-filtered", "compressed-unfiltered", "compressed")
+    """The token cut of `compressed` against `bounded`, split by cause (tokens per step, with
+    compression calls): filtering (bounded -> bounded-filtered), digesting with compact
+    lines (bounded-filtered -> compressed), and the same two measured the other way round
+    (bounded -> compressed-unfiltered -> compressed); the two orders differ by the
+    interaction."""
+    need = ("bounded", "bounded-filtered", "compressed-unfiltered", "compressed")
     if not all(x in m for x in need):
         return {}
     t = {x: m[x]["tokens_per_step"]["mean_with_compression"] for x in need}
-    cut = t["rules"] - t["compressed"]
+    cut = t["bounded"] - t["compressed"]
 
     def share(x: float) -> float:
         return round(100 * x / cut, 1) if cut else 0.0
 
-    f1, d1 = t["rules"] - t["rules-filtered"], t["rules-filtered"] - t["compressed"]
-    d2, f2 = t["rules"] - t["compressed-unfiltered"], t["compressed-unfiltered"] - t["compressed"]
+    st, sf, cu, co = (t[x] for x in need)
+    f1, d1 = st - sf, sf - co
+    d2, f2 = st - cu, cu - co
     out = {"cut_tokens_per_step": round(cut, 2),
             "filter_first": {"filtering": round(f1, 2), "digest_and_compact": round(d1, 2),
                              "filtering_pct": share(f1), "digest_and_compact_pct": share(d1)},
@@ -253,7 +255,7 @@ def summary_table(r: dict) -> list[str]:
     share = q.get("hindsight_share", {})
     head = ["mode", "tokens/step", "… with compression", "fact recall"]
     if model:
-        head += [f"QA accuracy ({model['model']})", "decision agreement vs rules"]
+        head += [f"QA accuracy ({model['model']})", "decision agreement vs bounded"]
     head += ["income/driver-day", "share of hindsight optimum"]
     out = [r["title"] if "title" in r else
            f"# bench: {r['scenario']} (seed {r['seed']}, {r['days']:g} days, "
@@ -264,8 +266,8 @@ def summary_table(r: dict) -> list[str]:
         row = [mode, str(t["mean"]), str(t["mean_with_compression"]), _fmt(rec.get(mode))]
         if model:
             acc = model["qa"].get(mode, {}).get("accuracy")
-            agree = model["decision_agreement"]["rules_vs_compressed"]
-            row += [_fmt(acc), {"rules": "(reference)", "compressed": _fmt(agree)}.get(mode,
+            agree = model["decision_agreement"]["bounded_vs_compressed"]
+            row += [_fmt(acc), {"bounded": "(reference)", "compressed": _fmt(agree)}.get(mode,
                                                                                  "n/a")]
         row += [str(m["quality"]["net_income_per_driver_day"]), _fmt(share.get(mode), True)]
         out.append("| " + " | ".join(row) + " |")
@@ -291,14 +293,14 @@ def ablation_lines(r: dict) -> list[str]:
                 for m, v in by.items()]
     if a:
         f = a["filter_first"]
-        out += ["", f"Token cut compressed vs rules: {a['cut_tokens_per_step']} tokens/step "
-                "(with compression calls). Filtering (rules -> rules-filtered): "
+        out += ["", f"Token cut compressed vs bounded: {a['cut_tokens_per_step']} tokens/step "
+                "(with compression calls). Filtering (bounded -> bounded-filtered): "
                 f"{f['filtering']} ({f['filtering_pct']}%); digest and compact lines "
-                f"(rules-filtered -> compressed): {f['digest_and_compact']} "
+                f"(bounded-filtered -> compressed): {f['digest_and_compact']} "
                 f"({f['digest_and_compact_pct']}%)"
                 + (f", of which compact lines {f['compact']} ({f['compact_pct']}%) and "
                    f"digesting {f['digest']} ({f['digest_pct']}%)" if "compact" in f else "")
-                + ". The other order (rules -> compressed-unfiltered -> compressed): digest "
+                + ". The other order (bounded -> compressed-unfiltered -> compressed): digest "
                 f"and compact {a['digest_first']['digest_and_compact_pct']}%, filtering "
                 f"{a['digest_first']['filtering_pct']}%."]
     return out
@@ -358,21 +360,21 @@ def check(report: dict, baseline: dict, tolerance: float = 0.05) -> list[Regress
 
 
 def recall_gate(report: dict, share: float = RECALL_GATE) -> list[Regression]:
-    """`compressed` must state at least `share` of what `rules` states: over all probes, and
-    for each agent that rules was probed on at least RECALL_GATE_MIN_PROBES times (a digest
+    """`compressed` must state at least `share` of what `bounded` states: over all probes, and
+    for each agent that bounded was probed on at least RECALL_GATE_MIN_PROBES times (a digest
     that drops one agent's facts hides in the overall figure). No baseline needed."""
     q = report.get("quality", {})
     rec = q.get("fact_recall", {})
-    if "compressed" not in rec or "rules" not in rec:
+    if "compressed" not in rec or "bounded" not in rec:
         return []
     out = []
-    if rec["compressed"] < share * rec["rules"]:
-        out.append(Regression("compressed_vs_rules", "quality.fact_recall", rec["rules"],
+    if rec["compressed"] < share * rec["bounded"]:
+        out.append(Regression("compressed_vs_bounded", "quality.fact_recall", rec["bounded"],
                               rec["compressed"]))
     by = q.get("fact_recall_by_agent", {})
-    n = q.get("probes_by_agent", {}).get("rules", {})
-    for agent, r in by.get("rules", {}).items():
+    n = q.get("probes_by_agent", {}).get("bounded", {})
+    for agent, r in by.get("bounded", {}).items():
         c = by.get("compressed", {}).get(agent)
         if c is not None and n.get(agent, 0) >= RECALL_GATE_MIN_PROBES and c < share * r:
-            out.append(Regression("compressed_vs_rules", f"quality.fact_recall.{agent}", r, c))
+            out.append(Regression("compressed_vs_bounded", f"quality.fact_recall.{agent}", r, c))
     return out

@@ -5,8 +5,8 @@ decision steps it derives the step's facts from the driver's stores and the true
 (memory/probes.py) and scores the text each agent is shown (its view plus the other agents'
 inputs, as a model would read them). With a model (any OpenAI-compatible server), `model_quality`
 asks the same facts as questions about each mode's text (exact match) and asks the main
-decision for the same steps under `rules` and `compressed` views (agreement rate). Record/replay
-(`RecordReplayModel`) keeps those figures reproducible.
+decision for the same steps under `bounded` and `compressed` views (agreement rate).
+Record/replay (`RecordReplayModel`) keeps those figures reproducible.
 """
 
 from __future__ import annotations
@@ -154,7 +154,7 @@ def pick(keys: Sequence[tuple[str, int]], n: int) -> list[tuple[str, int]]:
 def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: LanguageModel,
                   steps: int, max_questions: int = 0, max_tokens: int = 64) -> dict:
     """QA accuracy per mode over the same `steps` sampled steps, and the main decision's
-    agreement between `rules` and `compressed` views on those steps."""
+    agreement between `bounded` and `compressed` views on those steps."""
     kept = {m: s for m, s in samples.items() if any(x.texts for x in s.values())}
     common = set.intersection(*({k for k, x in s.items() if x.texts}
                                 for s in kept.values())) if kept else set()
@@ -177,14 +177,14 @@ def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: Lang
         qa[mode] = {"accuracy": round(right / asked, 4) if asked else None,
                     "questions": asked, "unanswered": unanswered}
     agree = n = unanswered = 0
-    if "rules" in kept and "compressed" in kept:
+    if "bounded" in kept and "compressed" in kept:
         for k in keys:
             got = [decision_of(_ask(model, MAIN, kept[m][k].main_messages or [], 96))
-                   for m in ("rules", "compressed")]
+                   for m in ("bounded", "compressed")]
             n += 1
             if None in got:
                 unanswered += 1
             agree += got[0] is not None and got[0] == got[1]
     return {"model": model.name, "steps": len(keys), "qa": qa,
-            "decision_agreement": {"rules_vs_compressed": round(agree / n, 4) if n else None,
+            "decision_agreement": {"bounded_vs_compressed": round(agree / n, 4) if n else None,
                                    "steps": n, "unanswered": unanswered}}

@@ -1,7 +1,7 @@
 """One agent call: prompt, backend, validation, one repair retry, fallback, and accounting.
 
-With the `rules` backend the deterministic policy answers, and the prompt it would have been
-sent is still counted with the real tokenizer, so token figures mean the same in both.
+With the `deterministic` backend the agent's own policy answers, and the prompt it would have
+been sent is still counted with the real tokenizer, so token figures mean the same in both.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any, Protocol, TypeVar
 
 from agents.llm.language_model import LanguageModel, LLMError
 from agents.llm.prompts import Prompt, inputs_text
+from agents.llm.providers import DETERMINISTIC
 from sim.redact import redact
 
 T = TypeVar("T")
@@ -60,9 +61,9 @@ class CallRecord:
     completion_tokens: int
     cached_tokens: int | None
     latency_s: float
-    outcome: str  # rules | ok | repaired | fallback
+    outcome: str  # deterministic | ok | repaired | fallback
     cause: str | None
-    calls: int  # requests sent to a model (0 for rules, 2 after a repair)
+    calls: int  # requests sent to a model (0 for deterministic, 2 after a repair)
     # where the server spent latency_s, summed over the requests (None: the server did not say)
     queue_s: float | None = None
     ttft_s: float | None = None
@@ -96,7 +97,7 @@ class AgentCaller:
              ctx: CallContext, rules: Callable[[], dict], validate: Callable[[dict], T]) -> T:
         for hook in self.hooks:
             hook(ctx, prompt, view, inputs)
-        if self.backend == "rules" or self.model is None:
+        if self.backend == DETERMINISTIC or self.model is None:
             t0 = time.perf_counter()
             out = rules()
             value = validate(out)
@@ -105,9 +106,9 @@ class AgentCaller:
             prompt_tokens = (self.system_tokens(prompt) + body
                              + self.counter(inputs_text(inputs)))
             completion = self.counter(json.dumps(out, ensure_ascii=False, sort_keys=True))
-            self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "rules",
-                                 prompt.version, prompt_tokens, completion, None, latency,
-                                 "rules", None, 0))
+            self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode,
+                                    DETERMINISTIC, prompt.version, prompt_tokens, completion,
+                                    None, latency, DETERMINISTIC, None, 0))
             return value
         return self._call_model(prompt, view, inputs, ctx, rules, validate)
 

@@ -18,6 +18,7 @@ from agents.llm.budgets import StepBudgetModel
 from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
 from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
 from agents.llm.language_model import LanguageModel
+from agents.llm.providers import DETERMINISTIC
 from agents.roles.compressor_agent import CompressorAgent
 from agents.roles.registry import agent_names, agents, by_stage
 from memory.market_memory import MarketMemory
@@ -103,7 +104,7 @@ class AgentPolicy:
         # agents of one stage read only earlier stages' advice, so with a model they are asked
         # side by side; not under budgets, where which call is refused would depend on timing
         self.side_by_side = (sc.llm.parallel_agents and model is not None
-                             and sc.llm.backend != "rules" and self.budget is None)
+                             and sc.llm.backend != DETERMINISTIC and self.budget is None)
         if self.side_by_side:
             services.log.parallel_agents = frozenset(
                 n for names in self.stages if len(names) > 1 for n in names)
