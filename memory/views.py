@@ -5,7 +5,8 @@ logs attached by reference with a start index; their tokens are summed from the 
 totals, so counting a month-long history costs O(1). Each memory mode prints its views with its
 own `Renderer`: VERBOSE (every field) or COMPACT (compressed mode: short lines, the digest
 holds the rest). `digest_source` is what a compressor reads, and each view writes its own
-extractive digest (what the `rules` backend uses, and what replaces an ungrounded model digest).
+extractive digest (what the `deterministic` backend uses, and what replaces an ungrounded model
+digest).
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class Renderer:
 
 
 class Verbose(Renderer):
-    """Every field, with coordinates and counts (`full` and `rules`)."""
+    """Every field, with coordinates and counts (`full` and `bounded`)."""
 
     name = "verbose"
 

@@ -71,12 +71,12 @@ def _quiet_view(now: float) -> PreferenceView:
 
 def test_preference_waits_out_a_quiet_window_then_has_nothing_due() -> None:
     late = _quiet_view(DAY + 23 * 60)
-    out = PreferenceAgent.rules(late)
+    out = PreferenceAgent.deterministic(late)
     assert out["wait_minutes"] == 7 * 60  # 23:00 -> 06:00, the rule's own todo
     assert out["go"] is False
     assert "#1 quiet_window [due]" in late.render()
     noon = _quiet_view(DAY + 12 * 60)
-    assert PreferenceAgent.rules(noon)["reason"] == "nothing due"
+    assert PreferenceAgent.deterministic(noon)["reason"] == "nothing due"
     assert "#1 quiet_window [ok]" in noon.render()
 
 
@@ -91,16 +91,16 @@ def test_search_stays_here_while_it_holds_value_else_goes_to_the_best_neighbour(
         return SearchView(mode="bounded", now=600.0, position=GUANGZHOU, budget_left=budget,
                           here=here, nearby=tuple(sorted((here, best), key=lambda g: -g.value)))
 
-    assert agent.rules(view(300.0))["grid"] == "here"  # at least half the best
-    assert agent.rules(view(100.0))["grid"] == other
-    assert agent.rules(view(300.0, budget=0))["search"] is False
+    assert agent.deterministic(view(300.0))["grid"] == "here"  # at least half the best
+    assert agent.deterministic(view(100.0))["grid"] == other
+    assert agent.deterministic(view(300.0, budget=0))["search"] is False
 
 
 # -- cargo analyst ------------------------------------------------------------------------
 def test_analyst_ranks_the_feasible_options_by_net(geo: Geography) -> None:
     prices = {"C1": 900.0, "C2": 2000.0, "C3": 1500.0}
     opts = tuple(evaluate(geo, _cargo(c, p), GUANGZHOU, 0.0, 1.5) for c, p in prices.items())
-    out = CargoAnalystAgent.rules(CargoAnalysisView(mode="bounded", now=0.0, feasible=opts))
+    out = CargoAnalystAgent.deterministic(CargoAnalysisView(mode="bounded", now=0.0, feasible=opts))
     assert out["ranked"] == ["C2", "C3", "C1"]
     assert out["reason"] == "3 feasible of 0"
     assert CargoAnalystAgent.constraints({"preference": PreferenceAdvice(30.0, None, "")}) == {
@@ -116,11 +116,11 @@ def test_main_follows_preference_then_takes_the_best_ranked_order(geo: Geography
     best = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
     ranked = Ranking((best,), "")
     rest = PreferenceAdvice(45.0, None, "night")
-    assert agent.rules(view, rest, no_search, ranked)["action"] == "wait"
+    assert agent.deterministic(view, rest, no_search, ranked)["action"] == "wait"
     free = PreferenceAdvice(0.0, None, "")
-    got = agent.rules(view, free, no_search, ranked)
+    got = agent.deterministic(view, free, no_search, ranked)
     assert (got["action"], got["cargo_id"]) == ("take_order", "C2")
-    idle = agent.rules(view, free, no_search, Ranking((), ""))
+    idle = agent.deterministic(view, free, no_search, Ranking((), ""))
     assert (idle["action"], idle["minutes"]) == ("wait", 30.0)
 
 

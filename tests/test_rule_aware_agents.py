@@ -100,7 +100,7 @@ def test_preference_view_lists_rules_and_the_digest_keeps_the_due_ones():
     assert digest[0] == "do now: wait 480 min (daily rest due, saves 100)"
     assert any("[due]" in x for x in digest)
     assert not any("max_orders" in x for x in digest)
-    out = PreferenceAgent.rules(view)
+    out = PreferenceAgent.deterministic(view)
     assert out["wait_minutes"] == 480
     assert out["reason"] == "daily rest due"
 

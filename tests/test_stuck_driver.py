@@ -28,7 +28,7 @@ def decide(geo: Geography, minutes_without_order: int):
                             here_value=100.0, best_grid=grid, last_action="search",
                             waits_without_order=2, minutes_without_order=minutes_without_order)
     agent = MainDecisionAgent(None, geo, 30.0)  # the deterministic answer needs no model
-    return agent.rules(view, PreferenceAdvice(0.0, None, "nothing due"),
+    return agent.deterministic(view, PreferenceAdvice(0.0, None, "nothing due"),
                        SearchAdvice(True, HILLS.lat, HILLS.lng, 20.0, "here"),
                        Ranking((), "nothing feasible"))
 

@@ -94,12 +94,13 @@ class AgentCaller:
         return n
 
     def call(self, prompt: Prompt, view: Renderable | str, inputs: dict | None,
-             ctx: CallContext, rules: Callable[[], dict], validate: Callable[[dict], T]) -> T:
+             ctx: CallContext, deterministic: Callable[[], dict],
+             validate: Callable[[dict], T]) -> T:
         for hook in self.hooks:
             hook(ctx, prompt, view, inputs)
         if self.backend == DETERMINISTIC or self.model is None:
             t0 = time.perf_counter()
-            out = rules()
+            out = deterministic()
             value = validate(out)
             latency = time.perf_counter() - t0
             body = self.counter(view) if isinstance(view, str) else view.tokens(self.counter)
@@ -110,10 +111,10 @@ class AgentCaller:
                                     DETERMINISTIC, prompt.version, prompt_tokens, completion,
                                     None, latency, DETERMINISTIC, None, 0))
             return value
-        return self._call_model(prompt, view, inputs, ctx, rules, validate)
+        return self._call_model(prompt, view, inputs, ctx, deterministic, validate)
 
     def _call_model(self, prompt: Prompt, view: Renderable | str, inputs: dict | None,
-                    ctx: CallContext, rules: Callable[[], dict],
+                    ctx: CallContext, deterministic: Callable[[], dict],
                     validate: Callable[[dict], T]) -> T:
         assert self.model is not None
         text = view if isinstance(view, str) else view.render()
@@ -161,7 +162,7 @@ class AgentCaller:
         if cause is not None:  # it may quote the reply or the server's error
             cause = redact(cause)
         if outcome == "fallback":
-            value = validate(rules())
+            value = validate(deterministic())
             if self.on_fallback is not None:
                 self.on_fallback(ctx, prompt.agent, cause or "")
         self._record(CallRecord(ctx.driver_id, ctx.step, ctx.t, prompt.agent, ctx.mode, "llm",

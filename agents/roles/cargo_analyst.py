@@ -48,7 +48,7 @@ class CargoAnalystAgent:
         self.caller = caller
 
     @staticmethod
-    def rules(view: CargoAnalysisView) -> dict:
+    def deterministic(view: CargoAnalysisView) -> dict:
         """The deterministic answer: the feasible options by value, best first (net after
         the rules' fines, less the hours each holds the truck at what the driver's time
         earns; plain net where the view prices no time)."""
@@ -82,7 +82,7 @@ class CargoAnalystAgent:
             return Ranking(tuple(options[i] for i in ids), str(out.get("reason", "")))
 
         return self.caller.call(self.prompt, view, self.constraints(advice), ctx,
-                                lambda: self.rules(view), validate)
+                                lambda: self.deterministic(view), validate)
 
 
 register(AgentSpec(

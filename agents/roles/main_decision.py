@@ -57,8 +57,8 @@ class MainDecisionAgent:
         brief = view.renderer.brief
         return dict(x for a in advice.values() if (x := a.main_input(brief)) is not None)
 
-    def rules(self, view: MainDecisionView, pref: PreferenceAdvice, search: SearchAdvice,
-              ranking: Ranking) -> dict:
+    def deterministic(self, view: MainDecisionView, pref: PreferenceAdvice,
+                      search: SearchAdvice, ranking: Ranking) -> dict:
         """The deterministic answer: preference advice first, then the best ranked order, a
         search, a move to a better grid or a denser market when stuck, else a wait."""
         pos = view.position
@@ -151,7 +151,7 @@ class MainDecisionAgent:
             raise InvalidOutputError(f"unknown action {a!r}")
 
         return self.caller.call(self.prompt, view, self.inputs(view, advice), ctx,
-                                lambda: self.rules(view, pref, search, ranking), validate)
+                                lambda: self.deterministic(view, pref, search, ranking), validate)
 
 
 register(AgentSpec(

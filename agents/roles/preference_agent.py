@@ -71,7 +71,7 @@ class PreferenceAgent:
         self.caller = caller
 
     @staticmethod
-    def rules(view: PreferenceView) -> dict:
+    def deterministic(view: PreferenceView) -> dict:
         """The deterministic answer: what the first due rule asks for (its RuleProgress
         `todo`: wait N minutes, or go to a point) when that avoids more in fines than it
         forgoes; a rule that costs more to keep than to break is broken knowingly."""
@@ -112,7 +112,8 @@ class PreferenceAgent:
                                     at_stake=t.at_stake if ours else float("inf"),
                                     cost=t.cost if ours else 0.0, take=take)
 
-        return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
+        return self.caller.call(self.prompt, view, None, ctx, lambda: self.deterministic(view),
+                                validate)
 
 
 register(AgentSpec(

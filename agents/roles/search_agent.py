@@ -50,7 +50,7 @@ class SearchAgent:
         self.caller = caller
         self.radius, self.max_radius = default_radius_km, max_radius_km
 
-    def rules(self, view: SearchView) -> dict:
+    def deterministic(self, view: SearchView) -> dict:
         """The deterministic answer: the current grid while it holds value, else the best
         neighbour worth a query; no search without budget or a grid worth asking about."""
         if view.budget_left <= 0:
@@ -93,7 +93,8 @@ class SearchAgent:
             return SearchAdvice(bool(out["search"]), lat, lng, radius, str(out.get("reason", "")),
                                 grid)
 
-        return self.caller.call(self.prompt, view, None, ctx, lambda: self.rules(view), validate)
+        return self.caller.call(self.prompt, view, None, ctx, lambda: self.deterministic(view),
+                                validate)
 
 
 register(AgentSpec(
