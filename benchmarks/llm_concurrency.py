@@ -284,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     sc = load_scenario(a.scenario)
-    competition = sc.scenario.rules == "competition"
+    competition = sc.scenario.ruleset == "competition"
     over: dict = {"drivers": {"count": a.drivers}, "memory": {"mode": a.memory},
                   "llm": {"backend": "llm", "response_format": "json_schema", "max_retries": 1,
                           "timeout_s": 600.0}}

@@ -41,9 +41,10 @@ class ScenarioError(ValueError):
         return (ScenarioError, (self.path, self.key, self.expected, self.found, self.line))
 
 
-class RenamedChoice(DeprecationWarning):
-    """A setting's value written in a spelling that was renamed (e.g. `[memory] mode = "rules"`,
-    now "bounded"): still read, for one release, as the new name."""
+class RenamedSetting(DeprecationWarning):
+    """A setting or its value written in a spelling that was renamed (`[scenario] rules`, now
+    `ruleset`; `[memory] mode = "rules"`, now "bounded"): still read, for one release, as the
+    new name."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,8 @@ class ScenarioMeta:
     seed: int = 0
     days: float = 1.0
     start: str = "2026-03-02T00:00:00"
-    rules: str = "generator"  # "competition": docs/competition.md's environment (sim/competition)
+    # "competition": docs/competition.md's environment (sim/competition); `rules` before
+    ruleset: str = "generator"
     scoring: str = "S4"  # competition scoring version S1-S4 (§7.1)
     max_steps: int = 20000  # competition: steps per driver
 
@@ -310,7 +312,7 @@ TABLES: dict[str, type] = {
     "preferences": PreferencesConfig, "output": OutputConfig,
 }
 CHOICES = {
-    ("scenario", "rules"): ("generator", "competition"),
+    ("scenario", "ruleset"): ("generator", "competition"),
     ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
@@ -319,8 +321,10 @@ CHOICES = {
 }
 
 
-# (table, key) -> {old spelling: new name}: values renamed, read with a RenamedChoice warning
+# (table, key) -> {old spelling: new name}: values renamed, read with a RenamedSetting warning
 RENAMED: dict[tuple[str, str], dict[str, str]] = {}
+# (table, old key) -> new key: keys renamed, read with a RenamedSetting warning
+RENAMED_KEYS = {("scenario", "rules"): "ruleset"}
 
 
 def register_choices(table: str, key: str, values: tuple[str, ...],
@@ -336,13 +340,13 @@ def register_choices(table: str, key: str, values: tuple[str, ...],
 
 def current_choice(table: str, key: str, value: str, where: str = "") -> str:
     """The name a setting's value goes by now: an old spelling becomes its new name with a
-    RenamedChoice warning that names the new spelling; any other value is returned as is."""
+    RenamedSetting warning that names the new spelling; any other value is returned as is."""
     new = RENAMED.get((table, key), {}).get(value)
     if new is None:
         return value
     warnings.warn(f"{where + ': ' if where else ''}[{table}] {key} = {value!r} is deprecated: "
                   f"write {new!r} (the old spelling is read as {new!r} for one more release)",
-                  RenamedChoice, stacklevel=2)
+                  RenamedSetting, stacklevel=2)
     return new
 
 
@@ -475,6 +479,16 @@ def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = (
     for key, v in raw.items():
         if key in skip:
             continue
+        new = RENAMED_KEYS.get((table, key))
+        if new is not None:
+            line = ctx.line_of(table, key)
+            if new in raw:
+                raise ctx.fail(table, key, f"{new} alone (the old spelling of it was also given)",
+                               v)
+            warnings.warn(f"{ctx.path}{f':{line}' if line else ''}: [{table}] {key} is "
+                          f"deprecated: write {new} (the old spelling is read as {new} for one "
+                          "more release)", RenamedSetting, stacklevel=2)
+            key = new
         if key not in names:
             raise ctx.fail(table, key, f"one of the known keys ({', '.join(sorted(names))})",
                            "unknown key")
@@ -548,7 +562,7 @@ def _check_cargo(ctx: _Ctx, c: CargoConfig) -> None:
                        f"Guangdong cities ({', '.join(sorted(cities))})", unknown)
 def _check_competition(ctx: _Ctx, m: ScenarioMeta) -> None:
     """Competition rules count whole days of integer minutes from 2026-03-01 (§2.1, §2.4)."""
-    if m.rules == "competition" and not float(m.days).is_integer():
+    if m.ruleset == "competition" and not float(m.days).is_integer():
         raise ctx.fail("scenario", "days", "a whole number of days under competition rules",
                        m.days)
 

@@ -16,7 +16,7 @@ def _scenario(tmp: Path, days: int = 3, drivers: int = 10, extra: str = "",
     write_cargo(tmp / "cargo.jsonl", cargo if cargo is not None else cargo_rows(days, 150))
     write_drivers(tmp / "drivers.json", driver_rows(drivers))
     p = tmp / "comp.toml"
-    p.write_text(f'[scenario]\nname = "c"\ndays = {days}\nrules = "competition"\n{extra}\n'
+    p.write_text(f'[scenario]\nname = "c"\ndays = {days}\nruleset = "competition"\n{extra}\n'
                  '[cargo]\nfile = "cargo.jsonl"\n[drivers]\nfile = "drivers.json"\n'
                  '[memory]\nmode = "off"\n', encoding="utf-8")
     return p
@@ -114,7 +114,7 @@ def test_clear_errors(tmp_path: Path) -> None:
     assert "cargo.jsonl:3: price: expected" in bad.stderr
     assert "Traceback" not in bad.stderr
     p = tmp_path / "gen.toml"
-    p.write_text('[scenario]\nrules = "competition"\ndays = 1.5\n')
+    p.write_text('[scenario]\nruleset = "competition"\ndays = 1.5\n')
     bad = cli("validate", str(p))
     assert bad.returncode == 2
     assert "[scenario] days: expected a whole number of days" in bad.stderr
@@ -126,7 +126,7 @@ def test_generated_cargo_needs_cargo_stream(tmp_path: Path) -> None:
     if importlib.util.find_spec("sim.world.cargo_stream") is not None:
         return  # the calibrated generator exists: covered by its own tests
     p = tmp_path / "gen.toml"
-    p.write_text('[scenario]\nrules = "competition"\ndays = 1\n[drivers]\ncount = 2\n')
+    p.write_text('[scenario]\nruleset = "competition"\ndays = 1\n[drivers]\ncount = 2\n')
     bad = cli("run", str(p), "--out", str(tmp_path / "o"), "--no-progress")
     assert bad.returncode == 2
     assert "needs sim.world.cargo_stream" in bad.stderr

@@ -94,7 +94,7 @@ def test_scenarios_point_at_their_split():
             sc = load_scenario(str(SET / f"{market}-{split}.toml"))
             assert Path(sc.drivers.file).name in FILES[split]
             assert sc.scenario.days == 31
-            assert sc.scenario.rules == "competition"
+            assert sc.scenario.ruleset == "competition"
     assert load_scenario(str(SET / "calibrated-tune.toml")).scenario.seed == \
         load_scenario(str(ROOT / "scenarios" / "competition.toml")).scenario.seed
 

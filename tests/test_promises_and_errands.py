@@ -99,7 +99,7 @@ def runs(tmp_path_factory) -> dict[str, dict]:
                 "current_lng": START[1], "preferences": [errand(), promise()]}]
     (tmp / "drivers.json").write_text(json.dumps(drivers, ensure_ascii=False), "utf-8")
     (tmp / "s.toml").write_text(
-        '[scenario]\nname = "promises"\nseed = 1\ndays = 3\nrules = "competition"\n'
+        '[scenario]\nname = "promises"\nseed = 1\ndays = 3\nruleset = "competition"\n'
         f'scoring = "S4"\nmax_steps = 5000\n[cargo]\nfile = "{CARGO}"\n'
         '[drivers]\nfile = "drivers.json"\n[memory]\nmode = "off"\n', "utf-8")
     out = {}

@@ -194,7 +194,7 @@ def test_redacted_cache_replays_the_recorded_run(tmp_path: Path, key_env: str) -
 COMPETE = """[scenario]
 name = "redact-comp"
 days = 1
-rules = "competition"
+ruleset = "competition"
 max_steps = 3
 [cargo]
 file = "{root}/competition-smoke/cargo_dataset.jsonl"

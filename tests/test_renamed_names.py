@@ -16,7 +16,7 @@ from agents.app.cli import main
 from agents.app.renamed_keys import current_report
 from agents.llm import providers
 from memory import modes
-from sim.scenario import RenamedChoice, load_scenario
+from sim.scenario import RenamedSetting, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = """[scenario]
@@ -55,7 +55,7 @@ def test_registries_hold_the_new_names_only() -> None:
 def test_old_spellings_in_a_scenario_warn_and_read_as_the_new(tmp_path: Path) -> None:
     new = load_scenario(_write(tmp_path, "new.toml", "bounded", "deterministic"))
     old_path = _write(tmp_path, "old.toml", "rules", "rules")
-    with pytest.warns(RenamedChoice) as got:
+    with pytest.warns(RenamedSetting) as got:
         old = load_scenario(old_path)
     messages = [str(w.message) for w in got]
     assert messages == [
@@ -69,7 +69,7 @@ def test_old_spellings_in_a_scenario_warn_and_read_as_the_new(tmp_path: Path) ->
 
 
 def test_the_provider_lookup_reads_the_old_backend_name() -> None:
-    with pytest.warns(RenamedChoice, match="write 'deterministic'"):
+    with pytest.warns(RenamedSetting, match="write 'deterministic'"):
         assert providers.get("rules") is providers.get("deterministic")
 
 

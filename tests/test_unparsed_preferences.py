@@ -117,7 +117,7 @@ def test_setting_is_checked(tmp_path: Path) -> None:
 
 def test_competition_world_uses_the_same_check(tmp_path: Path) -> None:
     write_cargo(tmp_path / "cargo.jsonl", cargo_rows(1, 20))
-    body = ('[scenario]\nname = "c"\ndays = 1\nrules = "competition"\n[cargo]\n'
+    body = ('[scenario]\nname = "c"\ndays = 1\nruleset = "competition"\n[cargo]\n'
             'file = "cargo.jsonl"\n[drivers]\nfile = "drivers.json"\n[memory]\nmode = "off"\n'
             '{extra}')
     warn = cli("validate", str(_files(tmp_path, "", body)))

@@ -221,7 +221,7 @@ def test_compete_writes_per_preference_penalties(tmp_path: Path) -> None:
 
     write_cargo(tmp_path / "cargo.jsonl", cargo_rows(1, 150))
     p = tmp_path / "comp.toml"
-    p.write_text('[scenario]\nname = "c"\ndays = 1\nrules = "competition"\n'
+    p.write_text('[scenario]\nname = "c"\ndays = 1\nruleset = "competition"\n'
                  'start = "2026-03-01T00:00:00"\n[cargo]\nfile = "cargo.jsonl"\n'
                  '[drivers]\ncount = 2\npreferences_per_driver = 3\n'
                  '[memory]\nmode = "off"\n', encoding="utf-8")

@@ -12,7 +12,7 @@ import warnings
 from pathlib import Path
 
 from memory.modes import OFF, current_name, mode_names
-from sim.scenario import RenamedChoice, Scenario, ScenarioError, load_scenario
+from sim.scenario import RenamedSetting, Scenario, ScenarioError, load_scenario
 
 
 def _load(path: str, seed: int | None, memory: str | None) -> Scenario:
@@ -92,7 +92,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     sc = _load(args.scenario, None, None)
     notes: list[str] = []
-    if sc.scenario.rules == "competition":  # open and check the data files too
+    if sc.scenario.ruleset == "competition":  # open and check the data files too
         from agents.app.compete import validate_inputs
 
         notes = validate_inputs(sc)
@@ -101,7 +101,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     notes += [u.note() for u in check_unparsed(sc)]
     for note in notes:
         print(note)
-    if sc.scenario.rules == "competition":
+    if sc.scenario.ruleset == "competition":
         print(f"{args.scenario}: ok ({sc.scenario.name}, competition rules "
               f"{sc.scenario.scoring}, {sc.scenario.days:g} days)")
         return 0
@@ -153,7 +153,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     _report_preferences(sc)
     out = Path(args.out) if args.out else Path("runs") / f"{sc.scenario.name}-s{sc.scenario.seed}"
     args.out_dir = out
-    if sc.scenario.rules == "competition":  # our agents under the official loop
+    if sc.scenario.ruleset == "competition":  # our agents under the official loop
         from agents.app.compete import print_summary, run_competition
 
         print_summary(run_competition(sc, out), out / "competition")
@@ -198,7 +198,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     dup = next((a for i, a in enumerate(agents) if a in agents[:i]), None)
     if dup is not None:
         raise ScenarioError("<command line>", "--agent", "each agent once", f"{dup} repeated")
-    if sc.scenario.rules == "competition":  # our agents under the official loop
+    if sc.scenario.ruleset == "competition":  # our agents under the official loop
         from agents.app.bench_competition import check_competition, run_competition_bench
 
         if model_eval is not None:
@@ -216,7 +216,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         if agents:
             raise ScenarioError(args.scenario, "--agent", "a competition-rules scenario "
-                                "([scenario] rules = \"competition\")", sc.scenario.rules)
+                                "([scenario] ruleset = \"competition\")", sc.scenario.ruleset)
         if args.workers > 1:
             print("note: --workers applies to competition-rules scenarios; the shared-world "
                   "bench runs its modes one after another", file=sys.stderr)
@@ -281,7 +281,7 @@ def cmd_export_cargo(args: argparse.Namespace) -> int:
 
     sc = _load(args.scenario, args.seed, None)
     # competition rules draw this market when they have no cargo file, whatever the model says
-    if sc.cargo.model != "calibrated" and sc.scenario.rules != "competition":
+    if sc.cargo.model != "calibrated" and sc.scenario.ruleset != "competition":
         raise ScenarioError(args.scenario, "[cargo] model", '"calibrated" (the market that '
                             "export-cargo writes)", sc.cargo.model)
     expected = round(sc.cargo.cargo_per_day * sc.scenario.days)
@@ -608,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
 def _show_renamed(message, category, filename, lineno, file=None, line=None,
                   show=warnings.showwarning) -> None:
     """A renamed setting value is the user's to fix: one plain line on stderr, no source."""
-    if issubclass(category, RenamedChoice):
+    if issubclass(category, RenamedSetting):
         print(f"warning: {message}", file=sys.stderr)
     else:
         show(message, category, filename, lineno, file, line)
@@ -616,7 +616,7 @@ def _show_renamed(message, category, filename, lineno, file=None, line=None,
 
 def _main(argv: list[str] | None) -> int:
     with warnings.catch_warnings():
-        warnings.simplefilter("always", RenamedChoice)
+        warnings.simplefilter("always", RenamedSetting)
         warnings.showwarning = _show_renamed
         return _run(argv)
 

@@ -70,7 +70,7 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int,
         return specs
     rng = rules_rng(scenario.scenario.seed)
     start = datetime.fromisoformat(scenario.scenario.start)
-    if scenario.scenario.rules == "competition":  # that environment always starts at the epoch
+    if scenario.scenario.ruleset == "competition":  # that environment always starts at the epoch
         start = EPOCH
     days = max(1, math.ceil(scenario.scenario.days))
     kinds = set(d.rule_kinds) or None
@@ -248,7 +248,7 @@ def unparsed_preferences(scenario: Scenario) -> list[Unparsed]:
     path = scenario.drivers.file
     if path is None:
         return out
-    competition = scenario.scenario.rules == "competition"
+    competition = scenario.scenario.ruleset == "competition"
     p = Path(path)
     for n, row in driver_rows(p, p.read_bytes()):
         raw = row.get("preferences") or []

@@ -1,4 +1,4 @@
-"""Read a generator-world run directory (`freightsim run` with `rules = "generator"`) into a
+"""Read a generator-world run directory (`freightsim run` with `ruleset = "generator"`) into a
 `RunData`.
 
 Money is drivers.parquet's (income = gross - km cost, the scorer's penalty, score); the timeline
