@@ -1,7 +1,8 @@
 """The renamed "rules" (issue 21): memory mode `rules` is `bounded`, LLM backend `rules` is
-`deterministic`. The old spellings still work for one release, in a scenario file and on the
-command line, each with a warning that names the new spelling, and give the very same run;
-bench reports and baselines written with the old names are read under the new ones."""
+`deterministic`, the `[scenario] rules` key is `ruleset`. The old spellings still work for one
+release, in a scenario file and on the command line, each with a warning that names the new
+spelling, and give the very same run; bench reports and baselines written with the old names
+are read under the new ones."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from agents.app.cli import main
 from agents.app.renamed_keys import current_report
 from agents.llm import providers
 from memory import modes
-from sim.scenario import RenamedSetting, load_scenario
+from sim.scenario import RenamedSetting, ScenarioError, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = """[scenario]
@@ -66,6 +67,21 @@ def test_old_spellings_in_a_scenario_warn_and_read_as_the_new(tmp_path: Path) ->
     assert old.memory == new.memory
     assert old.llm == new.llm
     assert old.to_dict() | {"path": ""} == new.to_dict() | {"path": ""}
+
+
+def test_the_old_ruleset_key_warns_and_reads_as_ruleset(tmp_path: Path) -> None:
+    head = '[scenario]\nname = "c"\ndays = 1\n'
+    old, new, both = (tmp_path / f"{n}.toml" for n in ("old", "new", "both"))
+    old.write_text(head + 'rules = "competition"\n', encoding="utf-8")
+    new.write_text(head + 'ruleset = "competition"\n', encoding="utf-8")
+    both.write_text(head + 'rules = "competition"\nruleset = "generator"\n', encoding="utf-8")
+    with pytest.warns(RenamedSetting, match=rf"{old}:4: \[scenario\] rules is deprecated: "
+                      "write ruleset"):
+        got = load_scenario(old)
+    assert got.scenario == load_scenario(new).scenario
+    assert got.scenario.ruleset == "competition"
+    with pytest.raises(ScenarioError, match="ruleset alone"):
+        load_scenario(both)
 
 
 def test_the_provider_lookup_reads_the_old_backend_name() -> None:
