@@ -2,7 +2,7 @@
 
 What the small base model decides is not asserted; the plumbing is: every reply parsed or fell
 back with a recorded cause, recorded tokens equal the server's usage, latency is recorded, and
-the model's preference parses are scored against the rules parser. Every test that needs the
+the model's preference parses are scored against the text parser. Every test that needs the
 model server is in this file, so `--dist loadfile` runs them on one worker with one server.
 """
 

@@ -49,7 +49,7 @@ def test_heldout_is_measured_not_gated() -> None:
     assert {r["kind"] for r in HELDOUT} == {r["kind"] for r in DEV}  # all 24 kinds
 
 
-# the colloquial wordings the rules parser missed on real texts (issue: three whole rest days
+# the colloquial wordings the text parser missed on real texts (issue: three whole rest days
 # a month, orders on N different days in a district, day-specific errands to a district)
 @pytest.mark.parametrize("row_id", ["d14-zh-1", "d14-en-1", "d18-zh-1", "d18-en-1", "d22-zh-1",
                                     "d22-en-1", "d23-zh-1", "d23-en-1"])

@@ -1,4 +1,4 @@
-"""The rules parser on the evaluation set (train and dev-d splits gated), on the English
+"""The text parser on the evaluation set (train and dev-d splits gated), on the English
 phrasings a user types, on wordings of the kinds written beside the dev-d round, and on
 arbitrary text (never an exception)."""
 

@@ -1,4 +1,4 @@
-"""The rules parser compiles each pattern once (sim/preferences/text/rx.py).
+"""The text parser compiles each pattern once (sim/preferences/text/rx.py).
 
 `re`'s own cache holds 512 patterns; the parser uses more than that, so going through `re`
 recompiled most of them for every text (37.7 ms a text against 2.5 ms).

@@ -1,6 +1,6 @@
 """The structured form every parser (rules or model) produces, and its validation.
 
-One frozen record for every way of reading a preference, so the rules parser, the model parser
+One frozen record for every way of reading a preference, so the text parser, the model parser
 and the CLI compare and print the same thing (schema: docs/competition.md §7.5).
 """
 

@@ -6,7 +6,7 @@ preference, and returns a `ScoreReport` whose `to_official_json()` is the §6 ou
 
 A preference's kind comes, in order, from a pin (sim/preferences/pins.py: a sidecar file fixing the
 reading of chosen texts), a freightsim extension field `"structured": {"kind", "params"}` on the
-preference object, else from an injected text parser (default: the rules parser's `read_preference`
+preference object, else from an injected text parser (default: the text parser's `read_preference`
 when importable); a preference none can read is reported as unscored with a warning and penalty
 0, and one the parser reads with doubt (two kinds compete, a parameter is missing) is scored with
 its best reading and reported as ambiguous with every reading.
@@ -147,7 +147,7 @@ class Preference:
 
 
 def default_parser() -> Parser | None:
-    """The rules parser with its confidence (a Reading: best form, status, readings)."""
+    """The text parser with its confidence (a Reading: best form, status, readings)."""
     return read_preference
 
 
@@ -174,7 +174,7 @@ def _num(v: object) -> float | None:
 
 def parsed_dict(parsed: object) -> dict | None:
     """A parser may return a dict or an object with `to_dict()` (a ParsedPreference) or any
-    dataclass; a Reading (the rules parser's read_preference) gives its best form; anything else
+    dataclass; a Reading (the text parser's read_preference) gives its best form; anything else
     reads as 'not understood'."""
     if hasattr(parsed, "status") and hasattr(parsed, "best"):
         parsed = parsed.best

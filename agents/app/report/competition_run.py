@@ -259,7 +259,7 @@ def _rule_row(did: str, index: int, entry: Any, rep: dict) -> RuleRow:
     if isinstance(structured, dict):
         reading, source = structured, "structured field"
     elif label != "unscored":
-        reading, source = parsed, "rules parser"
+        reading, source = parsed, "text parser"
     else:
         reading, source = None, "not read"
     amount = entry.get("penalty_amount") if isinstance(entry, dict) else None

@@ -206,7 +206,7 @@ def read_generator_run(run_dir: Path) -> RunData:
     run.llm = _llm(run_dir, events, offset)
     if not prefs.empty and not fixed:
         run.notes.append("drawn preferences: the run does not write the structured form the "
-                         "scorer used, so the map's areas are the rules parser's reading")
+                         "scorer used, so the map's areas are the text parser's reading")
     return run
 
 

@@ -88,7 +88,7 @@ class RuleRow:
     label: str  # the scorer's "K7 max_haul_km", or "unscored"
     kind: str | None
     scorer_reading: dict[str, Any] | None  # kind + params the scorer used (None: not recorded)
-    reading_source: str  # "structured field" | "rules parser" | "not recorded"
+    reading_source: str  # "structured field" | "text parser" | "not recorded"
     parser_reading: dict[str, Any] | None  # what sim.preferences.text makes of the text now
     penalty: float
     counters: dict[str, Any]

@@ -21,7 +21,7 @@ _PREFIXES = ("", "pickup_", "home_")
 
 
 def parser_reading(text: str) -> dict[str, Any] | None:
-    """What the rules parser (sim.preferences.text) makes of a text: {"kind", "params"} or None."""
+    """What the text parser (sim.preferences.text) makes of a text: {"kind", "params"} or None."""
     from sim.preferences.text.reading import parse_preference
 
     try:

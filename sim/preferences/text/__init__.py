@@ -1,4 +1,4 @@
-"""The rules parser: free-text preferences (Chinese and English) to the structured form of the
+"""The text parser: free-text preferences (Chinese and English) to the structured form of the
 24 kinds (sim/preferences/schema.py).
 
 `extract` (numbers, clocks, dates, places... read once into `Facts`), `rx` (the regex engine),

@@ -1,7 +1,7 @@
 """Scoring a parser on an evaluation set (data/preference_eval*.jsonl), per split and kind.
 
 A row is right when kind and params both match (floats within 1e-6); kind-only accuracy is
-reported beside it, and penalty amount/cap accuracy as a third figure. With the rules parser
+reported beside it, and penalty amount/cap accuracy as a third figure. With the text parser
 the report also has what a user needs to trust it: a confusion matrix of kinds, the accuracy of
 each parameter where the kind is right, how many texts came out ambiguous, and how many were
 read confidently as the wrong kind (the number that must stay 0).
@@ -77,7 +77,7 @@ def _rules_reader(text: str) -> Reading:
 
 def score(rows: Iterable[dict], split: str,
           parser: Callable[[str], ParsedPreference | None] | None = None) -> SplitScore:
-    """Score `parser` (default: the rules parser, with its confidence) on the rows of `split`
+    """Score `parser` (default: the text parser, with its confidence) on the rows of `split`
     ("all": every row; "heldout*": every split starting with "heldout")."""
     out = SplitScore(split)
     for r in rows:

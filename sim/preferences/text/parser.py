@@ -1,4 +1,4 @@
-"""The rules parser: every registered kind's recogniser scores the text; the best candidate wins.
+"""The text parser: every registered kind's recogniser scores the text; the best candidate wins.
 
 The recognisers live in the kind classes (`Kind.recognise`, sim/preferences/kinds/), so a kind's
 text patterns sit beside its params, test and penalty; this module only runs them in registry

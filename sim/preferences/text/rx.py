@@ -1,4 +1,4 @@
-"""Regular expressions for the rules parser, compiled once and kept for the process.
+"""Regular expressions for the text parser, compiled once and kept for the process.
 
 The kinds' recognisers and the shared extractors use several hundred literal patterns per
 text. `re`'s own cache holds 512 patterns for the whole process, so a parse evicted its own
