@@ -74,7 +74,7 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     d = got["decision_agreement"]
     assert d["steps"] == 3
     assert d["unanswered"] == 0
-    assert d["rules_vs_compressed"] == 1.0  # both views carry the same ranking
+    assert d["bounded_vs_compressed"] == 1.0  # both views carry the same ranking
     # replay: the recorded answers, no server, the same figures
     cache = tmp_path / "live" / "qa-cache.jsonl"
     again = run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache", str(cache),
