@@ -111,6 +111,17 @@ def test_old_spellings_on_the_command_line_warn_and_run_the_same(
         assert set(calls.backend) == set(calls.outcome) == {"deterministic"}
 
 
+def test_bench_runs_an_old_mode_name_under_the_new(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    sc = _write(tmp_path, "sc.toml", "off", "deterministic")
+    assert main(["bench", str(sc), "--modes", "rules,compressed", "--out",
+                 str(tmp_path / "b")]) == 0
+    assert "warning: --modes: [memory] mode = 'rules' is deprecated" in capsys.readouterr().err
+    report = json.loads((tmp_path / "b" / "report.json").read_text())
+    assert list(report["modes"]) == ["bounded", "compressed"]
+    assert "compressed_vs_bounded" in report["ratios"]
+
+
 def test_validate_names_the_new_spelling(tmp_path: Path,
                                          capsys: pytest.CaptureFixture) -> None:
     sc = _write(tmp_path, "sc.toml", "rules-filtered", "deterministic")
