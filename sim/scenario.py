@@ -208,8 +208,8 @@ class DriversConfig:
     preferences_per_driver: int = 2
     fixed: tuple[DriverSpec, ...] = ()
     file: str | None = None
-    rule_kinds: tuple[str, ...] = ()  # empty: all 24 kinds ("all" in the file)
-    rule_lang: str = "zh"  # zh | en | mixed
+    preference_kinds: tuple[str, ...] = ()  # empty: all 24 kinds ("all" in the file)
+    preference_lang: str = "zh"  # zh | en | mixed
 
 
 @dataclass(frozen=True)
@@ -316,7 +316,7 @@ CHOICES = {
     ("scenario", "scoring"): ("S1", "S2", "S3", "S4"),
     ("llm", "response_format"): ("auto", "json_schema", "json_object", "none"),
     ("cargo", "model"): ("poisson", "calibrated"),
-    ("drivers", "rule_lang"): ("zh", "en", "mixed"),
+    ("drivers", "preference_lang"): ("zh", "en", "mixed"),
     ("preferences", "unparsed"): ("warn", "error"),
 }
 
@@ -324,7 +324,8 @@ CHOICES = {
 # (table, key) -> {old spelling: new name}: values renamed, read with a RenamedSetting warning
 RENAMED: dict[tuple[str, str], dict[str, str]] = {}
 # (table, old key) -> new key: keys renamed, read with a RenamedSetting warning
-RENAMED_KEYS = {("scenario", "rules"): "ruleset"}
+RENAMED_KEYS = {("scenario", "rules"): "ruleset", ("drivers", "rule_kinds"): "preference_kinds",
+                ("drivers", "rule_lang"): "preference_lang"}
 
 
 def register_choices(table: str, key: str, values: tuple[str, ...],
@@ -445,6 +446,9 @@ class _Ctx:
     def line_of(self, table: str, key: str | None = None) -> int | None:
         header = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}(\.[\w.]+)?\s*\]\]?")
         any_header = re.compile(r"^\s*\[")
+        # a key may stand in the file under its old spelling (RENAMED_KEYS)
+        spellings = "|".join(re.escape(k) for k in (key or "", *(
+            old for (t, old), new in RENAMED_KEYS.items() if t == table and new == key)))
         inside = False
         for n, line in enumerate(self.lines, 1):
             if header.match(line):
@@ -453,7 +457,7 @@ class _Ctx:
                 inside = True
             elif any_header.match(line):
                 inside = False
-            elif inside and key and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            elif inside and key and re.match(rf"^\s*(?:{spellings})\s*=", line):
                 return n
         return None
 
@@ -479,16 +483,6 @@ def _build(ctx: _Ctx, table: str, cls: type, raw: Any, skip: tuple[str, ...] = (
     for key, v in raw.items():
         if key in skip:
             continue
-        new = RENAMED_KEYS.get((table, key))
-        if new is not None:
-            line = ctx.line_of(table, key)
-            if new in raw:
-                raise ctx.fail(table, key, f"{new} alone (the old spelling of it was also given)",
-                               v)
-            warnings.warn(f"{ctx.path}{f':{line}' if line else ''}: [{table}] {key} is "
-                          f"deprecated: write {new} (the old spelling is read as {new} for one "
-                          "more release)", RenamedSetting, stacklevel=2)
-            key = new
         if key not in names:
             raise ctx.fail(table, key, f"one of the known keys ({', '.join(sorted(names))})",
                            "unknown key")
@@ -567,17 +561,18 @@ def _check_competition(ctx: _Ctx, m: ScenarioMeta) -> None:
                        m.days)
 
 
-def _rule_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
-    """`rule_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
+def _preference_kinds(ctx: _Ctx, v: Any) -> tuple[str, ...]:
+    """`preference_kinds = "all"` (every kind) or a list of the spec's snake_case kind names."""
     kinds = kind_names()
 
     if v == "all":
         return ()
     if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
-        raise ctx.fail("drivers", "rule_kinds", '"all" or a list of kind names', v)
+        raise ctx.fail("drivers", "preference_kinds", '"all" or a list of kind names', v)
     unknown = [x for x in v if x not in kinds]
     if unknown:
-        raise ctx.fail("drivers", "rule_kinds", "kind names from " + ", ".join(kinds), unknown)
+        raise ctx.fail("drivers", "preference_kinds", "kind names from " + ", ".join(kinds),
+                       unknown)
     return tuple(v)
 
 def _check_values(ctx: _Ctx, parts: dict[str, Any]) -> None:
@@ -747,6 +742,8 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
             raise ScenarioError(path, f"[{table}]", "one of the tables "
                                 + ", ".join(f"[{t}]" for t in TABLES), "unknown table",
                                 ctx.line_of(table))
+    raw = {t: _current_keys(ctx, t, body) if isinstance(body, dict) else body
+           for t, body in raw.items()}
     drivers = raw.get("drivers")
     if isinstance(drivers, dict) and "rules_per_driver" in drivers:
         raise ctx.fail("drivers", "rules_per_driver", "preferences_per_driver (it now draws "
@@ -754,11 +751,12 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
                        drivers["rules_per_driver"])
     parts: dict[str, Any] = {}
     for table, cls in TABLES.items():
-        skip = ("fixed", "rule_kinds") if table == "drivers" else ()
+        skip = ("fixed", "preference_kinds") if table == "drivers" else ()
         parts[table] = _build(ctx, table, cls, raw.get(table, {}), skip)
-    if isinstance(raw.get("drivers"), dict) and "rule_kinds" in raw["drivers"]:
+    if isinstance(raw.get("drivers"), dict) and "preference_kinds" in raw["drivers"]:
         parts["drivers"] = dataclasses.replace(
-            parts["drivers"], rule_kinds=_rule_kinds(ctx, raw["drivers"]["rule_kinds"]))
+            parts["drivers"], preference_kinds=_preference_kinds(
+                ctx, raw["drivers"]["preference_kinds"]))
     _check_geo(ctx, parts["geo"])
     _check_cargo(ctx, parts["cargo"])
     _check_competition(ctx, parts["scenario"])
@@ -798,6 +796,25 @@ def parse_scenario(text: str, path: str | Path = "<string>") -> Scenario:
     sc = Scenario(path=str(path), **parts)
     _check_work(ctx, sc)
     return sc
+
+
+def _current_keys(ctx: _Ctx, table: str, body: dict) -> dict:
+    """A table with each renamed key (RENAMED_KEYS) under its new name, warning once per key;
+    the old and the new spelling together is an error (which one was meant?)."""
+    out: dict[str, Any] = {}
+    for key, v in body.items():
+        new = RENAMED_KEYS.get((table, key))
+        if new is None:
+            out[key] = v
+            continue
+        line = ctx.line_of(table, key)
+        if new in body:
+            raise ctx.fail(table, key, f"{new} alone (its old spelling {key} was also given)", v)
+        warnings.warn(f"{ctx.path}{f':{line}' if line else ''}: [{table}] {key} is deprecated: "
+                      f"write {new} (the old spelling is read as {new} for one more release)",
+                      RenamedSetting, stacklevel=3)
+        out[new] = v
+    return out
 
 
 def _check_driver_ids(ctx: _Ctx, fixed: tuple[DriverSpec, ...], count: int) -> None:

@@ -84,6 +84,26 @@ def test_the_old_ruleset_key_warns_and_reads_as_ruleset(tmp_path: Path) -> None:
         load_scenario(both)
 
 
+def test_old_preference_keys_warn_and_point_errors_at_their_line(tmp_path: Path) -> None:
+    head = '[scenario]\nname = "c"\ndays = 1\n\n[drivers]\npreferences_per_driver = 2\n'
+    old, new, bad = (tmp_path / f"{n}.toml" for n in ("old", "new", "bad"))
+    old.write_text(head + 'rule_kinds = ["quiet_window"]\nrule_lang = "en"\n', encoding="utf-8")
+    new.write_text(head + 'preference_kinds = ["quiet_window"]\npreference_lang = "en"\n',
+                   encoding="utf-8")
+    bad.write_text(head + 'rule_lang = "fr"\n', encoding="utf-8")
+    with pytest.warns(RenamedSetting) as got:
+        sc = load_scenario(old)
+    assert [str(w.message).split(" (")[0] for w in got] == [
+        f"{old}:7: [drivers] rule_kinds is deprecated: write preference_kinds",
+        f"{old}:8: [drivers] rule_lang is deprecated: write preference_lang"]
+    assert sc.drivers == load_scenario(new).drivers
+    assert sc.drivers.preference_kinds == ("quiet_window",)
+    with pytest.warns(RenamedSetting), pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    assert err.value.line == 7  # the value's line, written under the old key
+    assert err.value.key == "[drivers] preference_lang"
+
+
 def test_the_provider_lookup_reads_the_old_backend_name() -> None:
     with pytest.warns(RenamedSetting, match="write 'deterministic'"):
         assert providers.get("rules") is providers.get("deterministic")

@@ -27,7 +27,7 @@ def short(mode: str, fixed: tuple = ()) -> Scenario:
     base = load_scenario(SCENARIOS / "month-rules.toml")
     return base.with_overrides(scenario={"days": 3.0},
                                drivers={"count": 5, "preferences_per_driver": 1,
-                                        "rule_kinds": (K5,), "fixed": fixed},
+                                        "preference_kinds": (K5,), "fixed": fixed},
                                memory={"mode": mode})
 
 

@@ -48,7 +48,7 @@ def run_world(sc, out: Path):
 
 @pytest.fixture(scope="module")
 def all_kinds(tmp_path_factory: pytest.TempPathFactory):
-    sc = scenario(prefs=24, drivers='rule_kinds = "all"\nrule_lang = "mixed"')
+    sc = scenario(prefs=24, drivers='preference_kinds = "all"\npreference_lang = "mixed"')
     return run_world(sc, tmp_path_factory.mktemp("all_kinds"))
 
 
@@ -150,7 +150,7 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
                                                    listings=None))
 
     a = specs(scenario(count=4))
-    b = specs(scenario(count=4, prefs=3, drivers="rule_lang = \"en\""))
+    b = specs(scenario(count=4, prefs=3, drivers="preference_lang = \"en\""))
     assert [(x.lat, x.lng) for x in a] == [(x.lat, x.lng) for x in b]
     assert all(len(x.rules) == 3 for x in b)
     assert not any(x.rules for x in a)
@@ -159,12 +159,12 @@ def test_drawn_rules_leave_other_streams_alone() -> None:
 
 
 def test_rule_keys_validated() -> None:
-    with pytest.raises(ScenarioError, match="rule_kinds"):
-        scenario(prefs=2, drivers='rule_kinds = ["no_such_kind"]')
-    with pytest.raises(ScenarioError, match="rule_lang"):
-        scenario(prefs=2, drivers='rule_lang = "fr"')
-    sc = scenario(prefs=2, drivers='rule_kinds = ["max_haul_km", "quiet_window"]')
-    assert sc.drivers.rule_kinds == ("max_haul_km", "quiet_window")
+    with pytest.raises(ScenarioError, match="preference_kinds"):
+        scenario(prefs=2, drivers='preference_kinds = ["no_such_kind"]')
+    with pytest.raises(ScenarioError, match="preference_lang"):
+        scenario(prefs=2, drivers='preference_lang = "fr"')
+    sc = scenario(prefs=2, drivers='preference_kinds = ["max_haul_km", "quiet_window"]')
+    assert sc.drivers.preference_kinds == ("max_haul_km", "quiet_window")
 
 
 def test_drivers_file_rules_never_crash(tmp_path: Path) -> None:
@@ -210,7 +210,7 @@ def test_month_rules_scenario_parses() -> None:
 
     sc = load_scenario(SCENARIOS / "month-rules.toml")
     assert sc.drivers.preferences_per_driver == 24
-    assert sc.drivers.rule_kinds == ()
+    assert sc.drivers.preference_kinds == ()
     assert settings_for(sc.scenario.scoring).version.value == "S4"
 
 
@@ -408,7 +408,7 @@ def test_generated_month_draws_only_the_24_kinds() -> None:
             assert len(kinds) > 10  # drawn across the registry, not a fixed few
 
 
-MUST_TAKE = 'rule_kinds = ["must_take_cargo"]'
+MUST_TAKE = 'preference_kinds = ["must_take_cargo"]'
 
 
 def _must_take(specs) -> list[PreferenceEntry]:
@@ -431,7 +431,7 @@ def test_must_take_rules_name_cargo_the_market_lists_inside_their_window(tmp_pat
 
     sc = parse(BASE.format(seed=11, days=4, count=8, prefs=1, drivers=MUST_TAKE).replace(
         "cargo_per_day = 3000", "cargo_per_day = 400").replace(
-        'start = "2026-03-01T00:00:00"', 'start = "2026-03-01T00:00:00"\nrules = "competition"'))
+        'start = "2026-03-01T00:00:00"', 'start = "2026-03-01T00:00:00"\nruleset = "competition"'))
     created = {r["cargo_id"]: r["create_time"] for r in official_cargo_records(sc)}
     drivers = official_drivers(sc)
     rules = [p for d in drivers for p in d["preferences"]]

@@ -73,11 +73,11 @@ def with_drawn_rules(scenario: Scenario, specs: list[DriverSpec], n_fixed: int,
     if scenario.scenario.ruleset == "competition":  # that environment always starts at the epoch
         start = EPOCH
     days = max(1, math.ceil(scenario.scenario.days))
-    kinds = set(d.rule_kinds) or None
+    kinds = set(d.preference_kinds) or None
     out = list(specs[:n_fixed])
     for spec in specs[n_fixed:]:
         drawn = draw_preferences(rng, d.preferences_per_driver,
-                                 lang=d.rule_lang,  # type: ignore[arg-type]
+                                 lang=d.preference_lang,  # type: ignore[arg-type]
                                  kinds=kinds, home=(spec.lat, spec.lng),
                                  start_day=start.date(), days=days, market=market)
         rules = tuple(PreferenceEntry(p.text, p.kind, p.params.to_dict(), p.penalty_amount,
