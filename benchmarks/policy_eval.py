@@ -167,12 +167,15 @@ class Job:
     reuse: bool = False  # score an earlier run of the same job instead of running again
     gold_file: str | None = None  # what the scorer reads, when the agents read texts only
     fine_weight: float = 1.0  # [policy] fine_weight: yuan of earnings a yuan of fine weighs
+    compliance_budget: float | None = None  # [policy] compliance_budget (None: no bound)
 
 
 def scenario_for(job: Job) -> Scenario:
     sc = load_scenario(str(scenario_path(job.market, job.split)))
     return sc.with_overrides(scenario={"days": job.days, "scoring": job.version},
-                             memory={"mode": job.mode}, policy={"fine_weight": job.fine_weight},
+                             memory={"mode": job.mode}, policy={"fine_weight": job.fine_weight,
+                                                           "compliance_budget":
+                                                           job.compliance_budget},
                              drivers={"file": job.drivers_file},
                              cargo={"file": job.cargo_file})
 
@@ -424,6 +427,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          "texts alone, as in the competition (scored with the gold either way)")
     ap.add_argument("--fine-weight", type=float, default=1.0,
                     help="[policy] fine_weight of the memory modes (1: a fine at its amount)")
+    ap.add_argument("--compliance-budget", type=float, default=None,
+                    help="[policy] compliance_budget of the memory modes (default: no bound)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -443,7 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     tag = f"{args.market}-{args.split}-{args.days}d" + (
         f"-d{hashlib.sha256(args.drivers.encode()).hexdigest()[:6]}" if args.drivers else "") + (
         "-text" if args.read == "text" else "") + (
-        f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "")
+        f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "") + (
+        f"-b{args.compliance_budget:g}" if args.compliance_budget is not None else "")
     try:
         drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
         cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
@@ -453,7 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     read = text_only(drivers) if args.read == "text" else drivers
     jobs = [Job(args.market, args.split, v, m, args.days, str(read), str(cargo.resolve()),
                 str(out / tag / v / m), args.reuse,
-                str(drivers) if args.read == "text" else None, args.fine_weight)
+                str(drivers) if args.read == "text" else None, args.fine_weight,
+                args.compliance_budget)
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

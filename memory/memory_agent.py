@@ -22,7 +22,7 @@ from typing import ClassVar, Protocol
 import h3
 
 from memory.cargo_memory import CargoMemory, Seen
-from memory.driver_memory import DriverMemory
+from memory.driver_memory import PRIOR_MINUTES, DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.promises import open_promises, promise_fine, promise_todo
@@ -175,6 +175,7 @@ class MemoryAgent:
         self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
         # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
         self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
+        self.overspent = 0.0  # what rests for rules forwent beyond the fines they avoided
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
@@ -237,7 +238,7 @@ class MemoryAgent:
         states = self.rules.states(now, pos)
         self.book_wait(obs, states)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
-        w = self.sc.policy.fine_weight
+        w = self.fine_weight()
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
                            price=tp, now_world=obs.now, fine_weight=w)
         self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
@@ -278,8 +279,20 @@ class MemoryAgent:
         assert self.rules is not None
         parts = by_length.get(round(done.amount), {})
         kept = {i: v for i, v in parts.items() if v > 0 and i not in self.rules.waived}
+        cost = tp.cost(t0, done.amount)
+        self.overspent += max(0.0, cost - sum(kept.values()))
         if kept:
-            self._book(kept, tp.cost(t0, done.amount), states, obs.now)
+            self._book(kept, cost, states, obs.now)
+
+    def fine_weight(self) -> float:
+        """`[policy] fine_weight` while what keeping rules beyond their fines has cost stays
+        within `[policy] compliance_budget` of the net earned so far; 1 (a fine at its amount)
+        once that is spent."""
+        p = self.sc.policy
+        if p.fine_weight == 1.0 or p.compliance_budget is None:
+            return p.fine_weight
+        earned = max(0.0, self.driver.income) + self.driver.prior_rate * PRIOR_MINUTES
+        return p.fine_weight if self.overspent <= p.compliance_budget * earned else 1.0
 
     def weigh_rules(self, pairs: list, kept: list, states: tuple[RuleState, ...], now: float,
                     pos: Point, tp: TimePrice, t: float) -> None:
@@ -320,7 +333,7 @@ class MemoryAgent:
             self.forgone[i] = self.forgone.get(i, 0.0) + amount * fines[i] / total
             bound = self.rules.liability(st)
             if bound is not None and self.forgone[i] * left / elapsed > (
-                    bound * self.sc.policy.fine_weight):
+                    bound * self.fine_weight()):
                 self.rules.waive(i)
 
     def waive_off_days(self, states: tuple[RuleState, ...], now: float, t: float) -> None:
@@ -344,7 +357,7 @@ class MemoryAgent:
             short = need - off_days_kept(have, days_left, busy_today=False)
             bound = self.rules.liability(st)
             if short > 0 and bound is not None and (
-                    short * day_value > bound * self.sc.policy.fine_weight):
+                    short * day_value > bound * self.fine_weight()):
                 self.rules.waive(i)
 
     def time_price(self, obs: Observation) -> TimePrice:
@@ -367,7 +380,7 @@ class MemoryAgent:
         over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
         at `rate`, a drive's km and the fines the drive itself draws)."""
         assert self.rules is not None
-        w = self.sc.policy.fine_weight  # fines weigh w yuan of earnings each
+        w = self.fine_weight()  # fines weigh w yuan of earnings each
         promised = promise_todo(self.rules, now)
         if promised is not None:  # a promised cargo: its fine is the whole stake
             minutes = 1 if promised.action == "take" else promised.minutes
@@ -464,6 +477,7 @@ class MemoryAgent:
                             for a, d in self.digests.items()},
                 # what keeping each rule has forgone, and the rules broken knowingly since
                 "forgone": {str(i): v for i, v in self.forgone.items()},
+                "overspent": self.overspent,
                 "offered": None if self._offered is None else [
                     self._offered[0], self._offered[1].rate, list(self._offered[1].factors),
                     {str(m): {str(i): v for i, v in p.items()}
@@ -478,6 +492,7 @@ class MemoryAgent:
         self.digests = {a: Digest(tuple(d["bullets"]), d["t"], dict(d["marks"]), d["source"])
                         for a, d in s["digests"].items()}
         self.forgone = {int(i): float(v) for i, v in s.get("forgone", {}).items()}
+        self.overspent = float(s.get("overspent", 0.0))
         o = s.get("offered")
         self._offered = None if o is None else (
             o[0], TimePrice(o[1], tuple(o[2])),

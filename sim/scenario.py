@@ -220,6 +220,12 @@ class PolicyConfig:
     # choices: 1 prices a fine at its amount (most net after penalties); above 1 a driver
     # keeps rules that cost more than their fine (less penalty, less net). Scoring is unchanged.
     fine_weight: float = 1.0
+    # the most keeping rules beyond their fines may cost, as a share of the driver's net
+    # earned so far (a day at the prior rate to start with); rests taken for rules are booked
+    # at what their minutes forgo less the fines they avoid at face value. Once spent, fines
+    # weigh their amount again until earnings catch up: it bounds what fine_weight can cost
+    # any one driver. None: no bound.
+    compliance_budget: float | None = None
 
 
 @dataclass(frozen=True)
@@ -384,7 +390,7 @@ POSITIVE = {
 NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
-    ("drivers", "preferences_per_driver"),
+    ("drivers", "preferences_per_driver"), ("policy", "compliance_budget"),
     ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
     ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
     ("llm", "step_deadline_s"),
@@ -414,7 +420,7 @@ UPPER: dict[tuple[str, str], float] = {
     ("drivers", "count"): 10_000, ("drivers", "cost_per_km"): 1000,
     ("drivers", "preferences_per_driver"): 24,
     ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
-    ("policy", "fine_weight"): 100,
+    ("policy", "fine_weight"): 100, ("policy", "compliance_budget"): 100,
     ("memory", "low_yield_net"): 1e7, ("memory", "compress_threshold"): 1_000_000,
     ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
     ("llm", "timeout_s"): 3600, ("llm", "max_retries"): 10, ("llm", "backoff_s"): 60,

@@ -21,11 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 DAYS = 31
 
 
-def rested_agent(cap: float, weight: float = 1.0) -> tuple[MemoryAgent, int]:
+def rested_agent(cap: float, weight: float = 1.0, budget: float | None = None
+                 ) -> tuple[MemoryAgent, int]:
     """A driver with a daily 10-hour rest rule (200 a day, `cap` a month) who drives early on
     day 1 and then rests the ten hours the rule asks for; the agent's index for that rule."""
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
-        policy={"fine_weight": weight}, scenario={"days": DAYS})
+        policy={"fine_weight": weight, "compliance_budget": budget}, scenario={"days": DAYS})
     entries = [pref("daily_continuous_rest", {"min_minutes": 600, "days": "all"},
                     amount=200.0, cap=cap)]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
@@ -60,3 +61,15 @@ def test_a_capped_rule_not_worth_a_month_of_rests_is_waived():
     assert i in agent.rules.waived
     agent_heavy, j = rested_agent(cap=400.0, weight=100.0)  # fines weigh a hundredfold
     assert j not in agent_heavy.rules.waived
+
+
+def test_a_spent_compliance_budget_weighs_fines_at_their_amount_again():
+    """`[policy] compliance_budget`: what rests for rules forgo beyond the fines they avoid is
+    bounded by a share of the driver's earnings; once spent, the weight falls back to 1."""
+    spent, i = rested_agent(cap=400.0, weight=100.0, budget=0.0)
+    assert spent.overspent > 0  # ten hours forgone against a 200 fine
+    assert spent.fine_weight() == 1.0
+    assert i in spent.rules.waived  # as at weight 1
+    room, j = rested_agent(cap=400.0, weight=100.0, budget=10.0)
+    assert room.fine_weight() == 100.0
+    assert j not in room.rules.waived
