@@ -220,7 +220,7 @@ def official_drivers(scenario: Scenario) -> list[dict]:
             for x in specs]
 
 
-def rules_for(scenario: Scenario, **overrides: Any) -> RoundSettings:
+def round_settings(scenario: Scenario, **overrides: Any) -> RoundSettings:
     s = scenario
     kw: dict[str, Any] = {"days": int(s.scenario.days), "speed_kmh": s.geo.speed_kmh,
                           "max_steps": s.scenario.max_steps, "concurrency": s.llm.concurrency}
@@ -252,7 +252,7 @@ def run_competition(scenario: Scenario, out: str | Path, agent_spec: str | None 
 
 def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: str | None,
                 on_agent: Any, overrides: dict[str, Any]) -> dict:
-    rules = rules_for(scenario, **overrides)
+    settings = round_settings(scenario, **overrides)
     cargo_path = Path(scenario.cargo.file) if scenario.cargo.file else None
     drivers = official_drivers(scenario)
     stamp = stamp or run_stamp()
@@ -263,7 +263,7 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
     write_atomic(drivers_path, json.dumps(drivers, ensure_ascii=False, indent=2))
     table = load_cargo_table(cargo_path)
     records = load_driver_records(drivers_path)
-    env = CompetitionEnv(table, records, rules, comp, stamp)
+    env = CompetitionEnv(table, records, settings, comp, stamp)
     api = HarnessApi(env, ChatGateway(scenario))
     env.api = api
     if agent_spec is not None:
@@ -276,8 +276,8 @@ def _run_locked(scenario: Scenario, comp: Path, agent_spec: str | None, stamp: s
         on_agent(agent)
     write_atomic(comp / INPUTS_FILE, json.dumps({
         "cargo": str(cargo_path.resolve()), "drivers": str(drivers_path.resolve()),
-        "reposition_speed_km_per_hour": rules.speed_kmh,
-        "simulation_duration_days": rules.days, "scoring_version": rules.scoring,
+        "reposition_speed_km_per_hour": settings.speed_kmh,
+        "simulation_duration_days": settings.days, "scoring_version": settings.scoring,
         # `score` applies the same pins as the run (docs/preferences.md)
         **({"pins": scenario.preferences.pins} if scenario.preferences.pins else {}),
     }, indent=2))

@@ -144,7 +144,7 @@ class Api:
     # the driver this thread is simulating
     def _active(self) -> DriverRun | None:
         run = getattr(self._local, "run", None)
-        if run is None and self._env.rules.concurrency <= 1:
+        if run is None and self._env.settings.concurrency <= 1:
             # the official api is one shared object: a thread the agent starts inside decide
             # (parallel model calls, say) still acts for the driver being simulated
             run = self._current
@@ -174,7 +174,7 @@ class Api:
                 True
         else:
             lat, lng, done, current = rec.lat, rec.lng, 0, False
-        strip = env.rules.takes_k
+        strip = env.settings.takes_k
         prefs = [v for p in rec.preferences
                  if (v := _visible(p, t * 60, strip)) is not None]
         raw = rec.raw
@@ -198,7 +198,7 @@ class Api:
         run = self._active()
         if run is None or not run.active or driver_id != run.record.driver_id:
             raise ValueError(f"query_cargo for {driver_id!r}, which is not the active driver")
-        if env.rules.takes_k:
+        if env.settings.takes_k:
             if len(args) + len(kwargs) > 1 or (kwargs and "k" not in kwargs):
                 raise TypeError("query_cargo takes (driver_id, latitude, longitude[, k])")
             k = int(args[0] if args else kwargs.get("k", DEFAULT_K))
@@ -215,7 +215,7 @@ class Api:
                 cargo["price"] = round(cargo["price"] / 100, 2)
             items.append({"distance_km": d, "cargo": cargo})
         out: dict[str, Any] = {"driver_id": driver_id}
-        if env.rules.takes_k:
+        if env.settings.takes_k:
             out["k"] = k
         out["items"] = items
         run.state.t += math.ceil(len(items) / QUERY_BATCH)
@@ -264,9 +264,9 @@ class StepTimeoutError(Exception):
 
 
 class CompetitionEnv:
-    def __init__(self, table: CargoTable, drivers: list[DriverRecord], rules: RoundSettings,
+    def __init__(self, table: CargoTable, drivers: list[DriverRecord], settings: RoundSettings,
                  out_dir: str | Path, stamp: str | None = None) -> None:
-        self.table, self.drivers, self.rules = table, drivers, rules
+        self.table, self.drivers, self.settings = table, drivers, settings
         self.out_dir = Path(out_dir)
         self.stamp = stamp or run_stamp()
         self.by_id = {d.driver_id: d for d in drivers}
@@ -283,7 +283,7 @@ class CompetitionEnv:
                          ActionLog(self.out_dir / action_log_name(rec.driver_id, self.stamp)))
 
     def _decide(self, run: DriverRun, agent: Agent) -> Any:
-        timeout = self.rules.step_timeout_s
+        timeout = self.settings.step_timeout_s
         if timeout is None:
             return agent.decide(run.record.driver_id)
         box: dict[str, Any] = {}
@@ -305,7 +305,7 @@ class CompetitionEnv:
         return box["v"]
 
     def run_driver(self, run: DriverRun, agent: Agent) -> None:
-        r, s = self.rules, run.state
+        r, s = self.settings, run.state
         self.api._bind(run)
         run.active = run.started = True
         last_flush = time.monotonic()
@@ -377,11 +377,11 @@ class CompetitionEnv:
         t0 = time.perf_counter()
         self.runs = [self._new_run(i, d) for i, d in enumerate(self.drivers)]
         self.runs_by_id = {r.record.driver_id: r for r in self.runs}
-        if self.rules.concurrency <= 1:
+        if self.settings.concurrency <= 1:
             for run in self.runs:
                 self.run_driver(run, agent)
         else:
-            with ThreadPoolExecutor(self.rules.concurrency, "driver") as pool:
+            with ThreadPoolExecutor(self.settings.concurrency, "driver") as pool:
                 for f in [pool.submit(self.run_driver, run, agent) for run in self.runs]:
                     f.result()
         summary = self.summary(time.perf_counter() - t0)
@@ -389,7 +389,7 @@ class CompetitionEnv:
         return summary
 
     def summary(self, wall_s: float) -> dict:
-        runs, r = self.runs, self.rules
+        runs, r = self.runs, self.settings
         with_steps = [x for x in runs if x.steps]
         return {
             "month": "2026-03",
