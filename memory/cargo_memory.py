@@ -28,7 +28,7 @@ class Seen(StrEnum):
 
 
 @dataclass(slots=True)
-class CargoRecord:
+class SeenCargo:
     cargo: CargoView
     first_seen: float
     last_seen: float
@@ -55,9 +55,9 @@ class CargoMemory:
                  max_results: int = 50, confirm_minutes: float = 30.0) -> None:
         self.geo, self.cost_per_km, self.max_results = geo, cost_per_km, max_results
         self.confirm_minutes = confirm_minutes
-        self.records: dict[str, CargoRecord] = {}
-        self.active: dict[str, CargoRecord] = {}
-        self.discarded: dict[str, CargoRecord] = {}  # failed/stale/unavailable/taken, relevant
+        self.records: dict[str, SeenCargo] = {}
+        self.active: dict[str, SeenCargo] = {}
+        self.discarded: dict[str, SeenCargo] = {}  # failed/stale/unavailable/taken, relevant
         self.blocked_ids: set[str] = set()  # every id that left `active`, kept for good
         self._deadlines: list[tuple[float, str]] = []
         self._forget: list[tuple[float, str]] = []
@@ -86,7 +86,7 @@ class CargoMemory:
             rec = self.records.get(c.cargo_id)
             if rec is None:
                 est = c.route(self.geo, center, self.cost_per_km)[0]
-                rec = CargoRecord(c, ev.t, ev.t, self.searches, ev.lat, ev.lng, round(est, 1))
+                rec = SeenCargo(c, ev.t, ev.t, self.searches, ev.lat, ev.lng, round(est, 1))
                 self.records[c.cargo_id] = rec
                 self.active[c.cargo_id] = rec
                 heapq.heappush(self._deadlines, (rec.deadline(self.confirm_minutes), c.cargo_id))
@@ -188,7 +188,7 @@ class CargoMemory:
         self.log.set_state(s["log"])
 
 
-def _rec_state(r: CargoRecord) -> dict:
+def _rec_state(r: SeenCargo) -> dict:
     c = r.cargo
     return {"cargo": [c.cargo_id, c.origin.lat, c.origin.lng, c.dest.lat, c.dest.lng, c.price,
                       c.load_start, c.load_end, c.remove_time, c.cost_minutes, c.distance_km],
@@ -197,8 +197,8 @@ def _rec_state(r: CargoRecord) -> dict:
             "status": r.status.value, "reason": r.reason, "changed_at": r.changed_at}
 
 
-def _rec_from(d: dict) -> CargoRecord:
+def _rec_from(d: dict) -> SeenCargo:
     x = d["cargo"]
     c = CargoView(x[0], Point(x[1], x[2]), Point(x[3], x[4]), *x[5:])
-    return CargoRecord(c, d["first_seen"], d["last_seen"], d["search_id"], d["seen"][0],
+    return SeenCargo(c, d["first_seen"], d["last_seen"], d["search_id"], d["seen"][0],
                        d["seen"][1], d["value"], Seen(d["status"]), d["reason"], d["changed_at"])
