@@ -5,7 +5,6 @@ quicktok's `qwen3` encoding is Qwen's BPE, the tokenizer of the production model
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 import quicktok
@@ -20,32 +19,9 @@ class TokenCounter:
     def __init__(self, encoding: str = "qwen3") -> None:
         self.name = encoding
         self._enc = _encoding(encoding)
-        self._lines: dict[str, int] = {}  # a line's count, for `total`
 
     def __call__(self, text: str) -> int:
         return self._enc.count(text)
-
-    def total(self, lines: Sequence[str]) -> int:
-        """The count of the lines joined, summed line by line with each line's count kept (a
-        view repeats most of its lines from step to step). Exact where no token can span two
-        lines: each ends in a newline and the next starts with no white space (Qwen's
-        pre-tokenizer splits there, as `FactLog` relies on); otherwise the joined text is
-        counted."""
-        known = self._lines
-        n = 0
-        for i, line in enumerate(lines):
-            if not line.endswith("\n") or (i and line[:1].isspace()):
-                return self._enc.count("".join(lines))
-            got = known.get(line)
-            if got is None:
-                if len(known) >= MAX_KEPT_LINES:
-                    known.clear()
-                got = known[line] = self._enc.count(line)
-            n += got
-        return n
-
-
-MAX_KEPT_LINES = 1 << 17
 
 
 class FactLog:

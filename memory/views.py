@@ -177,23 +177,17 @@ class View:
         return dataclasses.replace(self, only=self.DIGEST_SECTIONS, digest=(), logs=(),
                                    renderer=VERBOSE)
 
-    def _section_lines(self) -> list[str]:
-        """The sections as printed, one string per line (each ending in a newline)."""
-        out = []
+    def _sections_text(self) -> str:
+        parts = []
         for title, lines in self.renderer.sections(self):
             if lines and (not self.only or title in self.only):
-                out.append(f"## {title}\n")
-                out += [x + "\n" for x in lines]
+                parts.append(f"## {title}\n" + "".join(x + "\n" for x in lines))
         if self.digest:
-            out.append("## memory digest\n")
-            out += [f"- {b}\n" for b in self.digest]
+            parts.append("## memory digest\n" + "".join(f"- {b}\n" for b in self.digest))
         if self.lessons:
-            out.append("## lessons from earlier runs\n")
-            out += [f"- {b}\n" for b in self.lessons]
-        return out
-
-    def _sections_text(self) -> str:
-        return "".join(self._section_lines())
+            parts.append("## lessons from earlier runs\n"
+                         + "".join(f"- {b}\n" for b in self.lessons))
+        return "".join(parts)
 
     def head(self) -> str:
         return self.renderer.title(self) + self._sections_text()
@@ -211,9 +205,7 @@ class View:
         return self.head() + "".join(h + log.text(s) for h, log, s in self._log_headers())
 
     def tokens(self, counter: TokenCounter) -> int:
-        lines = [self.renderer.title(self), *self._section_lines()]
-        total = getattr(counter, "total", None)  # line by line, each line's count kept
-        n = total(lines) if total is not None else counter("".join(lines))
+        n = counter(self.head())
         for h, log, s in self._log_headers():
             n += counter(h) + log.tokens(s)
         return n
