@@ -116,7 +116,8 @@ def great_circle_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lng2 - lng1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * MEAN_EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+    s = math.sqrt(a)
+    return 2 * MEAN_EARTH_RADIUS_KM * math.asin(s if s < 1.0 else 1.0)  # min(1.0, s)
 
 
 def official_place_name(city_en: str, county_zh: str) -> str:

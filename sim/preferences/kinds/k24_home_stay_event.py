@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from sim.geo import Point
@@ -95,9 +96,15 @@ class HomeStayEvent(Kind):
     scope = Scope.MONTH
     judged_at_end = True
 
+    @cached_property
+    def span(self) -> tuple[int, int, int]:
+        """(w0, w1, w_end) in minutes from the epoch, read once (every test asks)."""
+        p = self.params
+        return wall_to_minutes(p.w0), wall_to_minutes(p.w1), wall_to_minutes(p.w_end)
+
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
-        w0, w1, w_end = (wall_to_minutes(x) for x in (p.w0, p.w1, p.w_end))
+        w0, w1, w_end = self.span
 
         def near_pk(pos: Point) -> bool:
             return pos.km_to(p.pickup_lat, p.pickup_lng) <= p.radius_km
@@ -141,8 +148,7 @@ class HomeStayEvent(Kind):
                      cargo: Mapping[str, CargoRecord]) -> bool:
         """Steps ending before the event starts are never read; steps starting after its
         absence and stay spans cannot change a pickup and a homecoming already found."""
-        p = self.params
-        w0, w1, w_end = (wall_to_minutes(x) for x in (p.w0, p.w1, p.w_end))
+        w0, w1, w_end = self.span
         if all(s.step_end < w0 for s in steps):
             return True
         return (base["pickup_done"] is not None and base["home_arrival"] is not None
