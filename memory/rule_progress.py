@@ -210,7 +210,7 @@ class RuleProgress:
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
         self._known_head = 0  # the first logged steps whose takes all found their cargo
-        self._extra: dict[tuple, float] = {}  # what-if totals of this step
+        self._extra: dict[tuple, object] = {}  # what-if totals (and rest futures) of this step
         # what the what-ifs of one step share (tails of the log, the future without the
         # steps, a box rule's next step where the driver stands), dropped at each new step
         self._memo: dict[tuple, object] = {}
@@ -591,8 +591,8 @@ class RuleProgress:
         live = self.timed - self.waived  # a waived rule's saving is never counted
         if not live:
             return 0.0
-        by_work = self.extra_for_steps(worked, now, position, credit=False, only=live)
-        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=live)
+        by_work = self._future(worked, now, position, live)
+        by_rest = self._future(rested, now, position, live)
         saved = 0.0
         for spec in self.rules:
             if spec.index in self.waived:
@@ -602,6 +602,22 @@ class RuleProgress:
                 s /= max(1, getattr(spec.rule.params, "min_days", 1))
             saved += s
         return max(0.0, saved)
+
+    def _future(self, hs: list[Step], now: int, position: Point, live: frozenset[int]
+                 ) -> dict[int, float]:
+        """`extra_for_steps` of a priced rest's future, kept for the step: the rests of one
+        step often share their worked future (work to the end of the same day)."""
+        if not self.share_work:
+            return self.extra_for_steps(hs, now, position, credit=False, only=live)
+        if self._cache is None:  # the counters of this instant first (the what-if's base)
+            self.states(now, position)
+        assert self._cache is not None
+        key = ("future", tuple(hs), self._cache[0], position, live)
+        got = self._extra.get(key)
+        if got is None:
+            got = self._extra[key] = self.extra_for_steps(hs, now, position, credit=False,
+                                                          only=live)
+        return got  # type: ignore[return-value]
 
     def reposition_extra(self, now: int, position: Point, lat: float, lng: float) -> float:
         """The fines a drive to (lat, lng) would add (deadhead totals, boxes, circles, quiet
