@@ -161,6 +161,20 @@ class MarketMemory:
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
 
+    def best(self, around: Point, k: int = 2, t: float | None = None) -> GridFact | None:
+        """`ranked(around, k, t)[0]` (None when empty), with only the winner's fact built: the
+        same order (value, then cell id) over the same grids."""
+        top: tuple[float, str] | None = None
+        for c in _disk(self.cell(around.lat, around.lng), k):
+            lat, lng = _centre(c)
+            if not _inside(lat, lng):
+                continue
+            g = self.stats(c, t)
+            key = (-(g.value if g is not None else self.prior(c)), c)
+            if top is None or key < top:
+                top = key
+        return None if top is None else self.fact(top[1], t)
+
     def avoid(self, n: int | None = None, min_streak: int = 2) -> list[GridFact]:
         facts = [self.fact(c) for c, g in self.grids.items() if g.streak >= min_streak]
         facts.sort(key=lambda f: (-f.streak, f.cell))

@@ -1,12 +1,20 @@
-"""Fast paths that must give exactly what the plain code gives (the generator world's draws)."""
+"""Fast paths that must give exactly what the plain code gives: the generator world's draws and
+the market memory's best grid."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
+import pytest
 
+from agents.app.runner import run_scenario
+from memory.market_memory import MarketMemory
 from sim.geo import Geography, in_guangdong, round6
+from sim.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_round6_is_numpys_round_of_a_float64():
@@ -32,3 +40,25 @@ def test_sampled_points_are_rounded_as_before():
             if in_guangdong(lat, lng):
                 assert (p.lat, p.lng) == (round(lat, 6), round(lng, 6))
                 break
+
+
+def test_best_grid_is_the_first_ranked_on_a_real_run(tmp_path):
+    sc = load_scenario(ROOT / "scenarios/month.toml").with_overrides(
+        scenario={"days": 1}, drivers={"count": 4}, memory={"mode": "rules"})
+    asked = [0]
+    best = MarketMemory.best
+
+    def checked(self, around, k=2, t=None):
+        got = best(self, around, k, t)
+        ranked = self.ranked(around, k, t)
+        assert got == (ranked[0] if ranked else None)
+        asked[0] += 1
+        return got
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(MarketMemory, "best", checked)
+    try:
+        run_scenario(sc, tmp_path)
+    finally:
+        mp.undo()
+    assert asked[0] > 20
