@@ -56,6 +56,34 @@ class KeptLog(StepLog):
             got = self._days[key] = super().active_overlaps(lo, hi)
         return bool(got)
 
+    def extended(self, extra: Sequence[Step]) -> KeptLog:
+        """This log with `extra` logged after it (every take in them finding its cargo), its
+        derived lists and the figures of days the new steps cannot reach carried over: the
+        log of the next step without re-reading the month. Each list is what the plain
+        `StepLog` builds over all the steps (they keep log order, so the old one's list then
+        the new steps' list)."""
+        out = KeptLog(self.steps + tuple(extra), self.cargo)
+        new = StepLog(tuple(extra), self.cargo)
+        known = self.__dict__
+        for name in _DERIVED:
+            if name in known:
+                out.__dict__[name] = known[name] + getattr(new, name)
+        # a new step's rest and active intervals start at or after its step_start
+        first = min((s.step_start for s in extra), default=None)
+        days = out._days
+        for key, value in self._days.items():
+            if first is None:
+                days[key] = value
+            elif key[0] == "overlaps":
+                if value or key[2] <= first:  # found already, or ends before any new step
+                    days[key] = value
+            elif DAY * key[1] + DAY <= first:  # the day closed before any new step
+                days[key] = value
+        return out
+
+
+_DERIVED = ("rest_intervals", "active_steps", "active_intervals", "takes")
+
 
 class GrownLog(StepLog):
     """A `KeptLog` with a few steps after it (build with `grow`)."""

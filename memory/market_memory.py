@@ -8,6 +8,7 @@ of low-yield searches (nothing found, or the best net below a threshold) halves 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import h3
 
@@ -102,7 +103,7 @@ class MarketMemory:
         return int((t % DAY) // 60) // self.bucket_hours
 
     def cell(self, lat: float, lng: float) -> str:
-        return h3.latlng_to_cell(lat, lng, self.res)
+        return _cell(lat, lng, self.res)
 
     def on_event(self, ev: Event) -> None:
         if not isinstance(ev, SearchDone) or ev.rejected is not None:
@@ -146,7 +147,7 @@ class MarketMemory:
         return v
 
     def fact(self, cell: str, t: float | None = None) -> GridFact:
-        lat, lng = h3.cell_to_latlng(cell)
+        lat, lng = _centre(cell)
         g = self.stats(cell, t)
         if g is None:
             return GridFact(cell, lat, lng, self.prior(cell), 0, 0.0, 0.0, 0, False)
@@ -155,10 +156,24 @@ class MarketMemory:
 
     def ranked(self, around: Point, k: int = 2, t: float | None = None) -> list[GridFact]:
         """Grids within k rings of `around` (centres inside Guangdong), best value first."""
-        cells = h3.grid_disk(self.cell(around.lat, around.lng), k)
-        facts = [f for f in (self.fact(c, t) for c in cells) if in_guangdong(f.lat, f.lng)]
+        cells = _disk(self.cell(around.lat, around.lng), k)
+        facts = [f for f in (self.fact(c, t) for c in cells) if _inside(f.lat, f.lng)]
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
+
+    def best(self, around: Point, k: int = 2, t: float | None = None) -> GridFact | None:
+        """`ranked(around, k, t)[0]` (None when empty), with only the winner's fact built: the
+        same order (value, then cell id) over the same grids."""
+        top: tuple[float, str] | None = None
+        for c in _disk(self.cell(around.lat, around.lng), k):
+            lat, lng = _centre(c)
+            if not _inside(lat, lng):
+                continue
+            g = self.stats(c, t)
+            key = (-(g.value if g is not None else self.prior(c)), c)
+            if top is None or key < top:
+                top = key
+        return None if top is None else self.fact(top[1], t)
 
     def avoid(self, n: int | None = None, min_streak: int = 2) -> list[GridFact]:
         facts = [self.fact(c) for c, g in self.grids.items() if g.streak >= min_streak]
@@ -169,7 +184,7 @@ class MarketMemory:
         """Searched grids within k rings (about 45 km at resolution 5), best value first.
 
         What a driver can act on: bounded by geography, however long the run."""
-        cells = h3.grid_disk(self.cell(around.lat, around.lng), k)
+        cells = _disk(self.cell(around.lat, around.lng), k)
         facts = [self.fact(c, t) for c in cells if c in self.grids]
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
@@ -201,6 +216,28 @@ class MarketMemory:
         self.log.set_state(s["log"])
         if "hours" in s:
             self.hours.set_state(s["hours"])
+
+
+# Grid geometry is fixed: every driver asks the same cells, rings and centres step after step,
+# so the answers are kept (pure functions of their arguments).
+@lru_cache(maxsize=1 << 16)
+def _cell(lat: float, lng: float, res: int) -> str:
+    return h3.latlng_to_cell(lat, lng, res)
+
+
+@lru_cache(maxsize=1 << 16)
+def _centre(cell: str) -> tuple[float, float]:
+    return h3.cell_to_latlng(cell)
+
+
+@lru_cache(maxsize=1 << 15)
+def _disk(cell: str, k: int) -> tuple[str, ...]:
+    return tuple(h3.grid_disk(cell, k))
+
+
+@lru_cache(maxsize=1 << 16)
+def _inside(lat: float, lng: float) -> bool:
+    return in_guangdong(lat, lng)
 
 
 def grid_table(events, res: int, low_yield_net: float):

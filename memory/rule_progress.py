@@ -210,7 +210,7 @@ class RuleProgress:
         self._base: dict[int, dict] = {}  # counters of the log so far, per rule (what-if base)
         self._full_log: StepLog | None = None
         self._known_head = 0  # the first logged steps whose takes all found their cargo
-        self._extra: dict[tuple, float] = {}  # what-if totals of this step
+        self._extra: dict[tuple, object] = {}  # what-if totals (and rest futures) of this step
         # what the what-ifs of one step share (tails of the log, the future without the
         # steps, a box rule's next step where the driver stands), dropped at each new step
         self._memo: dict[tuple, object] = {}
@@ -218,6 +218,8 @@ class RuleProgress:
         self._base_pen: dict[int, float] = {}  # the penalty of `_base`, per rule
         # per-step kinds: (steps tested, counters) — each new step is tested once and added
         self._step_counts: dict[int, tuple[int, dict]] = {}
+        # month kinds: (steps tested, counters), kept while the log is kept (see _month_counters)
+        self._month_counts: dict[int, tuple[int, dict]] = {}
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
@@ -292,10 +294,16 @@ class RuleProgress:
         """The whole log as one StepLog per step (its derived lists are computed once)."""
         if not self.share_work:
             return self._log(self.steps)
-        if self._full_log is None or len(self._full_log.steps) != len(self.steps):
-            # kept (its day figures shared) when every take in it found its cargo
-            self._full_log = (KeptLog(tuple(self.steps), self.cargo)
-                              if self._known(self.steps) else self._log(self.steps))
+        prev = self._full_log
+        if prev is None or len(prev.steps) != len(self.steps):
+            # kept (its day figures shared) when every take in it found its cargo; the last
+            # step's kept log grows by the steps logged since (the log only grows)
+            if not self._known(self.steps):
+                self._full_log = self._log(self.steps)
+            elif isinstance(prev, KeptLog) and len(prev.steps) < len(self.steps):
+                self._full_log = prev.extended(self.steps[len(prev.steps):])
+            else:
+                self._full_log = KeptLog(tuple(self.steps), self.cargo)
         return self._full_log
 
     def _full_plus(self, extra: Sequence[Step]) -> StepLog:
@@ -343,8 +351,29 @@ class RuleProgress:
         if rule.scope is Scope.STEP:
             c = self._step_counters(spec)
             return c, c
-        c = rule.violations(self._full(), self.ctx(spec))
+        c = self._month_counters(spec)
         return c, c
+
+    def _kept_full(self) -> bool:
+        """Whether the whole log is kept (every take in it found its cargo)."""
+        return isinstance(self._full(), KeptLog)
+
+    def _month_counters(self, spec: RuleSpec) -> dict:
+        """A month kind's counters over the log: the last ones kept while the steps logged
+        since cannot change them (`Kind.unchanged_by`), else the kind's test of the log."""
+        rule = spec.rule
+        assert rule is not None
+        if not self.share_work:
+            return rule.violations(self._full(), self.ctx(spec))
+        kept = self._kept_full()
+        done, c = self._month_counts.get(spec.index, (-1, None))
+        if c is None or not kept or not rule.unchanged_by(c, self.steps[done:], self.cargo):
+            c = rule.violations(self._full(), self.ctx(spec))
+        if kept:
+            self._month_counts[spec.index] = (len(self.steps), c)
+        else:
+            self._month_counts.pop(spec.index, None)
+        return c
 
     def _step_counters(self, spec: RuleSpec) -> dict:
         """A per-step kind's counters over the log: each step is tested once, on its own, and
@@ -496,6 +525,9 @@ class RuleProgress:
                         after[k] = base.get(k, 0) + with_h[k] - without[k]
             elif first.step_start >= rule.settled_after():
                 continue  # e.g. a dated itinerary: no step after its day can change it
+            elif self.share_work and self._kept_full() and rule.unchanged_by(base, hs,
+                                                                              self.cargo):
+                continue  # the kind shows these steps cannot change its month's counters
             else:
                 log_h = log_h or self._full_plus(hs)
                 after = rule.violations(log_h, self.ctx(spec))
@@ -577,8 +609,8 @@ class RuleProgress:
         live = self.timed - self.waived  # a waived rule's saving is never counted
         if not live:
             return {}
-        by_work = self.extra_for_steps(worked, now, position, credit=False, only=live)
-        by_rest = self.extra_for_steps(rested, now, position, credit=False, only=live)
+        by_work = self._future(worked, now, position, live)
+        by_rest = self._future(rested, now, position, live)
         parts: dict[int, float] = {}
         for spec in self.rules:
             if spec.index in self.waived:
@@ -588,6 +620,22 @@ class RuleProgress:
                 s /= max(1, getattr(spec.rule.params, "min_days", 1))
             parts[spec.index] = s
         return parts
+
+    def _future(self, hs: list[Step], now: int, position: Point, live: frozenset[int]
+                 ) -> dict[int, float]:
+        """`extra_for_steps` of a priced rest's future, kept for the step: the rests of one
+        step often share their worked future (work to the end of the same day)."""
+        if not self.share_work:
+            return self.extra_for_steps(hs, now, position, credit=False, only=live)
+        if self._cache is None:  # the counters of this instant first (the what-if's base)
+            self.states(now, position)
+        assert self._cache is not None
+        key = ("future", tuple(hs), self._cache[0], position, live)
+        got = self._extra.get(key)
+        if got is None:
+            got = self._extra[key] = self.extra_for_steps(hs, now, position, credit=False,
+                                                          only=live)
+        return got  # type: ignore[return-value]
 
     def reposition_extra(self, now: int, position: Point, lat: float, lng: float) -> float:
         """The fines a drive to (lat, lng) would add (deadhead totals, boxes, circles, quiet

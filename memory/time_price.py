@@ -51,7 +51,9 @@ class TimePrice:
         total, t, end = 0.0, float(start), float(start) + float(minutes)
         while t < end:
             h = int(t % DAY // HOUR)
-            nxt = min(end, (t // HOUR + 1) * HOUR)
+            nxt = (t // HOUR + 1) * HOUR
+            if not nxt < end:  # min(end, nxt), without the call
+                nxt = end
             total += (nxt - t) * self.factors[h]
             t = nxt
         return self.rate * total

@@ -28,24 +28,33 @@ class FactLog:
     """Append-only facts, each one rendered line, with running token totals.
 
     Line-wise sums equal the count of the joined text because Qwen's pre-tokenizer splits at
-    newlines (a test checks it), so a view over thousands of facts is counted in O(1).
+    newlines (a test checks it), so a view over thousands of facts is counted in O(1). The
+    totals are brought up to date when first asked for: a mode that never shows the raw logs
+    never counts them.
     """
 
     def __init__(self, counter: TokenCounter | None) -> None:
         self.counter = counter
         self.lines: list[str] = []
-        self.cum: list[int] = [0]
+        self._cum: list[int] = [0]  # totals of the first len(_cum) - 1 lines
 
     def append(self, line: str) -> None:
         self.lines.append(line)
-        n = self.counter(line + "\n") if self.counter is not None else 0
-        self.cum.append(self.cum[-1] + n)
+
+    @property
+    def cum(self) -> list[int]:
+        """Running totals: cum[i] is the tokens of the first i lines."""
+        cum, counter = self._cum, self.counter
+        for line in self.lines[len(cum) - 1:]:
+            cum.append(cum[-1] + (counter(line + "\n") if counter is not None else 0))
+        return cum
 
     def __len__(self) -> int:
         return len(self.lines)
 
     def tokens(self, start: int = 0) -> int:
-        return self.cum[-1] - self.cum[min(start, len(self.lines))]
+        cum = self.cum
+        return cum[-1] - cum[min(start, len(self.lines))]
 
     def text(self, start: int = 0) -> str:
         return "".join(line + "\n" for line in self.lines[start:])
@@ -54,4 +63,4 @@ class FactLog:
         return {"lines": list(self.lines), "cum": list(self.cum)}
 
     def set_state(self, state: dict) -> None:
-        self.lines, self.cum = list(state["lines"]), list(state["cum"])
+        self.lines, self._cum = list(state["lines"]), list(state["cum"])

@@ -201,11 +201,11 @@ class MainViews:
     def build(self, m: MemoryReader, s: StepState, cands, recent, **kw) -> MainDecisionView:
         obs, t, d = s.obs, s.obs.now, m.driver
         here = m.market.stats(m.market.cell(obs.position.lat, obs.position.lng), t)
-        ranked = m.market.ranked(obs.position, 2, t)
+        best = m.market.best(obs.position, 2, t)
         return MainDecisionView(
             mode=m.mode, now=t, position=obs.position, income=obs.income, orders=obs.orders,
             budget_left=obs.query_budget_left, here_value=None if here is None else here.value,
-            best_grid=ranked[0] if ranked else None, top_candidates=tuple(cands),
+            best_grid=best, top_candidates=tuple(cands),
             preference_flags=tuple(r.status_line() for r in s.rules if r.status is not Status.OK),
             recent_actions=tuple(recent),
             last_action=d.last_action, searches_in_row=d.searches_in_row,

@@ -104,13 +104,20 @@ def haversine_np(lat: float, lng: float, lats: np.ndarray, lngs: np.ndarray) -> 
     return haversine_rad_np(lat1, lng1, np.cos(lat1), lat2, lng2, np.cos(lat2))
 
 
+def round6(x: float) -> float:
+    """numpy's round of a float64 to 6 places (scale, round half to even, unscale), the value
+    `round(np.float64, 6)` gives, as a plain float and without numpy's scalar overhead."""
+    return round(float(x) * 1e6) / 1e6
+
+
 def great_circle_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
     """The generator world's distance (mean earth radius, its own rounding), kept as it was so
     generated markets and agents' heuristics reproduce; official distances use haversine_km."""
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lng2 - lng1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * MEAN_EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+    s = math.sqrt(a)
+    return 2 * MEAN_EARTH_RADIUS_KM * math.asin(s if s < 1.0 else 1.0)  # min(1.0, s)
 
 
 def official_place_name(city_en: str, county_zh: str) -> str:
@@ -229,7 +236,7 @@ class Geography:
             lat = c.lat + dy / 110.574
             lng = c.lng + dx / (111.320 * math.cos(math.radians(c.lat)))
             if in_guangdong(lat, lng):
-                return Point(round(lat, 6), round(lng, 6))
+                return Point(round6(lat), round6(lng))
         return c.point
 
     def cell(self, p: Point, res: int | None = None) -> str:

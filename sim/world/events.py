@@ -35,6 +35,10 @@ ROW_SCHEMA = pa.schema([
 ])
 
 
+# what json.dumps(detail, sort_keys=True, separators=(",", ":")) builds for every call, made once
+_DETAIL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 @dataclass(slots=True)
 class Event:
     kind: ClassVar[str] = "event"
@@ -51,7 +55,7 @@ class Event:
             "t": float(self.t), "kind": self.kind, "driver_id": driver_id, "cargo_id": cargo_id,
             "lat": lat, "lng": lng, "lat2": lat2, "lng2": lng2, "value": value, "count": count,
             "reason": reason,
-            "detail": json.dumps(detail, sort_keys=True, separators=(",", ":")) if detail else None,
+            "detail": _DETAIL.encode(detail) if detail else None,
         }
 
 

@@ -34,6 +34,7 @@ class BatchedParquetWriter:
         self.flush_seconds = flush_seconds
         self.dir.mkdir(parents=True, exist_ok=True)
         self.cols: dict[str, list] = {f.name: [] for f in schema}
+        self._adders = [(k, col.append) for k, col in self.cols.items()]  # (column, its append)
         self.text_cols = tuple(f.name for f in schema if pa.types.is_string(f.type)
                                or pa.types.is_large_string(f.type))
         self.n = 0
@@ -42,8 +43,9 @@ class BatchedParquetWriter:
         self.last_flush = time.monotonic()
 
     def append(self, row: dict) -> None:
-        for k, col in self.cols.items():
-            col.append(row.get(k))
+        get = row.get
+        for k, add in self._adders:
+            add(get(k))
         self.n += 1
         # by rows for throughput, by wall time so a run killed at any moment has lost at
         # most the last few seconds, however slowly rows arrive
@@ -62,6 +64,7 @@ class BatchedParquetWriter:
         self.parts += 1
         self.rows_written += self.n
         self.cols = {k: [] for k in self.cols}
+        self._adders = [(k, col.append) for k, col in self.cols.items()]
         self.n = 0
 
 

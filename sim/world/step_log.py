@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -64,10 +65,16 @@ def to_minute(t: float) -> int:
 def place_name(p: Point) -> str:
     """The official-style Chinese place name of the county nearest to `p` (as cargo_stream
     names calibrated destinations): '广东省深圳市宝安区'."""
+    return _nearest_name(p.lat, p.lng)
+
+
+@lru_cache(maxsize=1 << 16)
+def _nearest_name(lat0: float, lng0: float) -> str:
+    """Kept by point: every driver whose search shows a cargo names its two ends."""
     k = county_arrays()
     lat, lng, names = k.lat, k.lng, k.names
-    dy = (lat - p.lat) * 110.574
-    dx = (lng - p.lng) * 111.320 * math.cos(math.radians(p.lat))
+    dy = (lat - lat0) * 110.574
+    dx = (lng - lng0) * 111.320 * math.cos(math.radians(lat0))
     return names[int(np.argmin(dx * dx + dy * dy))]
 
 

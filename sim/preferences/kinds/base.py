@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sim.geo import Point
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import (
     PenaltyModel,
     p_count,
@@ -23,7 +25,7 @@ from sim.official.penalties import (
     p_once,
     p_short,
 )
-from sim.official.steps import Step, StepLog
+from sim.official.steps import Step, StepLog, Take
 from sim.official.timebase import DAY
 from sim.official.versions import VersionSettings
 from sim.official.windows import EVERYTHING, Window
@@ -79,6 +81,11 @@ class RuleContext:
 
 
 Counters = dict[str, Any]
+
+
+def takes_of(steps: Sequence[Step], cargo: Mapping[str, CargoRecord]) -> list[Take]:
+    """The accepted takes among `steps` with their cargo, as a log of them reads them."""
+    return StepLog(tuple(steps), cargo).takes  # type: ignore[arg-type]
 
 
 class Kind(ABC):
@@ -188,6 +195,14 @@ class Kind(ABC):
         status, fined = self.fined(penalty)
         n = counters.get("violations", 0)
         return status, f"{self.hint(self.params)} Broken {n} times{fined}", None
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        """True when `steps`, logged after a log whose counters are `base` (every take in it
+        finding its cargo in `cargo`), provably leave this kind's counters as they are: a
+        what-if of a month kind then skips re-reading the month. False (the default) when
+        not sure: the log is tested."""
+        return False
 
     def settled_after(self) -> int:
         """The minute after which no step can change this rule's counters (the what-if skips

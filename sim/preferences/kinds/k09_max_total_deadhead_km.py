@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import ActionKind, Step, StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Km, Params
@@ -42,6 +44,11 @@ class MaxTotalDeadheadKm(Kind):
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         total = log.deadhead_km([s for s in log.steps if ctx.step_in_scope(s)])
         return {"deadhead_km": total, "over_km": max(0.0, total - self.params.max_km)}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        # only repositions and accepted takes add empty km
+        return not any(s.action is ActionKind.REPOSITION or s.accepted for s in steps)
 
     @classmethod
     def hint(cls, params: MaxTotalDeadheadParams) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.official.steps import Step, StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
@@ -46,6 +48,10 @@ class MinDaysWithoutOrders(Kind):
         worked = {t.end_day for t in log.takes}  # by completion day
         free = [d for d in ctx.days if d not in worked]
         return {"unworked_days": len(free), "failed": len(free) < self.params.min_days}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        return not takes_of(steps, cargo)  # only a take works a day
 
     @classmethod
     def hint(cls, params: MinDaysWithoutOrdersParams) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
@@ -38,6 +40,10 @@ class MinFullOffDays(Kind):
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         off = [d for d in ctx.days if log.active_minutes(d) == 0]
         return {"off_days": len(off), "failed": len(off) < self.params.min_days}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        return not any(s.is_active for s in steps)  # waits leave every day off
 
     @classmethod
     def hint(cls, params: MinFullOffDaysParams) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.official.timebase import DAY
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
@@ -46,6 +48,12 @@ class MinVisitDays(Kind):
                         and (ctx.whole_log or ctx.in_window(s.step_end // DAY * DAY,
                                                             s.step_end // DAY * DAY + DAY))})
         return {"visit_days": visit, "failed": len(visit) < p.min_days}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        p, known = self.params, set(base["visit_days"])
+        return all(s.step_end // DAY in known or s.after.km_to(p.lat, p.lng) > p.radius_km
+                   for s in steps)  # no visit, or on a day already counted
 
     @classmethod
     def hint(cls, params: MinVisitDaysParams) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.official.steps import Step, StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
@@ -38,6 +40,12 @@ class MinRegionOrderDays(Kind):
         days = sorted({t.start_day for t in log.takes
                        if ctx.step_in_scope(t.step) and t.city_has(p.place)})
         return {"order_days": days, "failed": len(days) < p.min_days}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        p, known = self.params, set(base["order_days"])
+        return all(t.start_day in known or not t.city_has(p.place)
+                   for t in takes_of(steps, cargo))  # none there, or on a day counted
 
     @classmethod
     def hint(cls, params: MinRegionOrderDaysParams) -> str:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from sim.geo import haversine_np
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.official.steps import Step, StepLog
+from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
@@ -40,6 +42,11 @@ class MustTakeCargo(Kind):
         hits = [t.step.index for t in log.takes
                 if t.cargo.cargo_id == self.params.cargo_id.strip() and ctx.step_in_scope(t.step)]
         return {"taken_at_steps": hits, "failed": not hits}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        cid = self.params.cargo_id.strip()
+        return all(t.cargo.cargo_id != cid for t in takes_of(steps, cargo))
 
     @classmethod
     def hint(cls, params: MustTakeCargoParams) -> str:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sim.categories import CATEGORIES
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.official.timebase import month_of_minute
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.kinds.wording import en_month
@@ -82,6 +84,12 @@ class MonthlyCategoryQuota(Kind):
             carried = max(0, prev_short - count(cf.category, p.month))
         return {"count": c, "shortfall": shortfall, "carried": carried,
                 "missing": shortfall + carried}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        p = self.params
+        counted = {p.category} | ({p.carry_from.category} if p.carry_from is not None else set())
+        return all(t.cargo.category not in counted for t in takes_of(steps, cargo))
 
     @classmethod
     def hint(cls, params: MonthlyCategoryQuotaParams) -> str:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.official.timebase import month_of_minute
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Minutes, Params
 from sim.preferences.kinds.wording import hours
@@ -42,6 +44,11 @@ class MonthlyLongHaulCap(Kind):
         extra = {m: n - p.max_per_month for m, n in sorted(per_month.items())
                  if n > p.max_per_month}
         return {"long_hauls": dict(sorted(per_month.items())), "extra": sum(extra.values())}
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        limit = self.params.threshold_minutes
+        return all(t.cargo.cost_time_minutes <= limit for t in takes_of(steps, cargo))
 
     @classmethod
     def hint(cls, params: MonthlyLongHaulCapParams) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from sim.geo import Point
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import ActionKind, StepLog
+from sim.official.steps import ActionKind, Step, StepLog
 from sim.official.timebase import wall_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_time
@@ -93,9 +96,15 @@ class HomeStayEvent(Kind):
     scope = Scope.MONTH
     judged_at_end = True
 
+    @cached_property
+    def span(self) -> tuple[int, int, int]:
+        """(w0, w1, w_end) in minutes from the epoch, read once (every test asks)."""
+        p = self.params
+        return wall_to_minutes(p.w0), wall_to_minutes(p.w1), wall_to_minutes(p.w_end)
+
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
-        w0, w1, w_end = (wall_to_minutes(x) for x in (p.w0, p.w1, p.w_end))
+        w0, w1, w_end = self.span
 
         def near_pk(pos: Point) -> bool:
             return pos.km_to(p.pickup_lat, p.pickup_lng) <= p.radius_km
@@ -120,9 +129,12 @@ class HomeStayEvent(Kind):
         home = next((s.step_end for s in log.steps if s.step_end >= w0 and near_hm(s.after)),
                     None)
         sequence_ok = pickup_done is not None and home is not None and pickup_done < home
-        absence = sum(
-            max(0, min(s.step_end, w1) - max(s.step_start, w0)) for s in log.steps
-            if not (s.action is ActionKind.WAIT and near_hm(s.before) and near_hm(s.after)))
+        absence = 0  # minutes of [w0, w1) not spent waiting at home (the overlap first:
+        for s in log.steps:  # a month of steps outside the span needs no distance)
+            overlap = min(s.step_end, w1) - max(s.step_start, w0)
+            if overlap > 0 and not (s.action is ActionKind.WAIT and near_hm(s.before)
+                                    and near_hm(s.after)):
+                absence += overlap
         left_early = home is not None and any(
             s.is_active and home <= s.step_start < w_end for s in log.steps)
         return {
@@ -131,6 +143,16 @@ class HomeStayEvent(Kind):
             "rate_per_minute": p.rate_per_minute,
             "failed": (not sequence_ok) or home is None or left_early,
         }
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        """Steps ending before the event starts are never read; steps starting after its
+        absence and stay spans cannot change a pickup and a homecoming already found."""
+        w0, w1, w_end = self.span
+        if all(s.step_end < w0 for s in steps):
+            return True
+        return (base["pickup_done"] is not None and base["home_arrival"] is not None
+                and all(s.step_start >= max(w1, w_end) for s in steps))
 
     @classmethod
     def hint(cls, params: HomeStayEventParams) -> str:

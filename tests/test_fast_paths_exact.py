@@ -1,0 +1,64 @@
+"""Fast paths that must give exactly what the plain code gives: the generator world's draws and
+the market memory's best grid."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.app.runner import run_scenario
+from memory.market_memory import MarketMemory
+from sim.geo import Geography, in_guangdong, round6
+from sim.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_round6_is_numpys_round_of_a_float64():
+    rng = np.random.default_rng(7)
+    xs = np.concatenate([22.5 + rng.normal(0.0, 0.5, 200_000),
+                         rng.uniform(-180.0, 180.0, 200_000)])
+    assert all(round6(x) == round(x, 6) for x in xs)
+
+
+def test_sampled_points_are_rounded_as_before():
+    geo = Geography.guangdong()
+    a, b = np.random.default_rng(3), np.random.default_rng(3)
+    for i in range(300):
+        p = geo.sample_point(i % len(geo.counties), a)
+        c = geo.counties[i % len(geo.counties)]
+        # the draw as it was: numpy's round of the float64 offsets
+        sigma = max(c.radius_km, 1.0) / 2
+
+        for _ in range(16):
+            dy, dx = b.normal(0.0, sigma, size=2)
+            lat = c.lat + dy / 110.574
+            lng = c.lng + dx / (111.320 * math.cos(math.radians(c.lat)))
+            if in_guangdong(lat, lng):
+                assert (p.lat, p.lng) == (round(lat, 6), round(lng, 6))
+                break
+
+
+def test_best_grid_is_the_first_ranked_on_a_real_run(tmp_path):
+    sc = load_scenario(ROOT / "scenarios/month.toml").with_overrides(
+        scenario={"days": 1}, drivers={"count": 4}, memory={"mode": "rules"})
+    asked = [0]
+    best = MarketMemory.best
+
+    def checked(self, around, k=2, t=None):
+        got = best(self, around, k, t)
+        ranked = self.ranked(around, k, t)
+        assert got == (ranked[0] if ranked else None)
+        asked[0] += 1
+        return got
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(MarketMemory, "best", checked)
+    try:
+        run_scenario(sc, tmp_path)
+    finally:
+        mp.undo()
+    assert asked[0] > 20
