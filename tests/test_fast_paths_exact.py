@@ -44,7 +44,7 @@ def test_sampled_points_are_rounded_as_before():
 
 def test_best_grid_is_the_first_ranked_on_a_real_run(tmp_path):
     sc = load_scenario(ROOT / "scenarios/month.toml").with_overrides(
-        scenario={"days": 1}, drivers={"count": 4}, memory={"mode": "rules"})
+        scenario={"days": 1}, drivers={"count": 4}, memory={"mode": "bounded"})
     asked = [0]
     best = MarketMemory.best
 

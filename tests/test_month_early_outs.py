@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_early_outs_and_grown_logs_agree_with_the_plain_tests(tmp_path):
     sc = load_scenario(ROOT / "scenarios/month-rules.toml").with_overrides(
-        scenario={"days": 3}, drivers={"count": 2}, memory={"mode": "rules"})
+        scenario={"days": 3}, drivers={"count": 2}, memory={"mode": "bounded"})
     current: list[RuleProgress] = []
     fired: Counter = Counter()
     logs = [0]
