@@ -43,7 +43,7 @@ from sim.world.order_costs import evaluate, feasible, takeable
 
 
 @dataclass(frozen=True)
-class Compressed:
+class Compression:
     """A compressor's answer and what it cost (zero for the extractive rule's latency)."""
 
     bullets: tuple[str, ...]
@@ -65,7 +65,7 @@ class Grounding:
 class Compressor(Protocol):
     """Turns a digest source into at most a few grounded bullets (a model or the rule)."""
 
-    def compress(self, source: View, grounding: Grounding) -> Compressed: ...
+    def compress(self, source: View, grounding: Grounding) -> Compression: ...
 
 
 @dataclass(slots=True)
@@ -453,7 +453,7 @@ class MemoryAgent:
             source = src.body()
             old = self.digests.get(agent)
             if old is not None and old.source == source:
-                got = Compressed(old.bullets, outcome="reused")
+                got = Compression(old.bullets, outcome="reused")
                 self.stats.reused += 1
             else:
                 g = Grounding(known.cells | src.shown_cells(), known.cargo_ids, known.coords)

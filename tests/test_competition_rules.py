@@ -18,7 +18,7 @@ import pytest
 from agents.app.simkit_shim import install as install_simkit
 from sim.competition.drivers_file import load_driver_records
 from sim.competition.env import CompetitionEnv, RoundSettings
-from sim.competition.log import normalise
+from sim.competition.log import normalise_record
 from sim.competition.records import load_cargo_table
 from sim.geo import haversine_km
 from sim.official.timebase import drive_minutes
@@ -599,7 +599,7 @@ def test_float_normalisation() -> None:
     rec = {"lat": 22.123456, "x": 1.005, "nested": {"lng": 113.987654, "v": [22.123456]},
            "action": {"params": {"latitude": 1.23456, "reason_score": 0.333333}},
            "t": (1.23456,), "flag": True, "n": 3}
-    full = normalise(rec)
+    full = normalise_record(rec)
     assert full["lat"] == 22.123456
     assert full["nested"]["lng"] == 113.987654
     assert full["nested"]["v"] == [22.12]  # list elements are rounded even under a coord key
@@ -609,7 +609,7 @@ def test_float_normalisation() -> None:
     assert full["t"] == (1.23456,)
     assert full["flag"] is True
     assert full["n"] == 3
-    early = normalise(rec, full_coords=False)
+    early = normalise_record(rec, full_coords=False)
     assert early["lat"] == 22.12
     assert early["action"]["params"]["latitude"] == 1.23
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.competition.log import ActionLog, action_log_name, dumps, normalise, write_summary
+from sim.competition.log import ActionLog, action_log_name, dumps, normalise_record, write_summary
 from sim.official.timebase import end_time, to_minutes, wall_minutes, wall_time, wall_to_minutes
 from tests.test_competition_rules import cargo, play
 
@@ -26,7 +26,7 @@ EPOCH = datetime(2026, 3, 1)
 @pytest.mark.parametrize("x", [0.125, 0.375, 2.675, 1.005, 0.285, -0.125, 1e-9, 12.0,
                                123456.785, 0.3449999999999999])
 def test_round_half_even_on_the_binary_value(x: float) -> None:
-    got = normalise({"v": x})["v"]
+    got = normalise_record({"v": x})["v"]
     assert got == round(x, 2)
     # the binary value decides, not the decimal literal: 2.675 is below the half
     exact = Decimal(x)
@@ -36,9 +36,9 @@ def test_round_half_even_on_the_binary_value(x: float) -> None:
 
 
 def test_ties_and_near_ties() -> None:
-    assert normalise({"v": 0.125})["v"] == 0.12  # exact binary tie -> even
-    assert normalise({"v": 0.375})["v"] == 0.38
-    assert normalise({"v": 2.675})["v"] == 2.67  # 2.67499999... in binary
+    assert normalise_record({"v": 0.125})["v"] == 0.12  # exact binary tie -> even
+    assert normalise_record({"v": 0.375})["v"] == 0.38
+    assert normalise_record({"v": 2.675})["v"] == 2.67  # 2.67499999... in binary
 
 
 @pytest.mark.parametrize("key", ["lat", "lng", "latitude", "longitude", "current_lat",
@@ -46,49 +46,49 @@ def test_ties_and_near_ties() -> None:
 def test_coordinate_keys_keep_full_precision_later_release(key: str) -> None:
     x = 23.123456789
     rec = {"a": {key: x}, "b": {"deep": [{key: x}]}, key: x}
-    out = normalise(rec, full_coords=True)
+    out = normalise_record(rec, full_coords=True)
     assert out[key] == x
     assert out["a"][key] == x
     assert out["b"]["deep"][0][key] == x
-    early = normalise(rec, full_coords=False)
+    early = normalise_record(rec, full_coords=False)
     assert early[key] == 23.12
     assert early["a"][key] == 23.12
 
 
 @pytest.mark.parametrize("key", ["Lat", "LAT", "lat ", "latitude_deg", "center_lat", "x"])
 def test_other_keys_are_rounded(key: str) -> None:
-    assert normalise({key: 23.123456}, full_coords=True)[key] == 23.12
+    assert normalise_record({key: 23.123456}, full_coords=True)[key] == 23.12
 
 
 def test_lists_under_coordinate_keys_are_rounded() -> None:
-    out = normalise({"lat": [23.123456, 113.98765], "lng": [[1.23456]]}, full_coords=True)
+    out = normalise_record({"lat": [23.123456, 113.98765], "lng": [[1.23456]]}, full_coords=True)
     assert out == {"lat": [23.12, 113.99], "lng": [[1.23]]}
 
 
 def test_tuples_are_not_walked_and_dump_as_lists() -> None:
     t = (1.23456, {"x": 2.34567})
-    out = normalise({"p": t, "q": [t]})
+    out = normalise_record({"p": t, "q": [t]})
     assert out["p"] is t
     assert out["q"][0] is t
     assert json.dumps(out) == '{"p": [1.23456, {"x": 2.34567}], "q": [[1.23456, {"x": 2.34567}]]}'
 
 
 def test_bools_and_ints_untouched() -> None:
-    out = normalise({"a": True, "b": False, "c": 7, "d": 10**20, "e": None, "f": "1.23456"})
+    out = normalise_record({"a": True, "b": False, "c": 7, "d": 10**20, "e": None, "f": "1.23456"})
     assert out == {"a": True, "b": False, "c": 7, "d": 10**20, "e": None, "f": "1.23456"}
     assert type(out["a"]) is bool
     assert type(out["c"]) is int
 
 
 def test_rounded_whole_float_stays_float() -> None:
-    out = normalise({"v": 7.996, "w": 12.0})
+    out = normalise_record({"v": 7.996, "w": 12.0})
     assert json.dumps(out) == '{"v": 8.0, "w": 12.0}'
 
 
 def test_dict_key_order_kept() -> None:
     rec = {"z": 1.111, "a": 2.222, "m": {"y": 3.333, "b": 4.444}}
-    assert list(normalise(rec)) == ["z", "a", "m"]
-    assert list(normalise(rec)["m"]) == ["y", "b"]
+    assert list(normalise_record(rec)) == ["z", "a", "m"]
+    assert list(normalise_record(rec)["m"]) == ["y", "b"]
 
 
 # ----------------------------------------------------------------- §5.1 dumps, file names

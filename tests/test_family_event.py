@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.preferences.text.reading import Status, parse_preference, read_preference
+from sim.preferences.text.reading import ReadingStatus, parse_preference, read_preference
 from sim.scoring.scorer import score_run
 from tests.competition_logs import LogBuilder, driver_row, write_run
 
@@ -41,7 +41,7 @@ TEXTS = [
 @pytest.mark.parametrize(("text", "changes"), TEXTS, ids=[t[:18] for t, _ in TEXTS])
 def test_family_event_reads_as_home_stay_event(text: str, changes: dict) -> None:
     r = read_preference(text)
-    assert r.status is Status.PARSED, r.reason
+    assert r.status is ReadingStatus.PARSED, r.reason
     assert r.best is not None
     assert r.best.kind == "home_stay_event"
     assert r.best.params == {**FULL, **changes}
@@ -55,7 +55,7 @@ def test_family_event_with_a_missing_point_is_never_a_curfew() -> None:
     text = ("临时约定·家事：3月2日先到菜市场接上配偶，20:00前回到家（23.03，113.14），在家待到"
             "3月4日08:00。迟到或不在家每分钟罚10元，另一次性罚款10000元。")
     r = read_preference(text)
-    assert r.status is not Status.PARSED
+    assert r.status is not ReadingStatus.PARSED
     assert r.best is None or r.best.kind != "home_by_curfew"
     assert r.alternatives[0].kind == "home_stay_event"
     assert "pickup_lat" in r.alternatives[0].missing

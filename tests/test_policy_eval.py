@@ -19,7 +19,7 @@ from sim.competition.drivers_file import load_driver_records
 from sim.official.versions import settings_for
 from sim.preferences.kinds import build_rule, kind_names
 from sim.scenario import load_scenario
-from sim.scoring.scorer import load_drivers, read_preferences
+from sim.scoring.scorer import read_driver_rows, read_preferences
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = ROOT / "benchmarks" / "policy_eval"
@@ -43,7 +43,7 @@ def test_split_files_load_validate_and_cover_every_kind(split):
     ids_by_file = []
     for name in FILES[split]:
         path = SET / name
-        rows = load_drivers(path)  # the scorer's loader
+        rows = read_driver_rows(path)  # the scorer's loader
         records = load_driver_records(path)  # the official loop's loader
         assert len(rows) == len(records) >= MIN_DRIVERS[split]
         kinds, langs = set(), set()

@@ -7,9 +7,9 @@ import json
 from agents.llm.language_model import LLMError
 from agents.roles.preference_parse import (
     SCHEMA,
+    choose_reading,
     compare,
     parse_with_model,
-    read_preference,
 )
 from agents.testing.fakes import ScriptedModel
 from sim.preferences.schema import KINDS
@@ -45,14 +45,14 @@ def test_bad_replies_are_errors_not_crashes() -> None:
 
 
 def test_agreeing_model_gives_no_disagreement() -> None:
-    r = read_preference(TEXT, ScriptedModel([json.dumps(REST)]))
+    r = choose_reading(TEXT, ScriptedModel([json.dumps(REST)]))
     assert r.parsed_by == "parser"
     assert r.disagreement is None
 
 
 def test_disagreement_is_reported_and_rules_win() -> None:
     other = {**REST, "params": {"min_minutes": 420, "days": "all"}}
-    r = read_preference(TEXT, ScriptedModel([json.dumps(other)]))
+    r = choose_reading(TEXT, ScriptedModel([json.dumps(other)]))
     assert r.parsed_by == "parser"
     assert r.preference == parse_preference(TEXT)
     assert r.disagreement is not None
@@ -68,9 +68,9 @@ def test_disagreement_is_reported_and_rules_win() -> None:
 def test_model_reads_what_the_rules_cannot() -> None:
     text = "老婆说了，干这行别太拼，身体要紧"
     assert parse_preference(text) is None
-    r = read_preference(text, ScriptedModel([json.dumps(REST)]))
+    r = choose_reading(text, ScriptedModel([json.dumps(REST)]))
     assert r.parsed_by == "model"
     assert r.preference is not None
-    none = read_preference(text, ScriptedModel([LLMError("connection")]))
+    none = choose_reading(text, ScriptedModel([LLMError("connection")]))
     assert none.parsed_by == "none"
     assert none.model_error == "llm:connection"

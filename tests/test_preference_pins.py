@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sim.preferences.pins import PinFileError, check_pins, load_pins
-from sim.preferences.text.reading import Status, read_preference
+from sim.preferences.text.reading import ReadingStatus, read_preference
 from sim.scoring.scorer import ScoringInputError, score_run
 from tests.competition_logs import LogBuilder, driver_row, write_run
 from tests.conftest import cli
@@ -33,7 +33,7 @@ def _pins(tmp: Path, *rows: dict | str) -> Path:
 
 def test_the_ambiguous_text_has_both_readings() -> None:
     r = read_preference(AMBIGUOUS)
-    assert r.status is Status.AMBIGUOUS
+    assert r.status is ReadingStatus.AMBIGUOUS
     kinds = [a.kind for a in r.alternatives[:2]]
     assert set(kinds) == {"quiet_window", "rest_window_full_coverage"}
     assert all(k in " ".join(r.readings) for k in kinds)

@@ -11,8 +11,8 @@ import pytest
 
 from sim.preferences.kinds import REGISTRY
 from sim.preferences.text.evidence import EVIDENCE, established
-from sim.preferences.text.extract import facts, normalise, number_view
-from sim.preferences.text.reading import Status, read_preference
+from sim.preferences.text.extract import facts, normalise_text, number_view
+from sim.preferences.text.reading import ReadingStatus, read_preference
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAIN = {r["id"]: r for r in map(json.loads, (ROOT / "data" / "preference_eval.jsonl")
@@ -46,13 +46,13 @@ def test_a_text_establishes_its_kind_not_its_neighbour(row_id: str, neighbour: s
     f = facts(r["text"])
     assert established(r["kind"], f)
     assert not established(neighbour, f)
-    assert read_preference(r["text"]).status is Status.PARSED
+    assert read_preference(r["text"]).status is ReadingStatus.PARSED
 
 
 def test_two_rules_in_one_text_are_ambiguous_not_the_stronger_one() -> None:
     text = TRAIN["k01-zh-01"]["text"] + "指定要接货源编号为388102的货。"
     reading = read_preference(text)
-    assert reading.status is Status.AMBIGUOUS
+    assert reading.status is ReadingStatus.AMBIGUOUS
     assert "evidence of both" in reading.reason
     assert {a.kind for a in reading.alternatives} >= {"must_take_cargo", "daily_continuous_rest"}
 
@@ -61,7 +61,7 @@ def test_the_condition_of_a_fine_is_no_refusal() -> None:
     # "if I don't" is not "don't go there": the dated stay is not a dated avoidance
     reading = read_preference("On 12 April I have to spend 2 hours in Huiyang district. "
                               "700 yuan if I don't.")
-    assert reading.status is Status.PARSED, reading.reason
+    assert reading.status is ReadingStatus.PARSED, reading.reason
     assert reading.best is not None
     assert reading.best.kind == "dwell_at_point_on_day"
 
@@ -69,7 +69,7 @@ def test_the_condition_of_a_fine_is_no_refusal() -> None:
 def test_a_kind_claimed_from_numbers_alone_is_ambiguous() -> None:
     # a day count and a place, but nothing about loading there: not a trusted K18
     reading = read_preference("Shenzhen: 3 days.")
-    assert reading.status is not Status.PARSED
+    assert reading.status is not ReadingStatus.PARSED
 
 
 @pytest.mark.parametrize(("text", "view"), [
@@ -91,7 +91,7 @@ def test_a_kind_claimed_from_numbers_alone_is_ambiguous() -> None:
     ("附近一公里半以内", "附近1.5公里以内"),
 ])
 def test_number_view(text: str, view: str) -> None:
-    assert number_view(normalise(text)) == view
+    assert number_view(normalise_text(text)) == view
 
 
 @pytest.mark.parametrize(("text", "plain"), [
@@ -105,4 +105,4 @@ def test_number_view(text: str, view: str) -> None:
      "每月最少有三天要去,一天去几次只计一天;5月1日到三日"),
 ])
 def test_colloquial_shapes(text: str, plain: str) -> None:
-    assert normalise(text) == plain
+    assert normalise_text(text) == plain

@@ -13,7 +13,7 @@ from sim.preferences.text.extract import (
     dates,
     facts,
     money,
-    normalise,
+    normalise_text,
     number_view,
     places,
 )
@@ -28,7 +28,8 @@ def test_chinese_numerals(text: str, value: int) -> None:
 
 
 def test_numerals_become_digits_only_before_a_unit() -> None:
-    v = number_view(normalise("一律不接，每天休息八个半小时，两单，半小时，第二天，五十五公里"))
+    text = "一律不接，每天休息八个半小时，两单，半小时，第二天，五十五公里"
+    v = number_view(normalise_text(text))
     assert "一律" in v
     assert "第二天" in v
     assert "8.5小时" in v
@@ -38,7 +39,7 @@ def test_numerals_become_digits_only_before_a_unit() -> None:
 
 
 def _hhmm(text: str) -> list[str]:
-    return [c.hhmm for c in clocks(number_view(normalise(text)))]
+    return [c.hhmm for c in clocks(number_view(normalise_text(text)))]
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -61,11 +62,11 @@ def test_clock_words(text: str, want: list[str]) -> None:
     ("罚一百五一单", "罚150元"),
 ])
 def test_spoken_number_forms(text: str, want: str) -> None:
-    assert want in number_view(normalise(text))
+    assert want in number_view(normalise_text(text))
 
 
 def test_next_day_and_deadline_flags() -> None:
-    cs = clocks(number_view(normalise("晚上11点到第二天早上7点前")))
+    cs = clocks(number_view(normalise_text("晚上11点到第二天早上7点前")))
     assert [c.next_day for c in cs] == [False, True]
     assert cs[1].before
 
@@ -73,7 +74,7 @@ def test_next_day_and_deadline_flags() -> None:
 @pytest.mark.parametrize("text", ["（22.54，114.06）", "(22.54, 114.06)", "北纬22.54、东经114.06",
                                   "lat 22.54, lng 114.06", "(114.06, 22.54)"])
 def test_coordinates_any_separator_or_order(text: str) -> None:
-    (c,) = coords(normalise(text))
+    (c,) = coords(normalise_text(text))
     assert (c.lat, c.lng) == (22.54, 114.06)
 
 
@@ -83,7 +84,7 @@ def test_coordinates_any_separator_or_order(text: str) -> None:
                                   "latitude between 22.5 and 23.5, longitude 113 to 114.5",
                                   "北纬二十二度半到二十三度半、东经一百一十三度到一百一十四度半"])
 def test_boxes(text: str) -> None:
-    box = bbox(number_view(normalise(text)))
+    box = bbox(number_view(normalise_text(text)))
     assert box == {"lat_min": 22.5, "lat_max": 23.5, "lng_min": 113.0, "lng_max": 114.5}
 
 
@@ -102,12 +103,12 @@ def test_boxes(text: str) -> None:
 ])
 def test_amounts_and_caps(text: str, amount: float | None, cap: float | None,
                           none: bool) -> None:
-    a, c, n, _ = money(number_view(normalise(text)))
+    a, c, n, _ = money(number_view(normalise_text(text)))
     assert (a, c, n) == (amount, cap, none)
 
 
 def test_dates_lists_and_ranges_inherit_the_month() -> None:
-    got = [d.iso for d in dates(normalise("3月5日、6日和3月8号，以及4月1日至3日，2026-05-02"))]
+    got = [d.iso for d in dates(normalise_text("3月5日、6日和3月8号，以及4月1日至3日，2026-05-02"))]
     assert got == ["2026-03-05", "2026-03-06", "2026-03-08", "2026-04-01", "2026-04-02",
                    "2026-04-03", "2026-05-02"]
     assert [d.iso for d in dates("March 5, 6 and 8")] == ["2026-03-05", "2026-03-06",

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sim.preferences.schema import ParsedPreference, validate
 from sim.preferences.text.evaluate import format_score, load_rows, score
-from sim.preferences.text.reading import Status, parse_preference, read_preference
+from sim.preferences.text.reading import ReadingStatus, parse_preference, read_preference
 
 ROWS = load_rows()
 
@@ -92,7 +92,7 @@ def test_rules_parser_dev_d_accuracy() -> None:
 def test_general_wordings_of_the_dev_d_round(text: str, kind: str, params: dict,
                                              amount: float | None) -> None:
     r = read_preference(text)
-    assert r.status is Status.PARSED, r.reason
+    assert r.status is ReadingStatus.PARSED, r.reason
     assert r.best is not None
     assert (r.best.kind, r.best.params, r.best.penalty_amount) == (kind, params, amount)
 

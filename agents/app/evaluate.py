@@ -115,7 +115,7 @@ def build_qa_model(base_url: str | None, model: str, cache: Path | None,
     return RecordReplayModel(inner, cache, replay, model)
 
 
-def normalise(x: object) -> str:
+def normalise_answer(x: object) -> str:
     s = str(x).strip().strip(".`\"' ").lower()
     try:
         return f"{float(s):g}"
@@ -173,7 +173,7 @@ def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: Lang
                 if out is None:
                     unanswered += 1
                     continue
-                right += normalise(out.get("answer", "")) == normalise(f.answer)
+                right += normalise_answer(out.get("answer", "")) == normalise_answer(f.answer)
         qa[mode] = {"accuracy": round(right / asked, 4) if asked else None,
                     "questions": asked, "unanswered": unanswered}
     agree = n = unanswered = 0

@@ -23,13 +23,13 @@ class DriversFileError(Exception):
 
 
 @dataclass(frozen=True)
-class PreferenceEntry:
+class PreferenceText:
     driver_id: str
     index: int  # 1-based within the driver, counting the non-empty texts
     text: str
 
 
-def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceEntry]:
+def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceText]:
     if not isinstance(row, dict):
         raise DriversFileError(path, line, f"a driver object, got {type(row).__name__}")
     did = row.get("driver_id")
@@ -38,7 +38,7 @@ def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceEntry]
     prefs = row.get("preferences", [])
     if not isinstance(prefs, list):
         raise DriversFileError(path, line, f"driver {did}: preferences must be an array")
-    out: list[PreferenceEntry] = []
+    out: list[PreferenceText] = []
     for p in prefs:
         if isinstance(p, str):
             text = p
@@ -51,17 +51,17 @@ def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceEntry]
             raise DriversFileError(path, line, f"driver {did}: a preference must be a string or "
                                                f"an object, got {type(p).__name__}")
         if text.strip():  # the scorer ignores empty contents
-            out.append(PreferenceEntry(str(did), len(out) + 1, text))
+            out.append(PreferenceText(str(did), len(out) + 1, text))
     return out
 
 
-def read_drivers_file(path: Path) -> list[PreferenceEntry]:
+def read_drivers_file(path: Path) -> list[PreferenceText]:
     """Every non-empty preference text of a drivers file, in file order."""
     try:
         raw = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DriversFileError(path, 0, f"cannot read: {exc}") from None
-    out: list[PreferenceEntry] = []
+    out: list[PreferenceText] = []
     if raw.lstrip().startswith("["):
         try:
             rows = json.loads(raw)
@@ -105,7 +105,7 @@ def _model(args: argparse.Namespace):
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from agents.roles.preference_parse import read_preference
+    from agents.roles.preference_parse import choose_reading
 
     try:
         entries = read_drivers_file(Path(args.file))
@@ -115,7 +115,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     model = _model(args)
     unparsed = 0
     for e in entries:
-        r = read_preference(e.text, model)
+        r = choose_reading(e.text, model)
         if r.disagreement is not None:
             d = r.disagreement
             print(f"disagreement ({d.field}) on {e.driver_id}#{e.index}: parser "

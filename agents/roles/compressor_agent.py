@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from agents.llm.calls import AgentCaller, CallContext, InvalidOutputError
 from agents.roles.registry import agents
 from memory.digest import ungrounded
-from memory.memory_agent import Compressed, Grounding
+from memory.memory_agent import Compression, Grounding
 from memory.views import MAX_BULLETS, View
 
 RejectHook = Callable[[CallContext, str, list[str]], None]
@@ -29,7 +29,7 @@ class CompressorAgent:
     def at(self, ctx: CallContext) -> StepCompressor:
         return StepCompressor(self, ctx)
 
-    def compress(self, source: View, grounding: Grounding, ctx: CallContext) -> Compressed:
+    def compress(self, source: View, grounding: Grounding, ctx: CallContext) -> Compression:
         fallback = source.extractive_digest()
 
         def validate(out: dict) -> list[str]:
@@ -47,7 +47,7 @@ class CompressorAgent:
                                    lambda: {"bullets": fallback}, validate)
         r = self.caller.last  # the record of the call just made
         assert r is not None
-        return Compressed(tuple(bullets), r.prompt_tokens, r.completion_tokens, r.latency_s,
+        return Compression(tuple(bullets), r.prompt_tokens, r.completion_tokens, r.latency_s,
                           r.outcome)
 
 
@@ -58,5 +58,5 @@ class StepCompressor:
     agent: CompressorAgent
     ctx: CallContext
 
-    def compress(self, source: View, grounding: Grounding) -> Compressed:
+    def compress(self, source: View, grounding: Grounding) -> Compression:
         return self.agent.compress(source, grounding, self.ctx)

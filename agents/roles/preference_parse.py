@@ -64,7 +64,7 @@ class Disagreement:
 
 
 @dataclass(frozen=True)
-class Reading:
+class ChosenReading:
     """The chosen reading of one text, who produced it, and any disagreement to report."""
 
     preference: ParsedPreference | None
@@ -105,18 +105,18 @@ def compare(text: str, parsed: ParsedPreference, model: ParsedPreference
     return None
 
 
-def read_preference(text: str, model: LanguageModel | None = None) -> Reading:
+def choose_reading(text: str, model: LanguageModel | None = None) -> ChosenReading:
     """The text parser first (deterministic, free); the model fills in what the parser cannot
     read and is checked against it where both answer. The parser's reading wins a
     disagreement."""
     parsed = parse_preference(text)
     if model is None:
-        return Reading(parsed, "parser" if parsed else "none")
+        return ChosenReading(parsed, "parser" if parsed else "none")
     m = parse_with_model(model, text)
     if parsed is not None and m.preference is not None:
-        return Reading(parsed, "parser", compare(text, parsed, m.preference), m.error)
+        return ChosenReading(parsed, "parser", compare(text, parsed, m.preference), m.error)
     if parsed is not None:
-        return Reading(parsed, "parser", None, m.error)
+        return ChosenReading(parsed, "parser", None, m.error)
     if m.preference is not None:
-        return Reading(m.preference, "model", None, None)
-    return Reading(None, "none", None, m.error)
+        return ChosenReading(m.preference, "model", None, None)
+    return ChosenReading(None, "none", None, m.error)

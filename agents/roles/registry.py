@@ -22,7 +22,7 @@ from sim.geo import Geography
 from sim.scenario import Scenario
 
 
-class Agent(Protocol):
+class RoleAgent(Protocol):
     """One agent over its view. `advice` holds the answers of the agents of earlier stages,
     by agent name; the last stage's answer is the driver's Decision."""
 
@@ -45,7 +45,7 @@ class AgentSpec:
     views: ViewBuilder
     order: int  # view order: the order of a digest round's calls (recorded runs replay)
     stage: int  # run order within a step; an agent reads the advice of earlier stages
-    make: Callable[[AgentCaller, Geography, Scenario], Agent]
+    make: Callable[[AgentCaller, Geography, Scenario], RoleAgent]
 
 
 _AGENTS: dict[str, AgentSpec] = {}

@@ -107,11 +107,6 @@ def pay_horizon(days: int, version: Version | str) -> int:
     return settings_for(version).horizon_days(days) * DAY
 
 
-def wall_minutes(text: str) -> int:
-    """§2.1: floor((t - epoch) / 60 s) of a 'YYYY-MM-DD HH:MM:SS' string (the scorer's parse)."""
-    return wall_to_minutes(str(text))
-
-
 @dataclass(frozen=True)
 class HindsightCargo:
     """The cargo stream as parallel arrays sorted by create minute; unusable rows are dropped.
@@ -237,7 +232,8 @@ class HindsightCargo:
 def _convert(rec: Mapping[str, Any]) -> tuple | None:
     """One record to its columns, or None when no take of it can be accepted and scored."""
     try:
-        create, remove = wall_minutes(rec["create_time"]), wall_minutes(rec["remove_time"])
+        create = wall_to_minutes(str(rec["create_time"]))
+        remove = wall_to_minutes(str(rec["remove_time"]))
         slat, slng = float(rec["start"]["lat"]), float(rec["start"]["lng"])
         elat, elng = float(rec["end"]["lat"]), float(rec["end"]["lng"])
     except (KeyError, TypeError, ValueError):
@@ -251,7 +247,7 @@ def _convert(rec: Mapping[str, Any]) -> tuple | None:
         if not isinstance(lt, list) or len(lt) != 2 or not all(lt):
             return None
         try:
-            ws, we = wall_minutes(lt[0]), wall_minutes(lt[1])
+            ws, we = wall_to_minutes(str(lt[0])), wall_to_minutes(str(lt[1]))
         except (TypeError, ValueError):
             return None
         if we < ws:
@@ -309,8 +305,8 @@ def _window(pref: Mapping[str, Any]) -> tuple[int, int] | None:
     s, e = pref.get("start_time"), pref.get("end_time")
     if s is None and e is None:
         return None
-    w0 = wall_minutes(s) if s is not None else 0
-    w1 = wall_minutes(e) + 1 if e is not None else 31 * DAY
+    w0 = wall_to_minutes(str(s)) if s is not None else 0
+    w1 = wall_to_minutes(str(e)) + 1 if e is not None else 31 * DAY
     return w0, w1
 
 

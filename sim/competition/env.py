@@ -22,7 +22,13 @@ from typing import Any, Protocol
 from sim.competition import actions
 from sim.competition.actions import EnvDriver
 from sim.competition.drivers_file import DriverRecord
-from sim.competition.log import ActionLog, action_log_name, normalise, summary_name, write_summary
+from sim.competition.log import (
+    ActionLog,
+    action_log_name,
+    normalise_record,
+    summary_name,
+    write_summary,
+)
 from sim.competition.pool import Pool
 from sim.competition.records import CargoTable
 from sim.official.timebase import end_time, parse_wall, to_seconds, wall_time
@@ -338,7 +344,7 @@ class CompetitionEnv:
                     usage = dict(zip(USAGE_KEYS, run.usage, strict=True))
                     decision["model_usage"] = dict(usage)  # §3.1: in the agent's own dict
                     action = dict(decision)
-                    record = normalise({
+                    record = normalise_record({
                         "step": run.steps + 1, "driver_id": s.driver_id,
                         "step_elapsed_minutes": scan + exec_min,
                         "query_scan_cost_minutes": scan, "action_exec_cost_minutes": exec_min,

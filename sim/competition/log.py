@@ -18,7 +18,7 @@ from sim.redact import redact
 COORD_KEYS = frozenset({"lat", "lng", "latitude", "longitude", "current_lat", "current_lng"})
 
 
-def normalise(obj: Any, full_coords: bool = True, _key: str | None = None) -> Any:
+def normalise_record(obj: Any, full_coords: bool = True, _key: str | None = None) -> Any:
     """Every float to round(x, 2), at any depth; with full_coords (S3/S4, the replica default)
     a float that is the direct value of a coordinate key keeps full precision. Lists are walked
     (their elements rounded even under coordinate keys); tuples are not."""
@@ -27,9 +27,9 @@ def normalise(obj: Any, full_coords: bool = True, _key: str | None = None) -> An
             return obj
         return round(obj, 2)
     if isinstance(obj, dict):
-        return {k: normalise(v, full_coords, k) for k, v in obj.items()}
+        return {k: normalise_record(v, full_coords, k) for k, v in obj.items()}
     if isinstance(obj, list):
-        return [normalise(v, full_coords, None) for v in obj]
+        return [normalise_record(v, full_coords, None) for v in obj]
     return obj
 
 

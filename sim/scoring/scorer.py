@@ -395,7 +395,9 @@ def resolve_inputs(run_dir: Path, *, version: str | None = None, cargo: Path | N
                      summary if isinstance(summary, dict) else None, logs, pins)
 
 
-def load_drivers(path: Path) -> dict[str, dict]:
+def read_driver_rows(path: Path) -> dict[str, dict]:
+    """The drivers file as the official scorer reads it (a JSON array, or JSON Lines), by
+    driver id: leniently, not through the environment's strict loader."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -487,7 +489,7 @@ def score_run(run_dir: Path, *, version: str | ScoringVersion | None = None,
         cargo_index = load_cargo_index(inputs.cargo_path)
     except CargoFileError as exc:
         raise ScoringInputError(str(exc)) from None
-    driver_rows = load_drivers(inputs.drivers_path)
+    driver_rows = read_driver_rows(inputs.drivers_path)
     use_parser = default_parser() if parser == "default" else parser
     warnings: list[str] = []
     pin_file = pins if pins is not None else inputs.pins

@@ -18,12 +18,12 @@ from typing import Any
 from agents.app.report.model import (
     DriverTrace,
     LlmData,
+    MapStop,
     Money,
     Phase,
     RuleRow,
     RunData,
     Segment,
-    Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
 from sim.geo import haversine_km
@@ -34,7 +34,7 @@ from sim.scoring.scorer import (
     RunInputs,
     ScoringInputError,
     driver_id_of,
-    load_drivers,
+    read_driver_rows,
     resolve_inputs,
     score_run,
 )
@@ -154,8 +154,8 @@ def _steps(records: list[dict], cargo: dict[str, CargoRecord], cost_per_km: floa
                     result.get("haul_distance_km") or c.haul_km)
                 trace.money.append(Money(end, (price if end <= horizon else 0.0)
                                          - km * cost_per_km))
-                trace.stops += [Stop(c.start_lat, c.start_lng, "pickup", arrival, note),
-                                Stop(c.end_lat, c.end_lng, "drop", end, note)]
+                trace.stops += [MapStop(c.start_lat, c.start_lng, "pickup", arrival, note),
+                                MapStop(c.end_lat, c.end_lng, "drop", end, note)]
                 trace.orders += 1
                 trace.route.append((arrival, c.start_lat, c.start_lng))
         trace.route.append((end, *after))
@@ -199,7 +199,7 @@ def read_competition_run(run_dir: Path) -> RunData:
         raise ValueError(f"{run_dir}: not a readable competition run: {exc}") from None
     settings = settings_for(inputs.version)
     horizon = settings.horizon_days(inputs.n_days) * DAY
-    rows = load_drivers(inputs.drivers_path) if inputs.drivers_path.is_file() else {}
+    rows = read_driver_rows(inputs.drivers_path) if inputs.drivers_path.is_file() else {}
     by_driver: dict[str, list[Path]] = {}
     for f in inputs.log_files:
         by_driver.setdefault(driver_id_of(f), []).append(f)

@@ -20,12 +20,12 @@ import pandas as pd
 from agents.app.report.model import (
     DriverTrace,
     LlmData,
+    MapStop,
     Money,
     Phase,
     RuleRow,
     RunData,
     Segment,
-    Stop,
 )
 from agents.app.report.rules import marks_for, parser_reading, rule_areas
 from sim.official.timebase import DAY, EPOCH
@@ -103,8 +103,8 @@ def _trace_events(trace: DriverTrace, ev: pd.DataFrame, offset: int) -> None:
             if r.reason == "empty" and round(t0, 6) not in take_starts:
                 trace.segments.append(Segment(Phase.REPOSITION, t0 + offset, t, step))
             elif r.reason == "loaded":
-                trace.stops += [Stop(float(r.lat), float(r.lng), "pickup", t0 + offset, ""),
-                                Stop(float(r.lat2), float(r.lng2), "drop", t, "")]
+                trace.stops += [MapStop(float(r.lat), float(r.lng), "pickup", t0 + offset, ""),
+                                MapStop(float(r.lat2), float(r.lng2), "drop", t, "")]
     trace.steps = step
 
 

@@ -53,7 +53,7 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True)
-class Stop:
+class MapStop:
     """A pickup or a drop on the map."""
 
     lat: float
@@ -120,7 +120,7 @@ class DriverTrace:
     segments: list[Segment] = field(default_factory=list)
     money: list[Money] = field(default_factory=list)
     route: list[tuple[float, float, float]] = field(default_factory=list)  # (t, lat, lng)
-    stops: list[Stop] = field(default_factory=list)
+    stops: list[MapStop] = field(default_factory=list)
     marks: list[Mark] = field(default_factory=list)
     areas: list[Area] = field(default_factory=list)
     note: str = ""  # e.g. an aborted scoring

@@ -95,7 +95,7 @@ def clock(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def wall_time(day: dt.date, minutes: int) -> str:
+def wall_at(day: dt.date, minutes: int) -> str:
     """'YYYY-MM-DD HH:MM:SS' of `minutes` after the start of `day`."""
     t = dt.datetime.combine(day, dt.time()) + dt.timedelta(minutes=minutes)
     return t.strftime("%Y-%m-%d %H:%M:%S")

@@ -20,7 +20,7 @@ from sim.official.penalties import PenaltyModel
 from sim.official.steps import ActionKind, Step, StepLog
 from sim.official.timebase import wall_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_time
+from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_at
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
 from sim.preferences.kinds.wording import en_date, pt, zh_date
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
@@ -244,7 +244,7 @@ class HomeStayEvent(Kind):
         dwell = int(ctx.step(10, 30, 5))
         rate = float(ctx.step(1, 10, 0.5))
         params = HomeStayEventParams(
-            w0=wall_time(d, w0), w1=wall_time(d, w1), w_end=wall_time(d, w_end),
+            w0=wall_at(d, w0), w1=wall_at(d, w1), w_end=wall_at(d, w_end),
             pickup_lat=round(pk.lat, 2), pickup_lng=round(pk.lng, 2),
             home_lat=home[0], home_lng=home[1], radius_km=1.0,
             min_pickup_dwell_minutes=dwell, rate_per_minute=rate)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from sim.preferences.kinds import REGISTRY
 from sim.preferences.schema import ParsedPreference, same
-from sim.preferences.text.reading import Reading, Status, read_preference
+from sim.preferences.text.reading import Reading, ReadingStatus, read_preference
 
 EVAL_FILE = "preference_eval.jsonl"
 UNPARSED = "unparsed"
@@ -103,7 +103,7 @@ def score(rows: Iterable[dict], split: str,
                 acc = out.params.setdefault(f"{r['kind']}.{name}", [0, 0])
                 acc[0] += same(got.params.get(name), gold)
                 acc[1] += 1
-        if reading is not None and reading.status is Status.AMBIGUOUS:
+        if reading is not None and reading.status is ReadingStatus.AMBIGUOUS:
             out.ambiguous += 1
         elif got is not None and not kind_ok:
             out.confident_wrong.append((r, got))

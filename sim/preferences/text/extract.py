@@ -97,7 +97,7 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 )
 
 
-def normalise(text: str) -> str:
+def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
     for pat, rep in _DIALECT + _SHAPES:
@@ -990,7 +990,7 @@ def places(t: str) -> list[PlaceRef]:
 
 
 @dataclass(frozen=True)
-class Point:
+class NamedPlace:
     """A place a rule names: written coordinates, or a district/county resolved to the county
     table's centre and radius (`radius_km` then set, `source` naming the county)."""
 
@@ -1002,16 +1002,17 @@ class Point:
     source: str  # "coordinates" or "county table: <name>"
 
 
-def points(cs: list[Coord], ps: list[PlaceRef]) -> list[Point]:
+def points(cs: list[Coord], ps: list[PlaceRef]) -> list[NamedPlace]:
     """Coordinates and district/county names in text order. A prefecture (广州, 东莞) is a
     cargo-city name, not a point, so it is left out."""
-    out = [Point(c.lat, c.lng, None, c.start, c.end, "coordinates") for c in cs]
+    out = [NamedPlace(c.lat, c.lng, None, c.start, c.end, "coordinates") for c in cs]
     for p in ps:
         if p.prefecture or p.lat is None or p.lng is None:
             continue
         if any(c.start <= p.start < c.end for c in cs):
             continue
-        out.append(Point(p.lat, p.lng, p.radius_km, p.start, p.end, f"county table: {p.name_zh}"))
+        out.append(NamedPlace(p.lat, p.lng, p.radius_km, p.start, p.end,
+                              f"county table: {p.name_zh}"))
     return sorted(out, key=lambda x: x.start)
 
 
@@ -1052,7 +1053,7 @@ class Facts:
     categories: list[tuple[str, int]] = field(default_factory=list)
     places: list[PlaceRef] = field(default_factory=list)
     durations: list[tuple[int, int]] = field(default_factory=list)
-    points: list[Point] = field(default_factory=list)
+    points: list[NamedPlace] = field(default_factory=list)
 
     def has(self, pattern: str) -> bool:
         return rx.search(pattern, self.kw, re.I) is not None
@@ -1062,7 +1063,7 @@ class Facts:
 
 
 def facts(raw: str) -> Facts:
-    text = normalise(raw)
+    text = normalise_text(raw)
     num = number_view(text)
     f = Facts(raw, text, num, num.lower(), text.lower() + " || " + num.lower())
     f.clocks = clocks(num)

@@ -39,7 +39,7 @@ MARGIN = 0.5
 WIDE = 2.0
 
 
-class Status(StrEnum):
+class ReadingStatus(StrEnum):
     PARSED = "parsed"
     AMBIGUOUS = "ambiguous"
     UNPARSED = "unparsed"
@@ -80,7 +80,7 @@ class Reading:
     """The parse of one text with its confidence (module docstring)."""
 
     text: str
-    status: Status
+    status: ReadingStatus
     best: ParsedPreference | None
     alternatives: tuple[Alternative, ...] = ()
     cues: tuple[str, ...] = ()  # keyword groups of sim/preferences/text/common.py that fired
@@ -116,15 +116,16 @@ def _alternative(kind: str, score: float, params: dict[str, Any],
 def read_preference(text: str) -> Reading:
     """The reading of a free-text preference with its confidence; never raises."""
     if not isinstance(text, str) or not text.strip():
-        return Reading(str(text), Status.UNPARSED, None, reason="empty text")
+        return Reading(str(text), ReadingStatus.UNPARSED, None, reason="empty text")
     if len(text) > MAX_CHARS:
-        return Reading(text, Status.UNPARSED, None, reason=f"longer than {MAX_CHARS} characters")
+        return Reading(text, ReadingStatus.UNPARSED, None,
+                       reason=f"longer than {MAX_CHARS} characters")
     try:
         f = facts(text)
         cands = candidates(text, f)
     except Exception:  # never crash on a driver's text; report it unparsed instead
         log.debug("extraction failed on %r", text, exc_info=True)
-        return Reading(text, Status.UNPARSED, None, reason="the text could not be read")
+        return Reading(text, ReadingStatus.UNPARSED, None, reason="the text could not be read")
     cues = tuple(name for name, pattern in common.GROUPS.items() if common.hit(f, pattern))
     alts = tuple(_alternative(c.kind, c.score, c.params, c.sources) for c in cands)
     claims = [a for a in alts if a.score >= MIN_SCORE]
@@ -132,15 +133,16 @@ def read_preference(text: str) -> Reading:
     if not valid:
         if claims:
             top = claims[0]
-            return Reading(text, Status.UNPARSED, None, alts, cues,
+            return Reading(text, ReadingStatus.UNPARSED, None, alts, cues,
                            f"reads as {top.kind} but a required parameter is missing or "
                            f"invalid: {top.error}")
-        return Reading(text, Status.UNPARSED, None, alts, cues, "no kind recognises the text")
+        return Reading(text, ReadingStatus.UNPARSED, None, alts, cues,
+                       "no kind recognises the text")
     top = valid[0]
     p = validate({"kind": top.kind, "params": top.params})
     best = ParsedPreference(p.kind, p.params, f.amount, f.cap)
     if claims[0] is not top:  # a stronger claim lacks a parameter: both readings stand
-        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+        return Reading(text, ReadingStatus.AMBIGUOUS, best, alts, cues,
                        f"{claims[0].kind} scores higher but misses {claims[0].error}; "
                        f"read as {top.kind}")
     c = core(f)
@@ -152,25 +154,25 @@ def read_preference(text: str) -> Reading:
     ev = EVIDENCE.get(top.kind)
     worded = ev is not None and bool(ev.words) and sure(top.kind)  # §8 words too
     if signals and not common.hit(f, signals) and not worded:  # numbers alone claimed it
-        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+        return Reading(text, ReadingStatus.AMBIGUOUS, best, alts, cues,
                        f"read as {top.kind} from its numbers alone: none of the kind's wording "
                        f"is in the text")
     if not sure(top.kind):  # the kind's own evidence is not all in the text
-        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+        return Reading(text, ReadingStatus.AMBIGUOUS, best, alts, cues,
                        f"read as {top.kind} but the text does not establish "
                        f"{EVIDENCE[top.kind].what}")
     rival = next((a for a in valid[1:] if a.kind != top.kind), None)
     if rival is not None and top.score - rival.score < MARGIN:
-        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+        return Reading(text, ReadingStatus.AMBIGUOUS, best, alts, cues,
                        f"{top.kind} and {rival.kind} both read it "
                        f"(scores {top.score:.1f} and {rival.score:.1f})")
     rival = next((a for a in valid[1:] if a.kind != top.kind and top.score - a.score < WIDE
                   and sure(a.kind)), None)
     if rival is not None:  # a close runner-up the text establishes as well
-        return Reading(text, Status.AMBIGUOUS, best, alts, cues,
+        return Reading(text, ReadingStatus.AMBIGUOUS, best, alts, cues,
                        f"{top.kind} and {rival.kind} both read it and the text has the "
                        f"evidence of both (scores {top.score:.1f} and {rival.score:.1f})")
-    return Reading(text, Status.PARSED, best, alts, cues)
+    return Reading(text, ReadingStatus.PARSED, best, alts, cues)
 
 
 def parse_preference(text: str) -> ParsedPreference | None:
