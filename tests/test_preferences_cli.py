@@ -64,6 +64,13 @@ def test_bad_file_exits_2_with_file_and_line(tmp_path: Path) -> None:
     assert r2.returncode == 2
     assert str(g) in r2.stderr
     assert _cli("parse", str(tmp_path / "missing.json")).returncode == 2
+    # a JSON array is read by the one drivers-file reader: the bad driver's own line
+    h = tmp_path / "bad3.json"
+    h.write_text('[{"driver_id": "A", "preferences": ["每天休息8小时"]},\n'
+                 ' {"driver_id": "B", "preferences": "rest"}]', encoding="utf-8")
+    r3 = _cli("parse", str(h))
+    assert r3.returncode == 2
+    assert f"{h}:2: driver B: preferences must be an array" in r3.stderr
 
 
 def test_eval_prints_per_kind_accuracy_for_each_split() -> None:

@@ -16,6 +16,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from sim.competition.drivers_file import driver_rows
+from sim.scenario import ScenarioError
+
 
 class DriversFileError(Exception):
     def __init__(self, path: Path, line: int, message: str) -> None:
@@ -56,36 +59,25 @@ def _driver_entries(path: Path, line: int, row: object) -> list[PreferenceText]:
 
 
 def read_drivers_file(path: Path) -> list[PreferenceText]:
-    """Every non-empty preference text of a drivers file, in file order."""
+    """Every non-empty preference text of a drivers file, in file order. The rows come from
+    the one drivers-file reader (JSON array or JSON Lines, each row with its line); only the
+    texts are read from them, so a file of bare texts (strings as preferences) parses too."""
     try:
-        raw = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        buf = path.read_bytes()
+    except OSError as exc:
         raise DriversFileError(path, 0, f"cannot read: {exc}") from None
     out: list[PreferenceText] = []
-    if raw.lstrip().startswith("["):
-        try:
-            rows = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise DriversFileError(path, exc.lineno, f"invalid JSON: {exc.msg}") from None
-        if not rows:
-            raise DriversFileError(path, 1, "an empty drivers array")
-        # line numbers of each driver object are not kept by json; report the array's index
-        for i, row in enumerate(rows):
-            try:
-                out += _driver_entries(path, 1, row)
-            except DriversFileError as exc:
-                raise DriversFileError(path, 1, f"driver #{i + 1}: {str(exc).split(': ', 1)[1]}") \
-                    from None
-        return out
-    lines = [(n, s) for n, s in enumerate(raw.splitlines(), 1) if s.strip()]
-    if not lines:
+    rows = 0
+    try:
+        for n, row in driver_rows(path, buf):
+            rows += 1
+            out += _driver_entries(path, n, row)
+    except ScenarioError as exc:
+        raise DriversFileError(path, exc.line or 0,
+                               f"{exc.key}: expected {exc.expected}, found {exc.found!r}"
+                               ) from None
+    if not rows:
         raise DriversFileError(path, 1, "no drivers")
-    for n, s in lines:
-        try:
-            row = json.loads(s)
-        except json.JSONDecodeError as exc:
-            raise DriversFileError(path, n, f"invalid JSON: {exc.msg}") from None
-        out += _driver_entries(path, n, row)
     return out
 
 
