@@ -97,9 +97,13 @@ def test_streaming_fills_ttft_and_decode() -> None:
         assert c.queue_s >= 0
         assert c.ttft_s is not None
         assert c.decode_s is not None
-        # the server sleeps at least the modelled time before the first and after it
-        assert c.ttft_s >= lat.first_token_s(c.prompt_tokens) * lat.time_scale * 0.9
-        assert c.decode_s >= lat.decode_s(c.completion_tokens) * lat.time_scale * 0.5
+        # the server sleeps at least the modelled time before the first token and after it;
+        # where the client sees the boundary depends on buffering under load, the sum does not
+        first = lat.first_token_s(c.prompt_tokens) * lat.time_scale
+        assert c.ttft_s >= first * 0.9
+        assert c.ttft_s + c.decode_s >= (
+            first + lat.decode_s(c.completion_tokens) * lat.time_scale) * 0.9
+        assert c.decode_s >= 0
         assert c.latency_s >= c.ttft_s + c.decode_s
         plain = TimedOpenAIModel(client, "m", "json_schema", stream=False)
         p = plain.complete([{"role": "user", "content": "hi"}], schema={"type": "object"},

@@ -89,7 +89,7 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
     # the server counted fewer prompt tokens for the compressed steps
     assert res["compressed"]["server_prompt_tokens_per_step"] < res["bounded"][
         "server_prompt_tokens_per_step"]
-    assert "latency per step compressed/rules" in proc.stdout
+    assert "latency per step compressed/bounded" in proc.stdout
 
 
 def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:

@@ -156,6 +156,6 @@ def test_off_days_that_cost_more_than_their_fine_are_broken_knowingly(amount, wo
         for rec in LogBuilder("D001", *START, cargo).wait(60).take("c1").records:
             rp.on_step(rec)
     me = SimpleNamespace(rules=rp, driver=SimpleNamespace(income=2000.0, start=0.0),
-                         sc=SimpleNamespace(policy=SimpleNamespace(fine_weight=1.0)))
+                         fine_weight=lambda: 1.0)
     MemoryAgent.waive_off_days(me, rp.states(1440, Point(*START)), 1440, 1440)
     assert (1 in rp.waived) is waived
