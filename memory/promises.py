@@ -3,9 +3,7 @@ validity window opens at the listing), never where it is.
 
 The competition takes any online cargo by id, seen or not (docs/competition.md §4.4), and a
 failed try costs one minute. So the plan is: be free when the cargo lists, try the take at once,
-and never try twice (a cargo a driver has tried leaves its pool for good), unless the try found
-it not yet listed: that failure leaves it in the pool (§4.4 step 1), and the take is tried again
-an hour later while the window lasts (a window may open before the listing). But the official
+and never try twice (a cargo a driver has tried leaves its pool for good). But the official
 scorer aborts a driver whose log takes an id missing from the dataset, even a failed take (§6,
 step 7): a misread id, or one from another market, would cost the whole month. So an id is
 tried only once it has been seen in a query, or when it has the shape of the ids the queries
@@ -22,14 +20,13 @@ from dataclasses import dataclass
 from itertools import islice
 
 from memory.rule_progress import NEUTRAL_CARGO, RuleProgress, Todo
-from sim.official.steps import ActionKind, Step
+from sim.official.steps import ActionKind
 
 KIND = "must_take_cargo"
 LEAD_MINUTES = 60  # a listing this close is waited for rather than started away from
 # a take ending this soon after the listing still finds the cargo online (the calibrated
 # market's median time online is 85 minutes; docs/competition.md §9)
 GRACE_MINUTES = 30
-RETRY_MINUTES = 60  # after a try that found the cargo not yet listed
 SHAPE_SAMPLE = 200  # the latest ids seen, whose shapes a promised id must match
 
 
@@ -40,7 +37,6 @@ class Promise:
     opens: int  # the listing minute (the window's start), on the rules' clock
     closes: int  # the window's end: a take after it no longer keeps the promise
     fine: float  # what missing it costs (the fine, within its cap)
-    retry_at: int | None = None  # after a try that found it not yet listed: when to try again
 
 
 def id_shape(cargo_id: str) -> str:
@@ -62,37 +58,21 @@ def open_promises(rp: RuleProgress) -> Iterator[Promise]:
     specs = [s for s in rp.rules if s.kind == KIND and s.index not in rp.waived]
     if not specs:
         return
-    tries: dict[str, list[Step]] = {}
-    for s in rp.steps:
-        if s.action is ActionKind.TAKE_ORDER and s.cargo_id is not None:
-            tries.setdefault(s.cargo_id, []).append(s)
+    tried = {s.cargo_id for s in rp.steps if s.action is ActionKind.TAKE_ORDER}
     for spec in specs:
         if spec.rule is None:
             continue
         cid = str(getattr(spec.rule.params, "cargo_id", ""))
-        if not cid or not plausible(rp, cid):
+        if not cid or cid in tried or not plausible(rp, cid):
             continue
-        done = tries.get(cid, [])
-        if not all(not_listed(s) for s in done):
-            continue  # taken, or tried once it was online: it has left the pool
         fine = spec.amount if not spec.cap else min(spec.amount, spec.cap)
-        retry = done[-1].action_end + RETRY_MINUTES if done else None
-        yield Promise(spec.index, cid, spec.window.start, spec.window.end, fine, retry)
-
-
-def not_listed(s: Step) -> bool:
-    """A failed take that found the cargo offline: one minute, the truck where it was (a try
-    that got as far as the pickup drive moved the truck or took its minutes)."""
-    return (not s.accepted and s.exec <= 1 and s.before == s.after
-            and s.pickup_deadhead_km == 0.0)
+        yield Promise(spec.index, cid, spec.window.start, spec.window.end, fine)
 
 
 def promise_todo(rp: RuleProgress, now: float) -> Todo | None:
     """Take the promised cargo once it lists (blind: its place is unknown), or wait for a
     listing less than LEAD_MINUTES away; None when no promise is due."""
     for p in open_promises(rp):
-        if p.retry_at is not None and now < p.retry_at:
-            continue  # found not yet listed: tried again an hour later
         if p.opens <= now < p.closes:
             return Todo("take", f"promised cargo {p.cargo_id} is listed", cargo_id=p.cargo_id,
                         at_stake=p.fine)
@@ -111,5 +91,5 @@ def promise_fine(promises: Iterable[Promise], cargo_id: str, start: float, end: 
                and start < p.opens + GRACE_MINUTES < min(end, p.closes))
 
 
-__all__ = ["GRACE_MINUTES", "LEAD_MINUTES", "RETRY_MINUTES", "Promise", "id_shape",
-           "not_listed", "open_promises", "plausible", "promise_fine", "promise_todo"]
+__all__ = ["GRACE_MINUTES", "LEAD_MINUTES", "Promise", "id_shape", "open_promises", "plausible",
+           "promise_fine", "promise_todo"]

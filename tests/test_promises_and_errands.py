@@ -17,13 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from memory.memory_agent import MemoryAgent
-from memory.promises import (
-    RETRY_MINUTES,
-    open_promises,
-    plausible,
-    promise_fine,
-    promise_todo,
-)
+from memory.promises import open_promises, plausible, promise_fine, promise_todo
 from memory.rule_progress import RuleProgress, rules_from_entries
 from sim.geo import Point
 from tests.competition_logs import LogBuilder, cargo_row
@@ -89,26 +83,12 @@ def test_a_promise_is_waited_for_taken_once_and_prices_takes_that_run_over_it():
     assert promise_fine(open_promises(rp), "other", opens - 300, opens + 120) == 5000.0
     assert promise_fine(open_promises(rp), "other", opens - 300, opens + 10) == 0.0
     assert promise_fine(open_promises(rp), PROMISED, opens - 300, opens + 400) == 0.0
-    # tried and found offline (one minute, the truck unmoved): it stays in the pool
-    # (§4.4 step 1), so it is tried again an hour later, not at once
+    # tried once (here: failed, already gone), never again
     b = LogBuilder("D001", *START, []).wait(opens + 3)
     b.take(PROMISED)
     for rec in b.records:
         rp.on_step(rec)
     assert promise_todo(rp, opens + 10) is None
-    again = promise_todo(rp, opens + 4 + RETRY_MINUTES)
-    assert again is not None
-    assert (again.action, again.cargo_id) == ("take", PROMISED)
-    # tried once it was online (taken here): it has left the pool, never tried again
-    listed = cargo_row(PROMISED, START, (22.6, 114.0))
-    b2 = LogBuilder("D001", *START, [listed]).wait(opens + 3)
-    b2.take(PROMISED)
-    rp2 = RuleProgress(rules_from_entries([promise()], n_days=3, parser=None), n_days=3,
-                       initial=Point(*START))
-    rp2.add_cargo(listed)
-    for rec in b2.records:
-        rp2.on_step(rec)
-    assert promise_todo(rp2, b2.t + RETRY_MINUTES + 5) is None
 
 
 @pytest.fixture(scope="module")
