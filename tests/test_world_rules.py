@@ -415,10 +415,19 @@ def _must_take(specs) -> list[PreferenceEntry]:
     return [r for s in specs for r in s.rules if r.kind == "must_take_cargo"]
 
 
+def _opens_at_listing(start: str, end: str, created: str) -> bool:
+    """The window opens at the cargo's listing, as in the competition's data: on the first
+    whole minute the cargo is online (the official clock counts a cargo created at 12:30:23
+    online from minute 12:30), so a promise tried when its window opens finds it."""
+    opens, made = pd.Timestamp(start), pd.Timestamp(created)
+    return (made.floor("min") <= opens < made + pd.Timedelta(minutes=1)
+            and opens <= pd.Timestamp(end))
+
+
 def _listed_inside(rule: PreferenceEntry, created: dict[str, str]) -> bool:
-    """The rule's cargo is listed (created) inside the rule's window, both as wall clocks."""
+    """The rule's cargo is a cargo of the run, online when the rule's window opens."""
     cid = rule.params["cargo_id"]
-    return cid in created and rule.start_time <= created[cid] <= rule.end_time
+    return cid in created and _opens_at_listing(rule.start_time, rule.end_time, created[cid])
 
 
 def test_must_take_rules_name_cargo_the_market_lists_inside_their_window(tmp_path) -> None:
@@ -439,7 +448,7 @@ def test_must_take_rules_name_cargo_the_market_lists_inside_their_window(tmp_pat
     for p in rules:
         cid = p["structured"]["params"]["cargo_id"]
         assert cid in created, cid
-        assert p["start_time"] <= created[cid] <= p["end_time"], (cid, p)
+        assert _opens_at_listing(p["start_time"], p["end_time"], created[cid]), (cid, p)
         assert cid in p["content"]
     assert len({p["structured"]["params"]["cargo_id"] for p in rules}) > 1
     world, _ = build_run(sc, tmp_path / "w")
@@ -480,6 +489,8 @@ def test_market_listings_read_ahead_then_hand_every_cargo_to_the_world_once() ->
     assert list(m.listed_on(date(2026, 3, 1)).ids) == ["X1", "X2"]  # read already, kept
     assert list(m.listed_on(date(2026, 3, 3)).ids) == []  # nothing created that day
     assert list(m.listed_on(date(2026, 3, 2)).online_minutes) == [90.0, 90.0]
+    day2 = m.listed_on(date(2026, 3, 2))
+    assert all(0 <= x < 1440 for x in day2.listed_minute)  # minutes into its own day
     assert [c.cargo_id for c in m] == ["X1", "X2", "X3", "X4", "X5"]
     with pytest.raises(RuntimeError):
         m.listed_on(date(2026, 3, 4))

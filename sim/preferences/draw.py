@@ -90,7 +90,9 @@ def draw_preferences(rng: np.random.Generator, n: int, *, lang: Lang = "zh",
         # around its cargo's listing day), so the draws after it stay as they were
         window = cls.draw_window(ctx)
         first, last = drawn.window or window
-        s, e = f"{first.isoformat()} 00:00:00", f"{last.isoformat()} 23:59:59"
+        opens = drawn.opens_minute or 0
+        s = f"{first.isoformat()} {opens // 60:02d}:{opens % 60:02d}:00"
+        e = f"{last.isoformat()} 23:59:59"
         out.append(DrawnPreference(text, kind, drawn.params, float(a),
                                    None if c is None else float(c), s, e))
     return out

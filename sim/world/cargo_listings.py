@@ -21,7 +21,7 @@ import numpy as np
 from sim.preferences.kinds.drawing import Listed
 from sim.world.cargo import Cargo
 
-EMPTY = Listed((), np.zeros(0), np.zeros(0), np.zeros(0))
+EMPTY = Listed((), np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0))
 
 
 class MarketListings:
@@ -34,7 +34,7 @@ class MarketListings:
         self._ahead: deque[Cargo] = deque()  # read for a drawer, not yet taken by the world
         self._days: dict[dt.date, Listed] = {}
         self._open: dt.date | None = None  # the day being read, and its rows so far
-        self._rows: list[tuple[str, float, float, float]] = []
+        self._rows: list[tuple[str, float, float, float, float]] = []
         self._done = False
         self._taken = False  # the world has read past the cargo read ahead
 
@@ -64,13 +64,15 @@ class MarketListings:
                                      "before it: the market must come in creation order")
                 self._close()
                 self._open = d
+            midnight = dt.datetime.combine(d, dt.time()) - self._start
             self._rows.append((c.cargo_id, c.origin.lat, c.origin.lng,
-                               c.remove_time - c.create_time))
+                               c.remove_time - c.create_time,
+                               c.create_time - midnight.total_seconds() / 60))
         return self._days.get(day, EMPTY)
 
     def _close(self) -> None:
         if self._open is not None and self._rows:
             cols = np.array([r[1:] for r in self._rows], dtype=float)
             self._days[self._open] = Listed([r[0] for r in self._rows], cols[:, 0], cols[:, 1],
-                                            cols[:, 2])
+                                            cols[:, 2], cols[:, 3])
         self._rows = []

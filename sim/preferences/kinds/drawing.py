@@ -36,6 +36,7 @@ class Listed:
     lat: np.ndarray  # origin
     lng: np.ndarray
     online_minutes: np.ndarray  # remove - create
+    listed_minute: np.ndarray  # create, in minutes from the start of its day (fractional)
 
 
 class CargoMarket(Protocol):
@@ -112,8 +113,11 @@ class Drawn(Generic[P]):
     params: P
     words: dict[str, Any]
     # the validity window (first, last day) when the draw fixes it itself (a must-take rule:
-    # around its cargo's listing day); None: the kind's `draw_window`
+    # from its cargo's listing day); None: the kind's `draw_window`
     window: tuple[dt.date, dt.date] | None = None
+    # the minute of the first day the window opens at (a must-take rule: its cargo's listing,
+    # as in the competition's data); None: midnight
+    opens_minute: int | None = None
 
 
 def draw_amounts(ctx: DrawContext, model: PenaltyModel) -> tuple[float, float | None]:

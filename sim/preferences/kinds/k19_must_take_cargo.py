@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,7 @@ from sim.geo import haversine_np
 from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import Step, StepLog
+from sim.official.timebase import DAY
 from sim.preferences.kinds.base import Counters, Kind, RuleContext, takes_of
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
@@ -81,9 +83,9 @@ class MustTakeCargo(Kind):
     @classmethod
     def draw(cls, ctx: DrawContext) -> Drawn[MustTakeCargoParams]:
         """With the scenario's market: cargo listed on a drawn day, and a window of one to
-        three days around that day, so the id exists and lists inside the window (a take of a
-        missing id aborts the official scoring, §6 step 7). Without one: a given id, or a
-        made-up one."""
+        three days that opens at its listing, so the id exists and is online when the window
+        opens (a take of a missing id aborts the official scoring, §6 step 7). Without one: a
+        given id, or a made-up one."""
         if ctx.market is not None:
             # one draw from the shared stream, as without a market, and the choice on a stream
             # of its own: the driver's other rules and the drivers after it draw as before
@@ -116,12 +118,16 @@ class MustTakeCargo(Kind):
         lasting = np.asarray(listed.online_minutes) >= cls.MIN_ONLINE_MINUTES
         pool = next(p for p in (np.flatnonzero(lasting & (km <= cls.NEAR_KM)),
                                 np.flatnonzero(lasting), np.arange(len(listed.ids))) if p.size)
-        cid = str(listed.ids[int(pool[int(ctx.rng.integers(pool.size))])])
-        length = int(ctx.rng.integers(0, 3))  # one to three days, the listing day among them
-        first = max(ctx.start, day - dt.timedelta(days=int(ctx.rng.integers(0, length + 1))))
+        j = int(pool[int(ctx.rng.integers(pool.size))])
+        cid = str(listed.ids[j])
+        length = int(ctx.rng.integers(0, 3))  # one to three days from the listing day
         last = min(ctx.start + dt.timedelta(days=ctx.days - 1),
-                   first + dt.timedelta(days=length))
-        return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid}, window=(first, last))
+                   day + dt.timedelta(days=length))
+        # the window opens at the listing, as in the competition's data, on the first whole
+        # minute it is online: a promise is tried the moment its window opens
+        opens = min(DAY - 1, math.ceil(float(listed.listed_minute[j])))
+        return Drawn(MustTakeCargoParams(cargo_id=cid), {"id": cid}, window=(day, last),
+                     opens_minute=opens)
 
     @staticmethod
     def zh(v: dict[str, Any]) -> list[str]:
