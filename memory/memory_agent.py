@@ -252,13 +252,13 @@ class MemoryAgent:
         cands = _busy(tuple(fined(c) for c in cands), busy)
         kept = [(fined(c), o) for c, o in kept]
         lengths = sorted(set(REST_MINUTES) | set(self.rules.rest_lengths(now, pos)))
+        # each rest's saving rule by rule: summed for the view, kept to book the one taken
+        parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
         rests = tuple(r for m in lengths
-                      if (r := RestOption(m, round(w * self.rules.wait_saving(int(now), pos, m),
-                                                   1),
+                      if (r := RestOption(m, round(w * max(0.0, sum(parts[m].values())), 1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)
         todo = self.priced_todo(obs, now, pos, tp)
-        offered = {r.minutes: self.rules.wait_saving_by_rule(int(now), pos, r.minutes)
-                   for r in rests}
+        offered = {r.minutes: parts[r.minutes] for r in rests}
         if todo is not None and todo.action == "wait":
             m = int(min(todo.minutes, DAY))
             offered[m] = self.rules.wait_saving_by_rule(int(now), pos, m)

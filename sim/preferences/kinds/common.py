@@ -37,32 +37,6 @@ def dwell_after(steps: Iterable[Step], arrival: int, day_end: int, near) -> int:
     return best
 
 
-def window_progress(kind: Kind, ctx: ProgressContext, penalty: float, what: str) -> Progress:
-    """K2/K3's progress: inside yesterday's or today's window, wait to its end; else say when
-    the next one starts. `kind` has `window(day) -> (start, end)` and start/end params."""
-    status, fined = kind.fined(penalty)
-    p: Any = kind.params
-    for d in (ctx.today - 1, ctx.today):
-        a, b = kind.window(d)  # type: ignore[attr-defined]
-        if a <= ctx.now < b:
-            return (Status.DUE, f"{what} now until {hm(b % DAY)}{fined}",
-                    Todo("wait", f"{kind.name} window", minutes=b - ctx.now))
-    a, _ = kind.window(ctx.today)  # type: ignore[attr-defined]
-    return status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}", None
-
-
-def window_rest_ends(kind: Kind, ctx: ProgressContext, ahead: int = DAY // 2
-                     ) -> tuple[int, ...]:
-    """K2/K3's rest lengths: to the end of the window the driver is in, or of the next one
-    starting within `ahead` minutes (a rest begun before a night window keeps it too)."""
-    out = []
-    for d in (ctx.today - 1, ctx.today, ctx.today + 1):
-        a, b = kind.window(d)  # type: ignore[attr-defined]
-        if b > ctx.now and a - ctx.now <= ahead:
-            out.append(b)
-    return tuple(out)
-
-
 class WindowKind(Kind):
     """A kind judged on a clock window each day (K2 rest through it, K3 no work in it): its
     progress and the rests that keep it both follow from `window(day)`."""
@@ -74,10 +48,24 @@ class WindowKind(Kind):
         raise NotImplementedError
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
-        return window_progress(self, ctx, penalty, self.doing)
+        """Inside yesterday's or today's window, wait to its end; else say when the next one
+        starts."""
+        status, fined = self.fined(penalty)
+        p: Any = self.params
+        for d in (ctx.today - 1, ctx.today):
+            a, b = self.window(d)
+            if a <= ctx.now < b:
+                return (Status.DUE, f"{self.doing} now until {hm(b % DAY)}{fined}",
+                        Todo("wait", f"{self.name} window", minutes=b - ctx.now))
+        a, _ = self.window(ctx.today)
+        return (status, f"window {p.start}-{p.end}; starts in {hm(max(0, a - ctx.now))}{fined}",
+                None)
 
-    def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
-        return window_rest_ends(self, ctx)
+    def rest_ends(self, ctx: ProgressContext, ahead: int = DAY // 2) -> tuple[int, ...]:
+        """To the end of the window the driver is in, or of the next one starting within
+        `ahead` minutes (a rest begun before a night window keeps it too)."""
+        return tuple(b for d in (ctx.today - 1, ctx.today, ctx.today + 1)
+                     for a, b in [self.window(d)] if b > ctx.now and a - ctx.now <= ahead)
 
 
 def off_days_kept(have: int, days_left: int, busy_today: bool) -> int:

@@ -64,8 +64,8 @@ class DailyContinuousRest(Kind):
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p = self.params
         status, fined = self.fined(penalty)
-        today, left = ctx.today, ctx.left_today
-        best = max((b - a for a, b in ctx.tail(today).day_rest(today)), default=0)
+        left = ctx.left_today
+        best = self.longest_today(ctx)
         line = f"rest today {hm(best)} of {hm(p.min_minutes)} in one stretch{fined}"
         todo = None
         if best < p.min_minutes:
@@ -77,12 +77,17 @@ class DailyContinuousRest(Kind):
                 line += " (too late today)"
         return status, line, todo
 
+    @staticmethod
+    def longest_today(ctx: ProgressContext) -> int:
+        """Today's longest rest so far, clipped to the day (the test's L_d)."""
+        return max((b - a for a, b in ctx.tail(ctx.today).day_rest(ctx.today)), default=0)
+
     def rest_ends(self, ctx: ProgressContext) -> tuple[int, ...]:
         """Today's stretch made up while it still fits before midnight; else, in the evening,
         tomorrow's whole stretch from midnight on (a rest crossing midnight counts on each
         day apart)."""
         p = self.params
-        best = max((b - a for a, b in ctx.tail(ctx.today).day_rest(ctx.today)), default=0)
+        best = self.longest_today(ctx)
         need = p.min_minutes - ctx.resting_run()
         if best < p.min_minutes and need <= ctx.left_today:
             return (ctx.now + need,)

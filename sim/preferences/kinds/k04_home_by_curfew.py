@@ -43,7 +43,7 @@ class HomeByCurfew(Kind):
         p = self.params
         bad = []
         for d in ctx.days:
-            t = DAY * d + hhmm_to_minutes(p.curfew)
+            t, quiet_end = self.night(d)
             ended = [s for s in log.steps if s.step_end <= t]
             if ended:
                 pos = ended[-1].after
@@ -52,7 +52,6 @@ class HomeByCurfew(Kind):
             else:
                 pos = ctx.initial
             away = pos is None or pos.km_to(p.lat, p.lng) > p.radius_km
-            quiet_end = DAY * (d + 1) + hhmm_to_minutes(p.quiet_until)
             if away or log.active_overlaps(t, quiet_end):
                 bad.append(d)
         return {"violations": len(bad), "violating_days": bad}
@@ -63,21 +62,26 @@ class HomeByCurfew(Kind):
                 f"{params.curfew} every day and take no order nor empty move until "
                 f"{params.quiet_until} the next morning.")
 
+    def night(self, day: int) -> tuple[int, int]:
+        """Day `day`'s curfew night: from the curfew to the end of the next morning's quiet."""
+        p = self.params
+        return (DAY * day + hhmm_to_minutes(p.curfew),
+                DAY * (day + 1) + hhmm_to_minutes(p.quiet_until))
+
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p = self.params
         status, fined = self.fined(penalty)
         now, today = ctx.now, ctx.today
-        cur, quiet = hhmm_to_minutes(p.curfew), hhmm_to_minutes(p.quiet_until)
         home = ctx.near(p.lat, p.lng, p.radius_km)
         for d in (today - 1, today):  # the curfew night of yesterday or of today
-            a, b = d * DAY + cur, (d + 1) * DAY + quiet
+            a, b = self.night(d)
             if a <= now < b:
                 if not home:  # away at the curfew: that night is lost, waiting saves nothing
                     return (Status.VIOLATED, f"away from home after the {p.curfew} curfew{fined}",
                             None)
                 return (Status.DUE, f"home quiet time until {p.quiet_until}{fined}",
                         Todo("wait", "home quiet time", minutes=b - now))
-        cur += today * DAY
+        cur, _ = self.night(today)
         go = ctx.go_minutes(p.lat, p.lng)
         line = f"home by {p.curfew}: {'at home' if home else f'{go} min drive away'}{fined}"
         todo = None
@@ -96,9 +100,8 @@ class HomeByCurfew(Kind):
         p = self.params
         if not ctx.near(p.lat, p.lng, p.radius_km):
             return ()
-        cur, quiet = hhmm_to_minutes(p.curfew), hhmm_to_minutes(p.quiet_until)
-        return tuple((d + 1) * DAY + quiet for d in (ctx.today - 1, ctx.today)
-                     if (d + 1) * DAY + quiet > ctx.now and d * DAY + cur - ctx.now <= DAY // 2)
+        return tuple(b for d in (ctx.today - 1, ctx.today) for a, b in [self.night(d)]
+                     if b > ctx.now and a - ctx.now <= DAY // 2)
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
