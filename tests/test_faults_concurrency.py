@@ -103,8 +103,11 @@ def _check_pair(tmp_path: Path, sc: Scenario, agent: str | None) -> tuple[dict, 
 @pytest.mark.parametrize("shapes", [MIXED, SLOW], ids=["mixed", "hang"])
 def test_run_our_agents_fall_back_identically_at_1_and_8(tmp_path: Path, shapes) -> None:
     with MixedFaultServer(shapes) as srv:
-        # a hung server costs a timeout per call: one step per driver is enough
-        sc = _scenario(srv.base_url, 0.2, 1 if shapes == SLOW else 2)
+        # a hung server costs a timeout per call: one step per driver is enough; the mixed
+        # shapes all answer at once, so their timeout is long enough that a busy machine
+        # never turns one of their answers into a timeout on one run and not the other
+        slow = shapes == SLOW
+        sc = _scenario(srv.base_url, 0.2 if slow else 2.0, 1 if slow else 2)
         _, out = _check_pair(tmp_path, sc, None)
         assert srv.requests
     c1, c8 = _calls(out), _calls(tmp_path / "c8")
