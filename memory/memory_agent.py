@@ -175,7 +175,12 @@ class MemoryAgent:
         self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
         # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
         self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
-        self.overspent = 0.0  # what rests for rules forwent beyond the fines they avoided
+        # a drive this step offered for a rule (a curfew's way home): its point and its cost
+        # at the flat rate and the km, spent from the compliance budget if the driver goes
+        self._drive: tuple[float, float, float] | None = None
+        # what keeping rules forwent beyond the fines it avoided: rests, and best takes that
+        # weighted fines pushed aside
+        self.overspent = 0.0
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
@@ -263,6 +268,11 @@ class MemoryAgent:
             m = int(min(todo.minutes, DAY))
             offered[m] = self.rules.wait_saving_by_rule(int(now), pos, m)
         self._offered = (obs.now, tp, offered)
+        self._drive = None
+        if todo is not None and todo.action == "go":
+            km = pos.km_to(todo.lat, todo.lng)
+            self._drive = (todo.lat, todo.lng, tp.rate * self.geo.drive_minutes(km, obs.now)
+                           + km * obs.cost_per_km)
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
                          states, todo, tp, rests)
 
@@ -272,7 +282,11 @@ class MemoryAgent:
         day after day by rests that cost more, over the month, than its cap is then broken
         knowingly, instead of resting out every day for a fine that stops at the cap."""
         offered, self._offered = self._offered, None
+        drive, self._drive = self._drive, None
         done = obs.last_outcome
+        if (drive is not None and done.kind is OutcomeKind.REPOSITIONED
+                and obs.position.km_to(drive[0], drive[1]) < 1e-3):
+            self.overspent += drive[2]  # its fine is credited at the rest it leads to
         if offered is None or done.kind is not OutcomeKind.WAITED:
             return
         t0, tp, by_length = offered
@@ -280,7 +294,9 @@ class MemoryAgent:
         parts = by_length.get(round(done.amount), {})
         kept = {i: v for i, v in parts.items() if v > 0 and i not in self.rules.waived}
         cost = tp.cost(t0, done.amount)
-        self.overspent += max(0.0, cost - sum(kept.values()))
+        # the budget counts the rest's minutes at the flat rate: the hours' shape tells where
+        # a rest costs least, but a month of rests forgoes about the rate whatever the hour
+        self.overspent += max(0.0, tp.rate * done.amount - sum(kept.values()))
         if kept:
             self._book(kept, cost, states, obs.now)
 
@@ -315,6 +331,14 @@ class MemoryAgent:
             return
         fines = {i: v for i, v in self.rules.extra_by_rule(take).items()
                  if v > 0 and i not in self.rules.waived}
+        if kept and self.fine_weight() != 1.0:
+            # weighted fines pushed the best take aside: what that forgoes beyond the fines
+            # at their face value is spent from the compliance budget, as a rest's is
+            c, o = kept[0]
+            raw = next(x for x_c, x in pairs if x_c.cargo.cargo_id == c.cargo.cargo_id)
+            weighted = raw.net - o.net
+            face = tp.value(o, t) + weighted * (1.0 - 1.0 / self.fine_weight())
+            self.overspent += max(0.0, tp.value(free[1], t) - sum(fines.values()) - face)
         self._book(fines, gap, states, t)
 
     def _book(self, fines: dict[int, float], amount: float, states: tuple[RuleState, ...],
@@ -403,9 +427,11 @@ class MemoryAgent:
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
+        # going home for a curfew commits to the night there: its hours are part of the price
+        stay = self.rules.stay_after(state, int(now + drive), Point(todo.lat, todo.lng))
         return dataclasses.replace(
             todo, at_stake=w * todo.at_stake,
-            cost=round(tp.cost(obs.now, drive) + km * obs.cost_per_km + w * fines, 1))
+            cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines, 1))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""
@@ -478,6 +504,7 @@ class MemoryAgent:
                 # what keeping each rule has forgone, and the rules broken knowingly since
                 "forgone": {str(i): v for i, v in self.forgone.items()},
                 "overspent": self.overspent,
+                "drive": None if self._drive is None else list(self._drive),
                 "offered": None if self._offered is None else [
                     self._offered[0], self._offered[1].rate, list(self._offered[1].factors),
                     {str(m): {str(i): v for i, v in p.items()}
@@ -494,6 +521,8 @@ class MemoryAgent:
         self.forgone = {int(i): float(v) for i, v in s.get("forgone", {}).items()}
         self.overspent = float(s.get("overspent", 0.0))
         o = s.get("offered")
+        d = s.get("drive")
+        self._drive = None if d is None else (float(d[0]), float(d[1]), float(d[2]))
         self._offered = None if o is None else (
             o[0], TimePrice(o[1], tuple(o[2])),
             {int(m): {int(i): float(v) for i, v in p.items()} for m, p in o[3].items()})

@@ -439,6 +439,15 @@ class RuleProgress:
                 and spec.rule is not None for e in spec.rule.rest_ends(view)}
         return tuple(sorted(m for e in ends if 1 <= (m := e - at) <= DAY))
 
+    def stay_after(self, state: RuleState, arrive: int, at: Point) -> int:
+        """Minutes the rule of `state` then asks the driver to rest at `at` from `arrive` (a
+        curfew's night at home): what going there commits to, beyond the drive."""
+        assert state.spec.rule is not None
+        view = ProgressContext(arrive, at, self.horizon, self.speed, self._tail,
+                               bool(self.steps))
+        ends = [e - arrive for e in state.spec.rule.rest_ends(view) if e > arrive]
+        return min(min(ends, default=0), DAY)
+
     # -- what-if -----------------------------------------------------------------------
     def hypothetical(self, take: HypoTake) -> Step:
         """The step the official arithmetic would log for this take (accepted or failed)."""
@@ -513,11 +522,13 @@ class RuleProgress:
                 until = (hi + 1) * DAY
                 key = ("without", spec.index, lo, hi, here)  # shared by the what-ifs of a step
                 without = memo.get(key)
+                at = rule.rest_point()
                 if without is None:
                     without = memo[key] = rule.violations(
-                        self._tail(lo, [_rest(self.end, until, here)]), self.ctx(spec, lo, hi))
+                        self._tail(lo, self._keep(self.end, until, here, at)),
+                        self.ctx(spec, lo, hi))
                 with_h = rule.violations(
-                    self._tail(lo, [*hs, _rest(last.step_end, until, last.after)]),
+                    self._tail(lo, [*hs, *self._keep(last.step_end, until, last.after, at)]),
                     self.ctx(spec, lo, hi))
                 after = dict(base)
                 for k in ADDITIVE:
@@ -540,6 +551,16 @@ class RuleProgress:
             if abs(extra) > 1e-9:
                 out[spec.index] = extra
         return out
+
+    def _keep(self, start: int, until: int, here: Point, at: Point | None) -> list[Step]:
+        """A what-if's future: rest from `start` to `until`, after driving to `at` first when
+        only a rest there keeps the rule (a curfew at home)."""
+        if at is None or here.km_to(at.lat, at.lng) <= 1e-6:
+            return [_rest(start, until, here)]
+        arrive = start + drive_minutes(here.km_to(at.lat, at.lng), self.speed)
+        drive = Step(0, ActionKind.REPOSITION, start, 0, arrive - start, arrive, here, at,
+                     distance_km=round(here.km_to(at.lat, at.lng), 2))
+        return [drive, _rest(arrive, until, at)] if arrive < until else [drive]
 
     @staticmethod
     def _part_credit(spec: RuleSpec, base: dict, after: dict) -> float:

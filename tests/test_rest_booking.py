@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory.memory_agent import MemoryAgent
+import pytest
+
+from memory.memory_agent import MemoryAgent, rule_filter
 from memory.rule_progress import RuleProgress, rules_from_entries
+from memory.time_price import UNPRICED
+from memory.views import Candidate
 from sim.geo import Geography, Point
 from sim.scenario import DriverSpec, load_scenario
 from sim.world.actions import Observation, Outcome, OutcomeKind
+from sim.world.cargo import CargoView
 from sim.world.events import EventBus
-from tests.competition_logs import LogBuilder
+from sim.world.order_costs import Option
+from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_rule_progress import CARGO, pref
 from tests.test_scoring_run import HOME, NORTH
 
@@ -73,3 +79,73 @@ def test_a_spent_compliance_budget_weighs_fines_at_their_amount_again():
     room, j = rested_agent(cap=400.0, weight=100.0, budget=10.0)
     assert room.fine_weight() == 100.0
     assert j not in room.rules.waived
+
+
+def pushed_aside(weight: float) -> MemoryAgent:
+    """A driver whose best take is fruit, fined 100 by a no-fruit rule, beside a vegetable take
+    worth 140 less: at face value the fruit still pays 40 more; weighed `weight`-fold the rule
+    pushes it aside. The agent after one step weighing the two."""
+    sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
+        policy={"fine_weight": weight, "compliance_budget": 0.5}, scenario={"days": DAYS})
+    entries = [pref("forbidden_cargo_category", {"categories": ["水果"]}, amount=100.0)]
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
+                      n_days=DAYS, version="S2", initial=Point(*HOME))
+    rows = [cargo_row("fruit", HOME, NORTH, category="水果", price=100_000),
+            cargo_row("veg", HOME, NORTH, category="蔬菜", price=86_000)]
+    for r in rows:
+        rp.add_cargo(r)
+    agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                        DriverSpec("d1", *HOME), sc, EventBus(), None)
+    agent.attach_rules(rp)
+    pairs = []
+    for cid, price in (("fruit", 1000.0), ("veg", 860.0)):
+        view = CargoView(cid, Point(*HOME), Point(*NORTH), price, 0.0, 600.0, 1440.0, 60.0,
+                         50.0)
+        pairs.append((Candidate(view, price, 0.0), Option(view, 0.0, 0.0, 60.0, price)))
+    kept = rule_filter(rp, pairs, 0.0, Point(*HOME), 0.0, fine_weight=agent.fine_weight())
+    agent.weigh_rules(pairs, kept, rp.states(0.0, Point(*HOME)), 0.0, Point(*HOME), UNPRICED,
+                      0.0)
+    return agent
+
+
+def test_a_take_pushed_aside_by_weighted_fines_spends_the_compliance_budget():
+    """Keeping a rule by passing over a take is spent from the budget as a rest is: what the
+    take would have earned beyond its fine at face value (1,000 - 100 - 860 = 40 here). At
+    weight 1 nothing is pushed aside that pays more after its fine, so nothing is spent."""
+    heavy = pushed_aside(3.0)
+    assert heavy.overspent == pytest.approx(40.0)
+    assert heavy.forgone  # and the gap is booked against the rule, as before
+    assert pushed_aside(1.0).overspent == 0.0
+
+
+def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
+    """A curfew is kept by a drive home and the night there: the night is booked as a rest
+    is, the drive (its hours at the flat rate and its km) is spent from the budget when the
+    driver follows it. Before, a driver whose budget should have run out kept driving home
+    every evening and ended the month below the memory-off greedy."""
+    sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
+        policy={"fine_weight": 2.5, "compliance_budget": 0.2}, scenario={"days": DAYS})
+    entries = [pref("home_by_curfew", {"lat": HOME[0], "lng": HOME[1], "radius_km": 1.0,
+                                       "curfew": "23:00", "quiet_until": "07:00"},
+                    amount=500.0)]
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
+                      n_days=DAYS, version="S2", initial=Point(*HOME))
+    agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                        DriverSpec("d1", *HOME), sc, EventBus(), None)
+    agent.attach_rules(rp)
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH).wait_until(22 * 60 + 30)
+    for rec in b.records:
+        rp.on_step(rec)
+
+    def obs(done: Outcome) -> Observation:
+        return Observation("d1", float(b.t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
+                           0.0, 0.0, 10, last_outcome=done)
+
+    state = agent.refresh(obs(Outcome()))
+    assert state.todo is not None
+    assert state.todo.action == "go"
+    assert state.todo.cost > 7 * 60 * state.time_price.rate * min(state.time_price.factors)
+    b.reposition(*HOME)
+    rp.on_step(b.records[-1])
+    agent.refresh(obs(Outcome(OutcomeKind.REPOSITIONED)))
+    assert agent.overspent > 0  # the drive's minutes and km

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from memory.rule_progress import RuleProgress, rules_from_entries
+from memory.rule_progress import HypoTake, RuleProgress, rules_from_entries
 from memory.time_price import FLAT, HourRates, TimePrice
 from sim.geo import Point
 from tests.competition_logs import LogBuilder
 from tests.test_rule_progress import CARGO, pref
-from tests.test_scoring_run import HOME, NORTH
+from tests.test_scoring_run import DG, HOME, NORTH
 
 DAYS = 3
 AT = Point(*HOME)
@@ -136,3 +136,36 @@ def test_a_short_rest_does_not_save_a_daily_order_cap_it_only_delays():
     assert rp.wait_saving(b.t, AT, 60) == 0
     # resting to midnight does keep the cap: no order completes today
     assert rp.wait_saving(b.t, AT, 1440 - b.t) == pytest.approx(200)
+
+
+CURFEW = pref("home_by_curfew", {"lat": HOME[0], "lng": HOME[1], "radius_km": 1.0,
+                                 "curfew": "23:00", "quiet_until": "07:00"}, amount=500)
+
+
+def test_a_take_that_makes_the_curfew_unreachable_is_charged_its_night():
+    """Failure class "a curfew excused by standing away": the what-if used to compare a take
+    with resting where the driver stands, 50 km from home, which breaks tonight's curfew as
+    well, so no take was ever charged for it and a driver worked through every night. Both
+    futures now drive home before they rest: a take ending within reach of home by 23:00
+    costs nothing, one that runs through the night costs the night's fine."""
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG).wait_until(13 * 60)
+    rp = progress([CURFEW], b)
+    now, pos = b.t, Point(b.lat, b.lng)
+    short = rp.extra_by_rule(HypoTake(rp.cargo["c2"], now, pos), credit=False)
+    overnight = rp.extra_by_rule(HypoTake(rp.cargo["c4"], now, pos), credit=False)
+    assert sum(short.values()) == 0.0  # at NORTH by 15:00, home long before 23:00
+    assert sum(overnight.values()) == pytest.approx(500.0)  # loads 21:40, runs ten hours
+
+
+def test_going_home_for_a_curfew_commits_to_the_night_there():
+    """The price of a curfew's way home includes the night it commits to (to 07:00): the
+    drive alone is cheap, and a driver sent home at every dusk for a 500 fine lost more than
+    the fine each night. A rule that asks for no rest commits to nothing."""
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG).wait_until(21 * 60 + 45)
+    rp = progress([CURFEW, pref("max_haul_km", {"max_km": 100.0})], b)
+    curfew, haul = rp.states(b.t, Point(b.lat, b.lng))
+    assert curfew.todo is not None
+    assert curfew.todo.action == "go"
+    arrive = b.t + 62  # the drive home from Dongguan
+    assert rp.stay_after(curfew, arrive, AT) == 24 * 60 + 7 * 60 - arrive
+    assert rp.stay_after(haul, arrive, AT) == 0

@@ -80,12 +80,16 @@ def test_what_if_equals_the_scorers_penalty_difference(kind, prefix):
         # nights are not the take's doing), both futures followed by a rest to the end of
         # that horizon (a day a rest can still keep is not charged to the take): the scorer
         # over that horizon on both logs so extended
-        # (a step kind's: both followed by a one-minute wait where they leave the driver)
+        # (a step kind's: both followed by a one-minute wait where they leave the driver);
+        # a kind kept by resting at one place (K4: home) drives there before it rests
         days = min(DAYS, b.t // 1440 + 2) if kind in DAY_KINDS else DAYS
         with_take, without = b, copy.deepcopy(base)
+        at = rp.rules[0].rule.rest_point()
         if kind in DAY_KINDS:
             until = (b.t // 1440 + 2) * 1440
             for log in (with_take, without):
+                if at is not None and Point(log.lat, log.lng).km_to(at.lat, at.lng) > 1e-6:
+                    log.reposition(at.lat, at.lng)
                 if until > log.t:
                     log.wait(until - log.t)
         if kind in STEP_KINDS:

@@ -184,6 +184,13 @@ class Kind(ABC):
         longer than the rule needs. None by default."""
         return ()
 
+    def rest_point(self) -> Point | None:
+        """Where a rest keeps this rule, when only one place does (K4: home); None when a
+        rest anywhere does. A what-if's future goes there before it rests, so a take is
+        charged for the curfew it makes unreachable, not excused because resting where the
+        driver stands would break it too."""
+        return None
+
     def fined(self, penalty: float) -> tuple[Status, str]:
         """(VIOLATED, ", fined N so far") once a fine is incurred, else (OK, "")."""
         if penalty > 0 and not self.judged_at_end:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sim.geo import Point
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
 from sim.official.timebase import DAY, hhmm_to_minutes
@@ -61,6 +62,9 @@ class HomeByCurfew(Kind):
         return (f"Be within {params.radius_km:g} km of home ({params.lat}, {params.lng}) by "
                 f"{params.curfew} every day and take no order nor empty move until "
                 f"{params.quiet_until} the next morning.")
+
+    def rest_point(self) -> Point:
+        return Point(self.params.lat, self.params.lng)
 
     def night(self, day: int) -> tuple[int, int]:
         """Day `day`'s curfew night: from the curfew to the end of the next morning's quiet."""
