@@ -427,10 +427,16 @@ class MemoryAgent:
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
-        # going home for a curfew commits to the night there: its hours are part of the price
-        stay = self.rules.stay_after(state, int(now + drive), Point(todo.lat, todo.lng))
+        # going home for a curfew commits to the night there: its hours are part of the price,
+        # and so is all that night keeps (a quiet window, a daily rest besides the curfew)
+        home = Point(todo.lat, todo.lng)
+        stay = self.rules.stay_after(state, int(now + drive), home)
+        kept = todo.at_stake
+        if stay > 0:
+            night = self.rules.wait_saving_by_rule(int(now), home, drive + stay)
+            kept += sum(v for i, v in night.items() if i != state.spec.index and v > 0)
         return dataclasses.replace(
-            todo, at_stake=w * todo.at_stake,
+            todo, at_stake=w * kept,
             cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines, 1))
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:

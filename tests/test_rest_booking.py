@@ -122,12 +122,15 @@ def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
     """A curfew is kept by a drive home and the night there: the night is booked as a rest
     is, the drive (its hours at the flat rate and its km) is spent from the budget when the
     driver follows it. Before, a driver whose budget should have run out kept driving home
-    every evening and ended the month below the memory-off greedy."""
+    every evening and ended the month below the memory-off greedy. What the way home is worth
+    is all the night there keeps, the curfew and the quiet window."""
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
         policy={"fine_weight": 2.5, "compliance_budget": 0.2}, scenario={"days": DAYS})
     entries = [pref("home_by_curfew", {"lat": HOME[0], "lng": HOME[1], "radius_km": 1.0,
                                        "curfew": "23:00", "quiet_until": "07:00"},
-                    amount=500.0)]
+                    amount=500.0),
+               pref("quiet_window", {"start": "23:30", "end": "05:00", "count": "per_day"},
+                    amount=300.0)]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
                       n_days=DAYS, version="S2", initial=Point(*HOME))
     agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
@@ -145,6 +148,8 @@ def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
     assert state.todo is not None
     assert state.todo.action == "go"
     assert state.todo.cost > 7 * 60 * state.time_price.rate * min(state.time_price.factors)
+    # the night at home keeps the quiet window too: both fines are at stake, weighed 2.5
+    assert state.todo.at_stake == pytest.approx(2.5 * (500 + 300))
     b.reposition(*HOME)
     rp.on_step(b.records[-1])
     agent.refresh(obs(Outcome(OutcomeKind.REPOSITIONED)))
