@@ -176,6 +176,9 @@ class MemoryAgent:
         # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
         self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
         self.overspent = 0.0  # what rests for rules forwent beyond the fines they avoided
+        # each cargo's (net, empty km) from where the driver stood at the last refresh
+        self._routes: dict[str, tuple[float, float]] = {}
+        self._routes_from: tuple[Point, float] | None = None
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
@@ -219,11 +222,15 @@ class MemoryAgent:
     def refresh(self, obs: Observation) -> StepState:
         """Advance the clock and compute, once, what every view and agent of this step reads."""
         self.cargo.advance(obs.now)
+        if self._routes_from != (obs.position, obs.cost_per_km):
+            self._routes_from, self._routes = (obs.position, obs.cost_per_km), {}
         cands = tuple(self.candidates(obs))
         tp = self.time_price(obs)
         pairs = []
+        routes = self._routes
         for c in cands:
-            o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
+            o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km,
+                         routes.get(c.cargo.cargo_id))
             if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income):
                 pairs.append((c, o))
         # best value first: net less the hours the take holds the truck, at what the driver's
@@ -415,9 +422,13 @@ class MemoryAgent:
             failed = obs.last_outcome.cargo_id if obs.last_outcome.failed else None
             records = [_Shown(c) for c in obs.last_search if c.cargo_id != failed]
         recs = self.cargo.active.values() if records is None else records
+        kept = self._routes if self._routes_from == (obs.position, obs.cost_per_km) else {}
         for r in recs:
             c = r.cargo
-            net, empty = c.route(self.geo, obs.position, obs.cost_per_km)
+            route = kept.get(c.cargo_id)
+            if route is None:
+                route = kept[c.cargo_id] = c.route(self.geo, obs.position, obs.cost_per_km)
+            net, empty = route
             if records is None and obs.now + self.geo.drive_minutes(empty, obs.now) > c.load_end:
                 continue
             out.append(Candidate(c, round(net, 1), round(empty, 1), r.status.value))
