@@ -101,6 +101,9 @@ class _Shown:
 
 # the rests from now a step prices against its orders: an hour up to a night
 REST_MINUTES = (60, 120, 240, 360, 480, 600)
+# `[policy] what_ifs = "lean"`: fewer rests and smaller batches of takes priced per step
+LEAN_REST_MINUTES = (120, 480)
+LEAN_TAKES = 6
 
 
 @dataclass(frozen=True)
@@ -246,8 +249,10 @@ class MemoryAgent:
         self.book_wait(obs, states)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
         w = self.fine_weight()
+        lean = self.sc.policy.what_ifs == "lean"
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
-                           price=tp, now_world=obs.now, fine_weight=w)
+                           limit=LEAN_TAKES if lean else 12, price=tp, now_world=obs.now,
+                           fine_weight=w)
         self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
         fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
                  if o.net != before[c.cargo.cargo_id]}
@@ -258,7 +263,8 @@ class MemoryAgent:
         # the views show each take's net after the fine it would draw and how long it runs
         cands = _busy(tuple(fined(c) for c in cands), busy)
         kept = [(fined(c), o) for c, o in kept]
-        lengths = sorted(set(REST_MINUTES) | set(self.rules.rest_lengths(now, pos)))
+        lengths = sorted(set(LEAN_REST_MINUTES if lean else REST_MINUTES)
+                         | set(self.rules.rest_lengths(now, pos)))
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
         rests = tuple(r for m in lengths
