@@ -4,8 +4,9 @@ One short cut of a generator month whose drivers carry every kind runs in `bound
 on the way every kept answer is checked against the plain one:
 - K9's deadhead sums continued from a kept log (`_scoped_sums`) against its test on the plain
   log of the same steps;
-- prompt tokens counted line by line with a memo (`LineCounts`) against the tokenizer's count
-  of the whole text, for every view and input an agent is called with;
+- prompt tokens counted line by line with a memo (`LineCounts`, and a view's lines summed
+  without joining them) against the tokenizer's count of the whole text, for every view and
+  input an agent is called with;
 - a cargo's route kept while the driver stands still against the route worked out afresh;
 - a cargo's scorer record kept for the run against one built afresh.
 """
@@ -58,6 +59,8 @@ def test_kept_work_agrees_with_plain_work(tmp_path):
         for t in (text, inputs_text(inputs)):
             assert memo(t) == plain_count(t), t
             assert memo(t) == plain_count(t)  # again, from the memo
+        if not isinstance(view, str):  # a view's lines summed, not joined
+            assert view.tokens(memo) == view.tokens(plain_count) == plain_count(text)
         fired["tokens"] += 1
         return call(self, prompt, view, inputs, ctx, deterministic, validate)
 

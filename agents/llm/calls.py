@@ -10,7 +10,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -82,6 +82,23 @@ class LineCounts:
     def __init__(self, counter: Counter, limit: int = 1 << 17) -> None:
         self.counter, self.limit = counter, limit
         self.memo: dict[str, int] = {}
+
+    def lines(self, lines: Iterable[str]) -> int:
+        """The count of the text the lines make, each ended by a newline, without joining
+        them (a view's sections); counted whole when a line breaks the rule above."""
+        lines = list(lines)
+        memo, counter = self.memo, self.counter
+        if len(memo) > self.limit:
+            memo.clear()
+        total = 0
+        for line in lines:
+            n = memo.get(line)
+            if n is None:
+                if not line or "\r" in line or "\n" in line:
+                    return self.counter("".join(x + "\n" for x in lines))
+                n = memo[line] = counter(line + "\n")
+            total += n
+        return total
 
     def __call__(self, text: str) -> int:
         if "\r" in text or "\n\n" in text or text.startswith("\n"):
