@@ -168,6 +168,7 @@ class Job:
     gold_file: str | None = None  # what the scorer reads, when the agents read texts only
     fine_weight: float = 1.0  # [policy] fine_weight: yuan of earnings a yuan of fine weighs
     compliance_budget: float | None = None  # [policy] compliance_budget (None: no bound)
+    what_ifs: str = "all"  # [policy] what_ifs: how many what-ifs a step prices
 
 
 def scenario_for(job: Job) -> Scenario:
@@ -175,7 +176,8 @@ def scenario_for(job: Job) -> Scenario:
     return sc.with_overrides(scenario={"days": job.days, "scoring": job.version},
                              memory={"mode": job.mode}, policy={"fine_weight": job.fine_weight,
                                                            "compliance_budget":
-                                                           job.compliance_budget},
+                                                           job.compliance_budget,
+                                                           "what_ifs": job.what_ifs},
                              drivers={"file": job.drivers_file},
                              cargo={"file": job.cargo_file})
 
@@ -429,6 +431,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="[policy] fine_weight of the memory modes (1: a fine at its amount)")
     ap.add_argument("--compliance-budget", type=float, default=None,
                     help="[policy] compliance_budget of the memory modes (default: no bound)")
+    ap.add_argument("--what-ifs", choices=["all", "lean"], default="all",
+                    help="[policy] what_ifs of the memory modes (lean: fewer priced per step)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -449,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
         f"-d{hashlib.sha256(args.drivers.encode()).hexdigest()[:6]}" if args.drivers else "") + (
         "-text" if args.read == "text" else "") + (
         f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "") + (
-        f"-b{args.compliance_budget:g}" if args.compliance_budget is not None else "")
+        f"-b{args.compliance_budget:g}" if args.compliance_budget is not None else "") + (
+        f"-{args.what_ifs}" if args.what_ifs != "all" else "")
     try:
         drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
         cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
@@ -460,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [Job(args.market, args.split, v, m, args.days, str(read), str(cargo.resolve()),
                 str(out / tag / v / m), args.reuse,
                 str(drivers) if args.read == "text" else None, args.fine_weight,
-                args.compliance_budget)
+                args.compliance_budget, args.what_ifs)
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

@@ -101,6 +101,9 @@ class _Shown:
 
 # the rests from now a step prices against its orders: an hour up to a night
 REST_MINUTES = (60, 120, 240, 360, 480, 600)
+# `[policy] what_ifs = "lean"`: fewer rests and smaller batches of takes priced per step
+LEAN_REST_MINUTES = (120, 480)
+LEAN_TAKES = 6
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,9 @@ class MemoryAgent:
         # what keeping rules forwent beyond the fines it avoided: rests, and best takes that
         # weighted fines pushed aside
         self.overspent = 0.0
+        # each cargo's (net, empty km) from where the driver stood at the last refresh
+        self._routes: dict[str, tuple[float, float]] = {}
+        self._routes_from: tuple[Point, float] | None = None
 
     def attach_rules(self, rules: RuleProgress, clock_offset: int = 0) -> None:
         """The driver's preferences (the one preference state), fed with its official step
@@ -224,11 +230,15 @@ class MemoryAgent:
     def refresh(self, obs: Observation) -> StepState:
         """Advance the clock and compute, once, what every view and agent of this step reads."""
         self.cargo.advance(obs.now)
+        if self._routes_from != (obs.position, obs.cost_per_km):
+            self._routes_from, self._routes = (obs.position, obs.cost_per_km), {}
         cands = tuple(self.candidates(obs))
         tp = self.time_price(obs)
         pairs = []
+        routes = self._routes
         for c in cands:
-            o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km)
+            o = evaluate(self.geo, c.cargo, obs.position, obs.now, obs.cost_per_km,
+                         routes.get(c.cargo.cargo_id))
             if takeable(o, obs.now, self.sc.minutes, self.sc.policy.min_net_income):
                 pairs.append((c, o))
         # best value first: net less the hours the take holds the truck, at what the driver's
@@ -244,8 +254,10 @@ class MemoryAgent:
         self.book_wait(obs, states)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
         w = self.fine_weight()
+        lean = self.sc.policy.what_ifs == "lean"
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
-                           price=tp, now_world=obs.now, fine_weight=w)
+                           limit=LEAN_TAKES if lean else 12, price=tp, now_world=obs.now,
+                           fine_weight=w)
         self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
         fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
                  if o.net != before[c.cargo.cargo_id]}
@@ -256,7 +268,8 @@ class MemoryAgent:
         # the views show each take's net after the fine it would draw and how long it runs
         cands = _busy(tuple(fined(c) for c in cands), busy)
         kept = [(fined(c), o) for c, o in kept]
-        lengths = sorted(set(REST_MINUTES) | set(self.rules.rest_lengths(now, pos)))
+        lengths = sorted(set(LEAN_REST_MINUTES if lean else REST_MINUTES)
+                         | set(self.rules.rest_lengths(now, pos)))
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
         rests = tuple(r for m in lengths
@@ -447,9 +460,13 @@ class MemoryAgent:
             failed = obs.last_outcome.cargo_id if obs.last_outcome.failed else None
             records = [_Shown(c) for c in obs.last_search if c.cargo_id != failed]
         recs = self.cargo.active.values() if records is None else records
+        kept = self._routes if self._routes_from == (obs.position, obs.cost_per_km) else {}
         for r in recs:
             c = r.cargo
-            net, empty = c.route(self.geo, obs.position, obs.cost_per_km)
+            route = kept.get(c.cargo_id)
+            if route is None:
+                route = kept[c.cargo_id] = c.route(self.geo, obs.position, obs.cost_per_km)
+            net, empty = route
             if records is None and obs.now + self.geo.drive_minutes(empty, obs.now) > c.load_end:
                 continue
             out.append(Candidate(c, round(net, 1), round(empty, 1), r.status.value))

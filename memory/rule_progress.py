@@ -493,6 +493,10 @@ class RuleProgress:
         d0 = first.step_start // DAY
         here = self.position() or position or first.before
         log_h: StepLog | None = None  # the log plus the steps, shared by the month kinds
+        # the steps then a minute's stay (per-step kinds) and the day tail with the steps and
+        # the rest after them (day kinds): the same for every rule of a scope, built once
+        log_s: StepLog | None = None
+        tails: dict[Point | None, StepLog] = {}  # by the place a rest keeps the rule
         memo = self._memo if self.share_work else {}
         out: dict[int, float] = {}
         for spec in self.rules:
@@ -504,8 +508,10 @@ class RuleProgress:
             if rule.scope is Scope.STEP:
                 # the driver stays where the steps leave it for at least one more step: a take
                 # that ends outside a box is charged the step after it too (S4 has no cap)
-                delta = rule.violations(self._log([*hs, _rest(last.step_end, last.step_end + 1,
-                                                              last.after)]), self.ctx(spec))
+                if log_s is None or not self.share_work:
+                    log_s = self._log([*hs, _rest(last.step_end, last.step_end + 1,
+                                                  last.after)])
+                delta = rule.violations(log_s, self.ctx(spec))
                 key = ("stay", spec.index, here)  # the same for every what-if of this step
                 stay = memo.get(key)
                 if stay is None:
@@ -527,9 +533,11 @@ class RuleProgress:
                     without = memo[key] = rule.violations(
                         self._tail(lo, self._keep(self.end, until, here, at)),
                         self.ctx(spec, lo, hi))
-                with_h = rule.violations(
-                    self._tail(lo, [*hs, *self._keep(last.step_end, until, last.after, at)]),
-                    self.ctx(spec, lo, hi))
+                tail_h = tails.get(at) if self.share_work else None
+                if tail_h is None:
+                    tail_h = tails[at] = self._tail(
+                        lo, [*hs, *self._keep(last.step_end, until, last.after, at)])
+                with_h = rule.violations(tail_h, self.ctx(spec, lo, hi))
                 after = dict(base)
                 for k in ADDITIVE:
                     if k in with_h:

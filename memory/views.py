@@ -179,16 +179,22 @@ class View:
                                    renderer=VERBOSE)
 
     def _sections_text(self) -> str:
-        parts = []
+        return "".join(x + "\n" for x in self._section_lines())
+
+    def _section_lines(self) -> list[str]:
+        """The sections' lines, each to be ended by a newline (what `_sections_text` joins)."""
+        out = []
         for title, lines in self.renderer.sections(self):
             if lines and (not self.only or title in self.only):
-                parts.append(f"## {title}\n" + "".join(x + "\n" for x in lines))
+                out.append(f"## {title}")
+                out += lines
         if self.digest:
-            parts.append("## memory digest\n" + "".join(f"- {b}\n" for b in self.digest))
+            out.append("## memory digest")
+            out += [f"- {b}" for b in self.digest]
         if self.lessons:
-            parts.append("## lessons from earlier runs\n"
-                         + "".join(f"- {b}\n" for b in self.lessons))
-        return "".join(parts)
+            out.append("## lessons from earlier runs")
+            out += [f"- {b}" for b in self.lessons]
+        return out
 
     def head(self) -> str:
         return self.renderer.title(self) + self._sections_text()
@@ -206,7 +212,12 @@ class View:
         return self.head() + "".join(h + log.text(s) for h, log, s in self._log_headers())
 
     def tokens(self, counter: TokenCounter) -> int:
-        n = counter(self.head())
+        by_lines = getattr(counter, "lines", None)  # a counter that sums lines (agents' calls)
+        title = self.renderer.title(self)
+        if by_lines is not None and title.endswith("\n") and title.count("\n") == 1:
+            n = by_lines([title[:-1], *self._section_lines()])
+        else:
+            n = counter(self.head())
         for h, log, s in self._log_headers():
             n += counter(h) + log.tokens(s)
         return n

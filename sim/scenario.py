@@ -226,6 +226,10 @@ class PolicyConfig:
     # weigh their amount again until earnings catch up: it bounds what fine_weight can cost
     # any one driver. None: no bound.
     compliance_budget: float | None = None
+    # how many what-ifs a rule-aware step prices: "all" (today's: takes in batches of 12, rests
+    # of 1-10 h and the rules' own lengths) or "lean" (takes in batches of 6, rests of 2 and
+    # 8 h and the rules' own lengths): faster, and it changes decisions (docs/agents.md)
+    what_ifs: str = "all"
 
 
 @dataclass(frozen=True)
@@ -324,6 +328,7 @@ CHOICES = {
     ("cargo", "model"): ("poisson", "calibrated"),
     ("drivers", "preference_lang"): ("zh", "en", "mixed"),
     ("preferences", "unparsed"): ("warn", "error"),
+    ("policy", "what_ifs"): ("all", "lean"),
 }
 
 

@@ -25,7 +25,6 @@ from sim.scenario import DriverSpec, Scenario, ScenarioError
 from sim.world.actions import Policy
 from sim.world.driver_preferences import check_unparsed, scenario_pins
 from sim.world.events import Event, SearchDone
-from sim.world.step_log import cargo_record
 from sim.world.world import RunResult, World
 
 
@@ -156,7 +155,7 @@ def wire_preference_progress(world: World, services: AgentServices) -> dict[str,
         for v in ev.results:
             c = registry.get(v.cargo_id)
             if c is not None and v.cargo_id not in rp.cargo:
-                rp.add_record(cargo_record(c, rec.offset))
+                rp.add_record(rec.record_of(c))
 
     rec.listeners.append(on_record)
     world.bus.subscribe(on_event)

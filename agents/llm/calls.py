@@ -10,7 +10,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -70,13 +70,68 @@ class CallRecord:
     decode_s: float | None = None
 
 
+class LineCounts:
+    """A tokenizer's count of a text, summed line by line with each distinct line counted once.
+
+    Qwen's pre-tokenizer never joins text across a single newline (a line's pieces end at or
+    before its newline), so a text's count is the sum of its lines' counts; a run's prompts
+    repeat most lines from step to step (rule states, candidates, sections). Texts where the
+    split could join pieces (a blank line, a carriage return) are counted whole. At most
+    `limit` lines are kept; then the memo starts again (counts never depend on it)."""
+
+    def __init__(self, counter: Counter, limit: int = 1 << 17) -> None:
+        self.counter, self.limit = counter, limit
+        self.memo: dict[str, int] = {}
+
+    def lines(self, lines: Iterable[str]) -> int:
+        """The count of the text the lines make, each ended by a newline, without joining
+        them (a view's sections); counted whole when a line breaks the rule above."""
+        lines = list(lines)
+        memo, counter = self.memo, self.counter
+        if len(memo) > self.limit:
+            memo.clear()
+        total = 0
+        for line in lines:
+            n = memo.get(line)
+            if n is None:
+                if not line or "\r" in line or "\n" in line:
+                    return self.counter("".join(x + "\n" for x in lines))
+                n = memo[line] = counter(line + "\n")
+            total += n
+        return total
+
+    def __call__(self, text: str) -> int:
+        if "\r" in text or "\n\n" in text or text.startswith("\n"):
+            return self.counter(text)
+        memo, counter = self.memo, self.counter
+        if len(memo) > self.limit:
+            memo.clear()
+        lines = text.split("\n")
+        last = lines.pop()
+        total = 0
+        for line in lines:
+            n = memo.get(line)
+            if n is None:
+                n = memo[line] = counter(line + "\n")
+            total += n
+        if last:  # the end without a newline (kept apart from the lines that have one)
+            key = "\n" + last
+            n = memo.get(key)
+            if n is None:
+                n = memo[key] = counter(last)
+            total += n
+        return total
+
+
 class AgentCaller:
     def __init__(self, backend: str, model: LanguageModel | None, counter: Counter,
                  sink: Callable[[CallRecord], None], max_tokens: int = 256,
                  temperature: float = 0.0,
                  on_fallback: Callable[[CallContext, str, str], None] | None = None,
                  hooks: Sequence[CallHook] = ()) -> None:
-        self.backend, self.model, self.counter, self.sink = backend, model, counter, sink
+        self.backend, self.model, self.sink = backend, model, sink
+        # callers that share a LineCounts (a run's drivers) share its memo
+        self.counter = counter if isinstance(counter, LineCounts) else LineCounts(counter)
         self.max_tokens, self.temperature = max_tokens, temperature
         self.on_fallback = on_fallback
         self.hooks = hooks  # read at each call: observers may join before the run starts

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.llm.accounting import CallLog
 from agents.llm.budgets import StepBudgetModel
-from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord
+from agents.llm.calls import AgentCaller, CallContext, CallHook, CallRecord, LineCounts
 from agents.llm.events import CompressionRejected, LLMCall, LLMFallback
 from agents.llm.language_model import LanguageModel
 from agents.llm.providers import DETERMINISTIC
@@ -44,6 +44,8 @@ class AgentServices:
     memories: dict[str, MemoryAgent] = field(default_factory=dict)
     # observers of every agent call (benchmarks capture prompts here)
     call_hooks: list[CallHook] = field(default_factory=list)
+    # prompt token counts with each distinct line counted once, for every driver's calls
+    line_counts: LineCounts | None = None
 
     @classmethod
     def create(cls, scenario: Scenario, out_dir: Path | None, model: LanguageModel | None,
@@ -77,7 +79,9 @@ class AgentPolicy:
         if model is not None and (sc.llm.driver_token_budget or sc.llm.step_deadline_s):
             model = self.budget = StepBudgetModel(model, sc.llm.driver_token_budget,
                                                   sc.llm.step_deadline_s)
-        caller = AgentCaller(sc.llm.backend, model, services.counter, on_sink,
+        if services.line_counts is None:
+            services.line_counts = LineCounts(services.counter)
+        caller = AgentCaller(sc.llm.backend, model, services.line_counts, on_sink,
                              sc.llm.max_tokens, sc.llm.temperature, on_fallback,
                              services.call_hooks)
 

@@ -27,8 +27,10 @@ class Option:
         return max(self.finish, 1.0) / 60.0
 
 
-def evaluate(geo: Geography, c: CargoView, pos: Point, now: float, cost_per_km: float) -> Option:
-    net, empty_km = c.route(geo, pos, cost_per_km)
+def evaluate(geo: Geography, c: CargoView, pos: Point, now: float, cost_per_km: float,
+             route: tuple[float, float] | None = None) -> Option:
+    """`route`: `c.route(geo, pos, cost_per_km)` when the caller has it already."""
+    net, empty_km = c.route(geo, pos, cost_per_km) if route is None else route
     arrival = now + geo.drive_minutes(empty_km, now)
     finish = max(arrival, c.load_start) + c.cost_minutes
     return Option(c, empty_km, arrival, finish, net)

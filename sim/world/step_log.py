@@ -125,6 +125,9 @@ class StepRecorder:
         self.offset = epoch_offset(start)
         self.drivers = {d: DriverSteps(d, p) for d, p in starts.items()}
         self.taken: dict[str, Cargo] = {}
+        # each cargo's scorer record, built once: every driver whose search shows a cargo
+        # registers it with its rule progress (a cargo's terms never change)
+        self._records: dict[str, CargoRecord] = {}
         # called with (driver_id, record) as each record closes; the world never reads them
         # (the agents' runner feeds its rule progress here)
         self.listeners: list[Callable[[str, dict], None]] = []
@@ -245,6 +248,13 @@ class StepRecorder:
             fn(ds.driver_id, ds.records[-1])
 
     # -- the scorer's inputs ---------------------------------------------------------------
+    def record_of(self, c: Cargo) -> CargoRecord:
+        """`cargo_record(c, self.offset)`, kept for the run."""
+        got = self._records.get(c.cargo_id)
+        if got is None:
+            got = self._records[c.cargo_id] = cargo_record(c, self.offset)
+        return got
+
     def cargo_index(self) -> dict[str, CargoRecord]:
         return {cid: cargo_record(c, self.offset) for cid, c in self.taken.items()}
 

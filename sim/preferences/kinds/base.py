@@ -8,6 +8,7 @@ enum cannot drift apart.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -81,6 +82,28 @@ class RuleContext:
 
 
 Counters = dict[str, Any]
+
+# a running sum continued over more terms equals `sum` over them all (plain float adds in
+# order); from 3.12 `sum` compensates float rounding, so it is not continued there
+SUMS_CONTINUE = sys.version_info < (3, 12)
+
+
+def log_memo(log: StepLog) -> dict:
+    """A dict kept on a log for what a kind derives from it (a log never changes)."""
+    got = log.__dict__.get("_kind_memo")
+    if got is None:
+        got = log.__dict__["_kind_memo"] = {}
+    return got
+
+
+def grown_parts(log: StepLog) -> tuple[StepLog, StepLog] | None:
+    """(kept log, steps after it) when `log` is a kept log grown by a few steps (what-ifs and
+    the step-by-step log of memory/grown_log.py), so a kind can reuse what it derived from the
+    kept log; None for any other log."""
+    base, new = log.__dict__.get("base"), log.__dict__.get("new")
+    if isinstance(base, StepLog) and isinstance(new, StepLog):
+        return base, new
+    return None
 
 
 def takes_of(steps: Sequence[Step], cargo: Mapping[str, CargoRecord]) -> list[Take]:

@@ -9,7 +9,14 @@ from typing import Any
 from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import ActionKind, Step, StepLog
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
+from sim.preferences.kinds.base import (
+    SUMS_CONTINUE,
+    Counters,
+    Kind,
+    RuleContext,
+    grown_parts,
+    log_memo,
+)
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Km, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
@@ -31,6 +38,32 @@ class MaxTotalDeadheadParams(Params):
     max_km: Km
 
 
+def _scoped_sums(log: StepLog, ctx: RuleContext) -> tuple[float, float]:
+    """`StepLog.deadhead_km`'s two sums (repositions' km, accepted takes' pickup km) over the
+    steps in scope, added in log order as `sum` adds them. A grown log continues its kept
+    log's sums, worked out once per kept log and context: a what-if then reads only the
+    steps it adds, not the month."""
+    parts = grown_parts(log)
+    if parts is not None:
+        base, new = parts
+        memo = log_memo(base)
+        got = memo.get(("k9", id(ctx)))
+        if got is None or got[0] is not ctx:
+            got = memo[("k9", id(ctx))] = (ctx, *_scoped_sums(base, ctx))
+        reps, picks = got[1], got[2]
+        steps = [s for s in new.steps if ctx.step_in_scope(s)]
+    else:
+        reps = picks = 0
+        steps = [s for s in log.steps if ctx.step_in_scope(s)]
+    for s in steps:
+        if s.action is ActionKind.REPOSITION:
+            reps = reps + s.distance_km
+    for s in steps:
+        if s.accepted:
+            picks = picks + s.pickup_deadhead_km
+    return reps, picks
+
+
 class MaxTotalDeadheadKm(Kind):
     name = "max_total_deadhead_km"
     number = 9
@@ -42,7 +75,11 @@ class MaxTotalDeadheadKm(Kind):
     scope = Scope.MONTH
 
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
-        total = log.deadhead_km([s for s in log.steps if ctx.step_in_scope(s)])
+        if SUMS_CONTINUE:
+            reps, picks = _scoped_sums(log, ctx)
+            total = reps + picks
+        else:
+            total = log.deadhead_km([s for s in log.steps if ctx.step_in_scope(s)])
         return {"deadhead_km": total, "over_km": max(0.0, total - self.params.max_km)}
 
     def unchanged_by(self, base: Counters, steps: Sequence[Step],

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
@@ -80,6 +82,13 @@ class DwellAtPointOnDay(Kind):
         if by - now - ctx.go_minutes(p.lat, p.lng) <= DUE_SLACK + DAY // 2:
             return Status.DUE, line, Todo("go", "dwell point", lat=p.lat, lng=p.lng)
         return Status.OK, line, None
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        # steps ending before the day: the log before them ends earlier still, so neither
+        # log reaches the day and both fail at the first arrival alike
+        s = DAY * date_to_day(self.params.date)
+        return all(x.step_end < s for x in steps)
 
     def settled_after(self) -> int:
         """Steps starting after the day are outside both the arrival and the dwell tests."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point, great_circle_km
+from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.common import dwell_after
@@ -127,6 +129,13 @@ class RouteStopsOnDay(Kind):
                                               minutes=stop.min_dwell_minutes)
             return Status.DUE, line, Todo("go", "route stop", lat=stop.lat, lng=stop.lng)
         return Status.OK, line, None
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        # steps ending before the day: the log before them ends earlier still, so neither
+        # log reaches the day and both fail at the first arrival alike
+        s = DAY * date_to_day(self.params.date)
+        return all(x.step_end < s for x in steps)
 
     def settled_after(self) -> int:
         """Steps starting after the day are outside every stop's arrival and dwell tests."""
