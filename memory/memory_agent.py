@@ -178,8 +178,9 @@ class MemoryAgent:
         self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
         # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
         self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
-        # a drive this step offered for a rule (a curfew's way home): its point and its cost
-        # at the flat rate and the km, spent from the compliance budget if the driver goes
+        # a drive this step offered for a rule: its point, and what it forgoes (its hours at
+        # the flat rate and its km) beyond the fine it keeps by itself, spent from the
+        # compliance budget if the driver goes (a curfew's fine is credited at the night's rest)
         self._drive: tuple[float, float, float] | None = None
         # what keeping rules forwent beyond the fines it avoided: rests, and best takes that
         # weighted fines pushed aside
@@ -275,17 +276,13 @@ class MemoryAgent:
         rests = tuple(r for m in lengths
                       if (r := RestOption(m, round(w * max(0.0, sum(parts[m].values())), 1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)
+        self._drive = None
         todo = self.priced_todo(obs, now, pos, tp)
         offered = {r.minutes: parts[r.minutes] for r in rests}
         if todo is not None and todo.action == "wait":
             m = int(min(todo.minutes, DAY))
             offered[m] = self.rules.wait_saving_by_rule(int(now), pos, m)
         self._offered = (obs.now, tp, offered)
-        self._drive = None
-        if todo is not None and todo.action == "go":
-            km = pos.km_to(todo.lat, todo.lng)
-            self._drive = (todo.lat, todo.lng, tp.rate * self.geo.drive_minutes(km, obs.now)
-                           + km * obs.cost_per_km)
         return StepState(obs, cands, tuple(c for c, _ in kept), tuple(o for _, o in kept),
                          states, todo, tp, rests)
 
@@ -299,7 +296,7 @@ class MemoryAgent:
         done = obs.last_outcome
         if (drive is not None and done.kind is OutcomeKind.REPOSITIONED
                 and obs.position.km_to(drive[0], drive[1]) < 1e-3):
-            self.overspent += drive[2]  # its fine is credited at the rest it leads to
+            self.overspent += drive[2]
         if offered is None or done.kind is not OutcomeKind.WAITED:
             return
         t0, tp, by_length = offered
@@ -448,6 +445,8 @@ class MemoryAgent:
         if stay > 0:
             night = self.rules.wait_saving_by_rule(int(now), home, drive + stay)
             kept += sum(v for i, v in night.items() if i != state.spec.index and v > 0)
+        self._drive = (todo.lat, todo.lng, max(0.0, tp.rate * drive + km * obs.cost_per_km
+                                               - (0.0 if stay > 0 else todo.at_stake)))
         return dataclasses.replace(
             todo, at_stake=w * kept,
             cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines, 1))

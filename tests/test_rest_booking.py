@@ -11,6 +11,7 @@ import pytest
 
 from memory.memory_agent import MemoryAgent, rule_filter
 from memory.rule_progress import RuleProgress, rules_from_entries
+from memory.step_state import StepState
 from memory.time_price import UNPRICED
 from memory.views import Candidate
 from sim.geo import Geography, Point
@@ -118,25 +119,17 @@ def test_a_take_pushed_aside_by_weighted_fines_spends_the_compliance_budget():
     assert pushed_aside(1.0).overspent == 0.0
 
 
-def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
-    """A curfew is kept by a drive home and the night there: the night is booked as a rest
-    is, the drive (its hours at the flat rate and its km) is spent from the budget when the
-    driver follows it. Before, a driver whose budget should have run out kept driving home
-    every evening and ended the month below the memory-off greedy. What the way home is worth
-    is all the night there keeps, the curfew and the quiet window."""
+def drive_for(entries: list[dict], at: int) -> tuple[MemoryAgent, StepState, float]:
+    """A driver at NORTH at minute `at` with the rules `entries` (weight 2.5, budget 0.2):
+    the step's priced state, then the budget spent once it drove to the due rule's point."""
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
         policy={"fine_weight": 2.5, "compliance_budget": 0.2}, scenario={"days": DAYS})
-    entries = [pref("home_by_curfew", {"lat": HOME[0], "lng": HOME[1], "radius_km": 1.0,
-                                       "curfew": "23:00", "quiet_until": "07:00"},
-                    amount=500.0),
-               pref("quiet_window", {"start": "23:30", "end": "05:00", "count": "per_day"},
-                    amount=300.0)]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
                       n_days=DAYS, version="S2", initial=Point(*HOME))
     agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
                         DriverSpec("d1", *HOME), sc, EventBus(), None)
     agent.attach_rules(rp)
-    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH).wait_until(22 * 60 + 30)
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH).wait_until(at)
     for rec in b.records:
         rp.on_step(rec)
 
@@ -147,10 +140,35 @@ def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
     state = agent.refresh(obs(Outcome()))
     assert state.todo is not None
     assert state.todo.action == "go"
+    b.reposition(state.todo.lat, state.todo.lng)
+    rp.on_step(b.records[-1])
+    agent.refresh(obs(Outcome(OutcomeKind.REPOSITIONED)))
+    return agent, state, agent.overspent
+
+
+def test_the_drive_home_for_a_curfew_spends_the_compliance_budget():
+    """A curfew is kept by a drive home and the night there: the night is booked as a rest
+    is, the drive (its hours at the flat rate and its km) is spent from the budget when the
+    driver follows it. Before, a driver whose budget should have run out kept driving home
+    every evening and ended the month below the memory-off greedy. What the way home is worth
+    is all the night there keeps, the curfew and the quiet window."""
+    entries = [pref("home_by_curfew", {"lat": HOME[0], "lng": HOME[1], "radius_km": 1.0,
+                                       "curfew": "23:00", "quiet_until": "07:00"},
+                    amount=500.0),
+               pref("quiet_window", {"start": "23:30", "end": "05:00", "count": "per_day"},
+                    amount=300.0)]
+    _, state, spent = drive_for(entries, 22 * 60 + 30)
     assert state.todo.cost > 7 * 60 * state.time_price.rate * min(state.time_price.factors)
     # the night at home keeps the quiet window too: both fines are at stake, weighed 2.5
     assert state.todo.at_stake == pytest.approx(2.5 * (500 + 300))
-    b.reposition(*HOME)
-    rp.on_step(b.records[-1])
-    agent.refresh(obs(Outcome(OutcomeKind.REPOSITIONED)))
-    assert agent.overspent > 0  # the drive's minutes and km
+    assert spent > 0  # the drive's minutes and km; the fine is credited at the night's rest
+
+
+def test_a_drive_that_keeps_its_fine_by_itself_spends_only_what_it_costs_beyond():
+    """A drive back into a city box keeps its fine the moment it arrives (no rest follows):
+    the budget is spent only by what the drive costs beyond that fine, here nothing."""
+    box = pref("stay_inside_bbox", {"lat_min": 22.40, "lat_max": 22.60, "lng_min": 113.95,
+                                    "lng_max": 114.15}, amount=2000.0)
+    _, state, spent = drive_for([box], 10 * 60)
+    assert state.todo.cost < state.todo.at_stake / 2.5  # a short drive, a big fine
+    assert spent == 0.0
