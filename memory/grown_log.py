@@ -99,6 +99,9 @@ class GrownLog(StepLog):
         out.__dict__["new"] = StepLog(tuple(extra), cargo)
         return out
 
+    def grown_from(self) -> tuple[StepLog, StepLog]:
+        return self.base, self.new
+
     @cached_property
     def rest_intervals(self) -> list[Interval]:  # type: ignore[override]
         return self.base.rest_intervals + self.new.rest_intervals

@@ -563,11 +563,12 @@ class RuleProgress:
     def _keep(self, start: int, until: int, here: Point, at: Point | None) -> list[Step]:
         """A what-if's future: rest from `start` to `until`, after driving to `at` first when
         only a rest there keeps the rule (a curfew at home)."""
-        if at is None or here.km_to(at.lat, at.lng) <= 1e-6:
+        km = 0.0 if at is None else here.km_to(at.lat, at.lng)
+        if at is None or km <= 1e-6:
             return [_rest(start, until, here)]
-        arrive = start + drive_minutes(here.km_to(at.lat, at.lng), self.speed)
+        arrive = start + drive_minutes(km, self.speed)
         drive = Step(0, ActionKind.REPOSITION, start, 0, arrive - start, arrive, here, at,
-                     distance_km=round(here.km_to(at.lat, at.lng), 2))
+                     distance_km=round(km, 2))
         return [drive, _rest(arrive, until, at)] if arrive < until else [drive]
 
     @staticmethod

@@ -24,7 +24,7 @@ from memory.memory_agent import MemoryAgent
 from memory.tokens import TokenCounter
 from sim.official.steps import StepLog
 from sim.preferences.kinds import REGISTRY
-from sim.preferences.kinds.base import SUMS_CONTINUE, grown_parts
+from sim.preferences.kinds.base import SUMS_CONTINUE
 from sim.scenario import load_scenario
 from sim.world.step_log import StepRecorder, cargo_record
 
@@ -42,7 +42,7 @@ def test_kept_work_agrees_with_plain_work(tmp_path):
 
     def k9_checked(self, log, ctx):
         got = violations(self, log, ctx)
-        if grown_parts(log) is not None:
+        if log.grown_from() is not None:
             plain = StepLog(log.steps, log.cargo)
             total = plain.deadhead_km([s for s in plain.steps if ctx.step_in_scope(s)])
             assert got["deadhead_km"] == total

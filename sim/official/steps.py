@@ -151,6 +151,17 @@ class StepLog:
     def end(self) -> int:
         return self.steps[-1].step_end if self.steps else 0
 
+    def grown_from(self) -> tuple[StepLog, StepLog] | None:
+        """(kept log, steps after it) for a log grown from a kept one by a few steps (the
+        what-ifs of memory/grown_log.py), so a kind can continue what it derived from the kept
+        log; None for a log read whole."""
+        return None
+
+    @cached_property
+    def kind_memo(self) -> dict:
+        """What a kind derives from this log, kept on it (a log never changes)."""
+        return {}
+
     @cached_property
     def rest_intervals(self) -> list[Interval]:
         return [(s.step_start, s.step_end) for s in self.steps

@@ -88,24 +88,6 @@ Counters = dict[str, Any]
 SUMS_CONTINUE = sys.version_info < (3, 12)
 
 
-def log_memo(log: StepLog) -> dict:
-    """A dict kept on a log for what a kind derives from it (a log never changes)."""
-    got = log.__dict__.get("_kind_memo")
-    if got is None:
-        got = log.__dict__["_kind_memo"] = {}
-    return got
-
-
-def grown_parts(log: StepLog) -> tuple[StepLog, StepLog] | None:
-    """(kept log, steps after it) when `log` is a kept log grown by a few steps (what-ifs and
-    the step-by-step log of memory/grown_log.py), so a kind can reuse what it derived from the
-    kept log; None for any other log."""
-    base, new = log.__dict__.get("base"), log.__dict__.get("new")
-    if isinstance(base, StepLog) and isinstance(new, StepLog):
-        return base, new
-    return None
-
-
 def takes_of(steps: Sequence[Step], cargo: Mapping[str, CargoRecord]) -> list[Take]:
     """The accepted takes among `steps` with their cargo, as a log of them reads them."""
     return StepLog(tuple(steps), cargo).takes  # type: ignore[arg-type]

@@ -14,8 +14,6 @@ from sim.preferences.kinds.base import (
     Counters,
     Kind,
     RuleContext,
-    grown_parts,
-    log_memo,
 )
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Km, Params
@@ -43,10 +41,10 @@ def _scoped_sums(log: StepLog, ctx: RuleContext) -> tuple[float, float]:
     steps in scope, added in log order as `sum` adds them. A grown log continues its kept
     log's sums, worked out once per kept log and context: a what-if then reads only the
     steps it adds, not the month."""
-    parts = grown_parts(log)
+    parts = log.grown_from()
     if parts is not None:
         base, new = parts
-        memo = log_memo(base)
+        memo = base.kind_memo
         got = memo.get(("k9", id(ctx)))
         if got is None or got[0] is not ctx:
             got = memo[("k9", id(ctx))] = (ctx, *_scoped_sums(base, ctx))
