@@ -408,8 +408,7 @@ class RuleProgress:
             return self._cache[1]
         today = int(now) // DAY
         pos = position or self.position()
-        view = ProgressContext(int(now), pos, self.horizon, self.speed, self._tail,
-                               bool(self.steps))
+        view = self._view(int(now), pos)
         out = []
         for spec in self.rules:
             rule = spec.rule
@@ -433,8 +432,7 @@ class RuleProgress:
         rest's minimum), up to a day, in minutes: a rest priced at these lengths never runs
         longer than the rule needs."""
         at = int(now)
-        view = ProgressContext(at, position or self.position(), self.horizon, self.speed,
-                               self._tail, bool(self.steps))
+        view = self._view(at, position or self.position())
         ends = {e for spec in self.rules if spec.index not in self.waived
                 and spec.rule is not None for e in spec.rule.rest_ends(view)}
         return tuple(sorted(m for e in ends if 1 <= (m := e - at) <= DAY))
@@ -443,10 +441,14 @@ class RuleProgress:
         """Minutes the rule of `state` then asks the driver to rest at `at` from `arrive` (a
         curfew's night at home): what going there commits to, beyond the drive."""
         assert state.spec.rule is not None
-        view = ProgressContext(arrive, at, self.horizon, self.speed, self._tail,
-                               bool(self.steps))
-        ends = [e - arrive for e in state.spec.rule.rest_ends(view) if e > arrive]
+        ends = [e - arrive for e in state.spec.rule.rest_ends(self._view(arrive, at))
+                if e > arrive]
         return min(min(ends, default=0), DAY)
+
+    def _view(self, now: int, position: Point | None) -> ProgressContext:
+        """What the kinds' progress and rest lengths read at `now`, standing at `position`."""
+        return ProgressContext(now, position, self.horizon, self.speed, self._tail,
+                               bool(self.steps))
 
     # -- what-if -----------------------------------------------------------------------
     def hypothetical(self, take: HypoTake) -> Step:
