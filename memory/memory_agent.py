@@ -420,9 +420,25 @@ class MemoryAgent:
             minutes = 1 if promised.action == "take" else promised.minutes
             return dataclasses.replace(promised, at_stake=w * promised.at_stake,
                                        cost=round(tp.cost(obs.now, minutes), 1))
-        state = self.rules.due_state(now, pos)
-        if state is None:
+        # every due rule priced, the one worth most followed: the first in rule order could
+        # hide a later one (a night's quiet window before a route stop the rest makes
+        # unreachable: failure class "a due rule behind another")
+        best: tuple[Todo, tuple[float, float, float] | None] | None = None
+        for state in self.rules.due_states(now, pos):
+            priced = self._priced(state, obs, now, pos, tp, w)
+            if best is None or priced[0].at_stake - priced[0].cost > (
+                    best[0].at_stake - best[0].cost):
+                best = priced
+        if best is None:
             return None
+        self._drive = best[1]
+        return best[0]
+
+    def _priced(self, state: RuleState, obs: Observation, now: float, pos: Point,
+                tp: TimePrice, w: float) -> tuple[Todo, tuple[float, float, float] | None]:
+        """One due rule's action priced (see `priced_todo`), with the drive the compliance
+        budget books if the driver follows it."""
+        assert self.rules is not None
         todo = state.todo
         assert todo is not None
         if todo.action == "wait":
@@ -433,7 +449,7 @@ class MemoryAgent:
                 # wait alone keeps nothing, the sequence it starts keeps the rule's fine
                 saving = max(saving, todo.at_stake)
             return dataclasses.replace(todo, at_stake=round(w * saving, 1),
-                                       cost=round(tp.cost(obs.now, minutes), 1))
+                                       cost=round(tp.cost(obs.now, minutes), 1)), None
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
@@ -445,11 +461,12 @@ class MemoryAgent:
         if stay > 0:
             night = self.rules.wait_saving_by_rule(int(now), home, drive + stay)
             kept += sum(v for i, v in night.items() if i != state.spec.index and v > 0)
-        self._drive = (todo.lat, todo.lng, max(0.0, tp.rate * drive + km * obs.cost_per_km
-                                               - (0.0 if stay > 0 else todo.at_stake)))
+        spent = (todo.lat, todo.lng, max(0.0, tp.rate * drive + km * obs.cost_per_km
+                                         - (0.0 if stay > 0 else todo.at_stake)))
         return dataclasses.replace(
             todo, at_stake=w * kept,
-            cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines, 1))
+            cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines,
+                       1)), spent
 
     def candidates(self, obs: Observation, records=None) -> list[Candidate]:
         """Reachable candidates with net estimated from where the driver stands now."""

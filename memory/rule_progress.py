@@ -728,12 +728,17 @@ class RuleProgress:
                 [self.hypothetical(take)], take.now, take.position, only=live).values())
         return got
 
+    def due_states(self, now: float, position: Point | None = None
+                   ) -> tuple[RuleState, ...]:
+        """Every rule with an action due and not waived, in rule order."""
+        return tuple(s for s in self.states(now, position)
+                     if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
+                     and s.spec.index not in self.waived)
+
     def due_state(self, now: float, position: Point | None = None) -> RuleState | None:
         """The first rule with an action due, in rule order (None when nothing is due or the
         rule is waived)."""
-        return next((s for s in self.states(now, position)
-                     if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
-                     and s.spec.index not in self.waived), None)
+        return next(iter(self.due_states(now, position)), None)
 
     def todo(self, now: float, position: Point | None = None) -> Todo | None:
         """The first due rule's action (see `due_state`)."""

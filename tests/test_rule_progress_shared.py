@@ -27,10 +27,10 @@ WHAT_IF = {"extra_by_rule", "extra_penalty", "wait_saving", "reposition_extra"}
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory) -> tuple[list, list]:
-    """(calls, results) of a 3-day, 2-driver cut of scenarios/month-rules.toml (every kind
+    """(calls, results) of a 4-day, 3-driver cut of scenarios/month-rules.toml (every kind
     once per driver) in bounded mode."""
     sc = load_scenario(ROOT / "scenarios/month-rules.toml").with_overrides(
-        scenario={"days": 3}, drivers={"count": 2}, memory={"mode": "bounded"})
+        scenario={"days": 4}, drivers={"count": 3}, memory={"mode": "bounded"})
     calls: list = []  # (driver no, method, args, kwargs)
     results: list = []
     ids: dict[int, int] = {}
@@ -91,4 +91,4 @@ def test_shared_work_answers_every_call_as_the_unshared_reference(recorded):
     # the run priced enough what-ifs, and enough of them carried a fine, to mean something
     assert compared > 1000
     assert nonzero > 100
-    assert len(shared) == 2
+    assert len(shared) == 3

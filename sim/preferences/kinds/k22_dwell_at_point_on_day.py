@@ -75,7 +75,13 @@ class DwellAtPointOnDay(Kind):
         line = f"dwell {p.min_dwell_minutes} min at ({p.lat}, {p.lng}) on {p.date}"
         if now >= day * DAY + DAY:
             return Status.VIOLATED, line + ": missed", None
-        if ctx.near(p.lat, p.lng, p.radius_km) and now >= day * DAY:
+        near = ctx.near(p.lat, p.lng, p.radius_km)
+        if (counters["arrival"] is None and now + ctx.go_minutes(p.lat, p.lng) > by) or (
+                counters["arrival"] is not None and not near):
+            # no arrival in time is possible any more (or the stay was cut short): waiting
+            # at the point keeps nothing (failure class "a stop kept after its time")
+            return Status.VIOLATED, line + ": missed", None
+        if near and now >= day * DAY:
             run = ctx.resting_run()
             return Status.DUE, line, Todo("wait", "dwell",
                                           minutes=max(1, p.min_dwell_minutes - run))

@@ -119,9 +119,19 @@ class RouteStopsOnDay(Kind):
         day = date_to_day(p.date)
         if not c["failed"]:
             return Status.OK, f"route on {p.date}: done", None
-        stop = p.stops[(c.get("failed_stop") or 1) - 1]
+        i = (c.get("failed_stop") or 1) - 1
+        stop = p.stops[i]
         line = f"route on {p.date}: stop {c.get('failed_stop')} of {len(p.stops)} next"
         if now >= day * DAY + DAY:
+            return Status.VIOLATED, line + ": missed", None
+        arrivals = c.get("arrivals") or []
+        arrived = arrivals[i] if i < len(arrivals) else None
+        by = day * DAY + hhmm_to_minutes(stop.arrive_by)
+        if (arrived is None and now + ctx.go_minutes(stop.lat, stop.lng) > by) or (
+                arrived is not None and not ctx.near(stop.lat, stop.lng, p.radius_km)):
+            # the stop can no longer be reached by its time (or its stay was cut short): the
+            # route is lost, and waiting at the stop all day keeps nothing (failure class "a
+            # stop kept after its time")
             return Status.VIOLATED, line + ": missed", None
         if day * DAY - DAY // 2 <= now:
             if ctx.near(stop.lat, stop.lng, p.radius_km) and stop.min_dwell_minutes:

@@ -1,0 +1,113 @@
+"""Due rules are priced together, and a stop that can no longer be kept asks for nothing.
+
+Two failure classes, both seen on one evaluation driver (T24, fine_weight 3): its quiet window
+(21:30-06:30, 200 a night), listed first, was the only due rule the planner priced, so the
+night's rest won over the drive to next morning's route stop (4,000) that the rest made
+unreachable ("a due rule behind another"); the driver then reached the stop at 10:21 for a
+09:00 deadline and waited there half an hour at a time until midnight ("a stop kept after its
+time").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory.memory_agent import MemoryAgent
+from memory.rule_progress import RuleProgress, Status, rules_from_entries
+from sim.geo import Geography, Point
+from sim.scenario import DriverSpec, load_scenario
+from sim.world.actions import Observation, Outcome
+from sim.world.events import EventBus
+from tests.competition_logs import LogBuilder
+from tests.test_rule_progress import CARGO, pref
+from tests.test_scoring_run import DG, HOME, NORTH
+
+ROOT = Path(__file__).resolve().parents[1]
+DAYS = 3
+FAR = (23.52, 116.48)  # Shantou, about 290 km (five hours) east of the first stop
+ROUTE = {"date": "2026-03-02", "radius_km": 2.0, "stops": [
+    {"lat": DG[0], "lng": DG[1], "arrive_by": "09:00", "min_dwell_minutes": 30},
+    {"lat": NORTH[0], "lng": NORTH[1], "arrive_by": "17:00", "min_dwell_minutes": 0}]}
+DWELL = {"date": "2026-03-02", "lat": DG[0], "lng": DG[1], "radius_km": 2.0,
+         "min_dwell_minutes": 60, "arrive_by": "09:00"}
+
+
+def rules(entries: list[dict], b: LogBuilder) -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
+                      n_days=DAYS, version="S2", initial=Point(*HOME))
+    for c in CARGO:
+        rp.add_cargo(c)
+    for rec in b.records:
+        rp.on_step(rec)
+    return rp
+
+
+def state_of(entries: list[dict], b: LogBuilder):
+    rp = rules(entries, b)
+    return rp.states(b.t, Point(b.lat, b.lng))[0]
+
+
+def test_a_route_stop_still_in_reach_is_due():
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(1440 + 120)  # day 2, 02:00
+    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], b)
+    assert s.status is Status.DUE
+    assert s.todo is not None
+    assert s.todo.action == "go"
+
+
+def test_a_route_stop_out_of_reach_by_its_time_is_missed():
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(1440 + 390)  # 06:30
+    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], b)
+    assert s.status is Status.VIOLATED
+    assert s.todo is None
+
+
+def test_standing_at_a_route_stop_reached_late_asks_for_no_wait():
+    b = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 560).reposition(*DG)  # after 09:00
+    assert b.t > 1440 + 540
+    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], b)
+    assert s.status is Status.VIOLATED
+    assert s.todo is None
+    # reached in time, the same stop asks for its stay
+    ok = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG)
+    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], ok)
+    assert s.status is Status.DUE
+    assert s.todo is not None
+    assert s.todo.action == "wait"
+
+
+def test_a_dwell_point_reached_late_asks_for_no_wait():
+    late = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 560).reposition(*DG)
+    s = state_of([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], late)
+    assert s.status is Status.VIOLATED
+    assert s.todo is None
+    ok = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG)
+    s = state_of([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], ok)
+    assert s.status is Status.DUE
+    assert s.todo is not None
+    assert s.todo.action == "wait"
+
+
+def test_the_due_rule_worth_most_is_the_one_followed():
+    """At 21:35 the quiet window (first in rule order) asks for the night's rest; the route
+    stop, five hours away by 09:00, asks for the drive. The rest forgoes the route's 4,000,
+    the drive breaks the window's 200: the drive is the advice."""
+    sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
+        scenario={"days": DAYS})
+    quiet = pref("quiet_window", {"start": "21:30", "end": "06:30", "count": "per_day"},
+                 amount=200)
+    route = pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(21 * 60 + 35)
+    for entries, action in (([quiet], "wait"), ([quiet, route], "go"), ([route, quiet], "go")):
+        rp = rules(entries, b)
+        agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                            DriverSpec("d1", *HOME), sc, EventBus(), None)
+        agent.attach_rules(rp)
+        assert len(rp.due_states(b.t, Point(b.lat, b.lng))) == len(entries)
+        obs = Observation("d1", float(b.t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
+                          0.0, 0.0, 10, last_outcome=Outcome())
+        todo = agent.refresh(obs).todo
+        assert todo is not None
+        assert todo.action == action, (entries, todo)
+        if action == "go":  # worth following: the route's 4,000 against the window's 200
+            assert todo.at_stake > todo.cost
