@@ -46,6 +46,7 @@ LONG_WAIT_MIN = 12 * 60
 NO_ORDER_MIN = 72 * 60  # longer than two whole days off (K14) can need: stuck, not resting
 SHUTTLES = 3  # repositions straight back to where the last one started
 TIMING_FILE = "policy_eval_timing.json"
+LESSONS_FILE = "policy_eval_lessons.json"  # with --lessons: lessons loaded and taught
 
 
 def scenario_path(market: str, split: str) -> Path:
@@ -169,12 +170,16 @@ class Job:
     fine_weight: float = 1.0  # [policy] fine_weight: yuan of earnings a yuan of fine weighs
     compliance_budget: float | None = None  # [policy] compliance_budget (None: no bound)
     what_ifs: str = "all"  # [policy] what_ifs: how many what-ifs a step prices
+    lessons: str | None = None  # [memory] lessons: the store a run loads and then teaches
 
 
 def scenario_for(job: Job) -> Scenario:
     sc = load_scenario(str(scenario_path(job.market, job.split)))
+    memory = {"mode": job.mode}
+    if job.lessons is not None and job.mode != OFF:  # the greedy has no memory to teach
+        memory["lessons"] = job.lessons
     return sc.with_overrides(scenario={"days": job.days, "scoring": job.version},
-                             memory={"mode": job.mode}, policy={"fine_weight": job.fine_weight,
+                             memory=memory, policy={"fine_weight": job.fine_weight,
                                                            "compliance_budget":
                                                            job.compliance_budget,
                                                            "what_ifs": job.what_ifs},
@@ -200,9 +205,12 @@ def run_job(job: Job) -> RunResult:
             shutil.rmtree(out)
         t0, c0 = time.perf_counter(), time.process_time()
         with redirect_stdout(io.StringIO()):
-            run_competition(scenario_for(job), out)
+            summary = run_competition(scenario_for(job), out)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing.write_text(json.dumps({"wall_s": wall, "cpu_s": cpu}), encoding="utf-8")
+        if job.lessons is not None and job.mode != OFF:  # what the run read and taught
+            (out / LESSONS_FILE).write_text(json.dumps(
+                {k: v for k, v in summary.items() if k.startswith("lessons")}), encoding="utf-8")
     gold = Path(job.gold_file) if job.gold_file else None
     report = score_run(out / "competition", version=job.version, drivers=gold)
     return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu)
@@ -354,7 +362,11 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
                                "per_mode": {OFF: c}}
         versions[v] = entry
     return {"market": args.market, "split": args.split, "days": args.days,
-            "drivers": args.drivers or "all", "agents_read": args.read, "targets": {
+            "drivers": args.drivers or "all", "agents_read": args.read,
+            "policy": {"fine_weight": args.fine_weight,
+                       "compliance_budget": args.compliance_budget, "what_ifs": args.what_ifs,
+                       "lessons": None if args.lessons is None else str(args.lessons)},
+            "targets": {
                 "net_ratio_min": NET_RATIO, "penalty_share_max": PENALTY_SHARE,
                 "driver_slack_of_greedy_gross": DRIVER_SLACK},
             "versions": versions}
@@ -433,6 +445,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="[policy] compliance_budget of the memory modes (default: no bound)")
     ap.add_argument("--what-ifs", choices=["all", "lean"], default="all",
                     help="[policy] what_ifs of the memory modes (lean: fewer priced per step)")
+    ap.add_argument("--lessons", type=Path,
+                    help="[memory] lessons of the memory modes: a lesson store (SQLite) each run "
+                         "loads, then adds what it learnt to (runs of one call, in order)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -454,7 +469,12 @@ def main(argv: list[str] | None = None) -> int:
         "-text" if args.read == "text" else "") + (
         f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "") + (
         f"-b{args.compliance_budget:g}" if args.compliance_budget is not None else "") + (
-        f"-{args.what_ifs}" if args.what_ifs != "all" else "")
+        f"-{args.what_ifs}" if args.what_ifs != "all" else "") + (
+        f"-lessons-{args.lessons.stem}" if args.lessons is not None else "")
+    if args.lessons is not None and args.jobs > 1:
+        print("error: --lessons runs one job at a time (each run teaches the next)",
+              file=sys.stderr)
+        return 2
     try:
         drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
         cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
@@ -465,7 +485,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [Job(args.market, args.split, v, m, args.days, str(read), str(cargo.resolve()),
                 str(out / tag / v / m), args.reuse,
                 str(drivers) if args.read == "text" else None, args.fine_weight,
-                args.compliance_budget, args.what_ifs)
+                args.compliance_budget, args.what_ifs,
+                None if args.lessons is None else str(args.lessons.resolve()))
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

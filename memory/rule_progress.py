@@ -761,6 +761,13 @@ class RuleProgress:
             return max(0.0, spec.cap - state.penalty)
         return None
 
+    def place_rules(self) -> tuple[Kind, ...]:
+        """The rules about places alone (a box to stay in, a circle to keep out of), not
+        waived: where a move toward a market may not end."""
+        return tuple(spec.rule for spec in self.rules if spec.rule is not None
+                     and spec.index not in self.waived
+                     and type(spec.rule).allows_place is not Kind.allows_place)
+
     def waive(self, index: int) -> None:
         """Break this rule knowingly from now on: keeping it forgoes more than it can still
         cost (its takes carry no fine and its todos are not asked for)."""

@@ -23,6 +23,7 @@ from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import FactLog, TokenCounter
 from sim.geo import Point
 from sim.official.timebase import DAY
+from sim.preferences.kinds import Kind
 from sim.preferences.progress import hm
 from sim.world.cargo import CargoView
 from sim.world.order_costs import Option
@@ -425,7 +426,16 @@ class MainDecisionView(View):
     short_plan: str = ""
     time_price: TimePrice = UNPRICED  # what the driver's time earns (falsy: not priced)
     rests: tuple[RestOption, ...] = ()  # waits from now that avoid fines (priced)
+    fences: tuple[Kind, ...] = ()  # rules about places alone: where a move may not end
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("recent actions", "patterns")
+
+    def allows(self, lat: float, lng: float) -> bool:
+        """Whether a move to (lat, lng) keeps every place rule (box, circle)."""
+        p = Point(lat, lng)
+        return all(f.allows_place(p) for f in self.fences)
+
+    def _fence_lines(self) -> list[str]:
+        return [f"moves keep: {type(f).hint(f.params)}" for f in self.fences]
 
     def _state(self) -> list[str]:
         return [f"t{self.now:.0f} day {int(self.now // DAY)} position "
@@ -440,7 +450,8 @@ class MainDecisionView(View):
         return [
             ("state", self._state()),
             ("market", [f"here value {self._here()}"]
-             + ([f"best nearby {self.best_grid.line()}"] if self.best_grid else [])),
+             + ([f"best nearby {self.best_grid.line()}"] if self.best_grid else [])
+             + self._fence_lines()),
             ("top candidates", [c.line() for c in self.top_candidates]),
             ("preferences", list(self.preference_flags)),
             ("rests that avoid fines", [r.line() for r in self.rests]),
@@ -466,7 +477,8 @@ class MainDecisionView(View):
         return [
             ("state", self._state()),
             ("market", [f"here value {self._here()}"] + (
-                [f"best nearby ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}"] if g else [])),
+                [f"best nearby ({g.lat:.3f},{g.lng:.3f}) value {g.value:.0f}"] if g else [])
+             + self._fence_lines()),
             ("rests that avoid fines", [r.line() for r in self.rests]),
             ("recent actions", [r.line() for r in self.recent_actions]),
             ("patterns", [", ".join(f"{k} {v}" for k, v in counts if v)]

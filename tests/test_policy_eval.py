@@ -205,3 +205,28 @@ def test_stuck_drivers_are_named_no_order_for_days_and_shuttling(tmp_path):
     fails = d.failure_classes()
     assert "7 repositions back and forth" in fails
     assert any(f.startswith("no order for 76 h") for f in fails)
+
+
+def test_lessons_are_taught_by_one_run_and_loaded_by_the_next(tmp_path):
+    """`--lessons`: the memory modes' runs load the store and add what they learnt; the greedy
+    neither reads nor teaches; runs in parallel are refused (each teaches the next)."""
+    from memory.lessons import load_time_prior
+
+    mod = harness()
+    store = tmp_path / "lessons.sqlite"
+    args = ["--days", "1", "--drivers", "T10,T30", "--versions", "S2", "--modes",
+            "off,bounded", "--lessons", str(store)]
+    assert mod.main([*args, "--out", str(tmp_path / "x"), "--jobs", "2"]) == 2
+    assert not store.exists()
+    mod.main([*args, "--out", str(tmp_path / "first")])
+    prior = load_time_prior(store)
+    assert prior is not None
+    assert prior.rate > 0
+    mod.main([*args, "--out", str(tmp_path / "second")])
+    rep = json.loads(next((tmp_path / "second").glob("report-*.json")).read_text("utf-8"))
+    assert rep["policy"]["lessons"] == str(store)
+    runs = {m: Path(b["run_dir"]) for m, b in rep["versions"]["S2"]["modes"].items()}
+    taught = json.loads((runs["bounded"] / mod.LESSONS_FILE).read_text("utf-8"))
+    assert taught["lessons_loaded"] > 0  # the first run's lessons, read by the second
+    assert sum(taught["lessons"].values()) > 0
+    assert not (runs["off"] / mod.LESSONS_FILE).exists()

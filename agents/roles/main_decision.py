@@ -110,11 +110,16 @@ class MainDecisionAgent:
         # hours without an order: the nearby grids have failed too, look for a big market
         far = stuck and view.minutes_without_order >= FAR_AFTER_MINUTES
         if moving_on and not far and g is not None and g.value > (view.here_value or 0.0) and (
-                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0):
+                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0) and view.allows(g.lat,
+                                                                                     g.lng):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
         target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0)
                   if far else densest_nearby(self.geo, pos, elsewhere=True))
+        if target is not None and not view.allows(target.lat, target.lng):
+            # a market outside the driver's box (or inside a circle it must keep out of) is
+            # no market for it: failure class "a market move out of the box"
+            target = None
         if stuck and target is not None:
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)

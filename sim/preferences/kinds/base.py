@@ -196,6 +196,12 @@ class Kind(ABC):
         driver stands would break it too."""
         return None
 
+    def allows_place(self, p: Point) -> bool:
+        """Whether standing at `p` keeps this rule, for a rule about places alone (K10's box,
+        K11's circle); True for every other kind. A move toward a market checks it, so a
+        driver is not sent out of its box by a grid's value."""
+        return True
+
     def fined(self, penalty: float) -> tuple[Status, str]:
         """(VIOLATED, ", fined N so far") once a fine is incurred, else (OK, "")."""
         if penalty > 0 and not self.judged_at_end:

@@ -62,6 +62,9 @@ class StayInsideBBox(Kind):
                 f"{params.lng_min}-{params.lng_max} (every step ending or starting outside is "
                 f"fined).")
 
+    def allows_place(self, p: Point) -> bool:
+        return self.params.contains(p)
+
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, pos = self.params, ctx.position
         if pos is None or p.contains(pos):

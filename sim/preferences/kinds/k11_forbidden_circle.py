@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sim.geo import great_circle_km
+from sim.geo import Point, great_circle_km
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
@@ -53,6 +53,9 @@ class ForbiddenCircle(Kind):
         return (f"Never start or end a step within {params.radius_km:g} km of "
                 f"({params.lat}, {params.lng}) "
                 f"(fined {how}).")
+
+    def allows_place(self, p: Point) -> bool:
+        return p.km_to(self.params.lat, self.params.lng) > self.params.radius_km
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         return self.times_broken(counters, penalty)
