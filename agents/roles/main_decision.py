@@ -114,12 +114,12 @@ class MainDecisionAgent:
                                                                                      g.lng):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
-        target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0)
-                  if far else densest_nearby(self.geo, pos, elsewhere=True))
-        if target is not None and not view.allows(target.lat, target.lng):
-            # a market outside the driver's box (or inside a circle it must keep out of) is
-            # no market for it: failure class "a market move out of the box"
-            target = None
+        # a market outside the driver's box (or inside a circle it must keep out of) is no
+        # market for it: failure class "a market move out of the box"
+        allowed = view.allows if view.fences else None
+        target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0,
+                                 allowed=allowed)
+                  if far else densest_nearby(self.geo, pos, elsewhere=True, allowed=allowed))
         if stuck and target is not None:
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)
