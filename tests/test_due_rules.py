@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memory.memory_agent import MemoryAgent
-from memory.rule_progress import RuleProgress, Status, rules_from_entries
+from memory.rule_progress import Status
 from sim.geo import Geography, Point
 from sim.scenario import DriverSpec, load_scenario
 from sim.world.actions import Observation, Outcome
 from sim.world.events import EventBus
 from tests.competition_logs import LogBuilder
-from tests.test_rule_progress import CARGO, pref
+from tests.test_rule_progress import CARGO, pref, progress
 from tests.test_scoring_run import DG, HOME, NORTH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,19 +34,8 @@ DWELL = {"date": "2026-03-02", "lat": DG[0], "lng": DG[1], "radius_km": 2.0,
          "min_dwell_minutes": 60, "arrive_by": "09:00"}
 
 
-def rules(entries: list[dict], b: LogBuilder) -> RuleProgress:
-    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
-                      n_days=DAYS, version="S2", initial=Point(*HOME))
-    for c in CARGO:
-        rp.add_cargo(c)
-    for rec in b.records:
-        rp.on_step(rec)
-    return rp
-
-
 def state_of(entries: list[dict], b: LogBuilder):
-    rp = rules(entries, b)
-    return rp.states(b.t, Point(b.lat, b.lng))[0]
+    return progress(entries, b, CARGO).states(b.t, Point(b.lat, b.lng))[0]
 
 
 def test_a_route_stop_still_in_reach_is_due():
@@ -62,27 +53,18 @@ def test_a_route_stop_out_of_reach_by_its_time_is_missed():
     assert s.todo is None
 
 
-def test_standing_at_a_route_stop_reached_late_asks_for_no_wait():
-    b = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 560).reposition(*DG)  # after 09:00
-    assert b.t > 1440 + 540
-    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], b)
+@pytest.mark.parametrize("rule", [
+    pref("route_stops_on_day", ROUTE, amount=4000, cap=4000),
+    pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], ids=["route", "dwell"])
+def test_standing_at_a_stop_reached_late_asks_for_no_wait(rule):
+    late = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 560).reposition(*DG)  # after 09:00
+    assert late.t > 1440 + 540
+    s = state_of([rule], late)
     assert s.status is Status.VIOLATED
     assert s.todo is None
     # reached in time, the same stop asks for its stay
     ok = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG)
-    s = state_of([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)], ok)
-    assert s.status is Status.DUE
-    assert s.todo is not None
-    assert s.todo.action == "wait"
-
-
-def test_a_dwell_point_reached_late_asks_for_no_wait():
-    late = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 560).reposition(*DG)
-    s = state_of([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], late)
-    assert s.status is Status.VIOLATED
-    assert s.todo is None
-    ok = LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG)
-    s = state_of([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], ok)
+    s = state_of([rule], ok)
     assert s.status is Status.DUE
     assert s.todo is not None
     assert s.todo.action == "wait"
@@ -99,7 +81,7 @@ def test_the_due_rule_worth_most_is_the_one_followed():
     route = pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)
     b = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(21 * 60 + 35)
     for entries, action in (([quiet], "wait"), ([quiet, route], "go"), ([route, quiet], "go")):
-        rp = rules(entries, b)
+        rp = progress(entries, b, CARGO)
         agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
                             DriverSpec("d1", *HOME), sc, EventBus(), None)
         agent.attach_rules(rp)
