@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from sim.official.cargo_index import CargoRecord
 from sim.official.steps import ActionKind, Step
-from sim.official.timebase import DAY, hhmm_to_minutes
+from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind
 from sim.preferences.progress import Progress, ProgressContext, Status, Todo, hm
 
@@ -66,6 +67,32 @@ class WindowKind(Kind):
         `ahead` minutes (a rest begun before a night window keeps it too)."""
         return tuple(b for d in (ctx.today - 1, ctx.today, ctx.today + 1)
                      for a, b in [self.window(d)] if b > ctx.now and a - ctx.now <= ahead)
+
+
+class DatedStopKind(Kind):
+    """A kind judged by arrivals at stops on one dated day (K22, K23); its params carry
+    `date`."""
+
+    def unchanged_by(self, base: Counters, steps: Sequence[Step],
+                     cargo: Mapping[str, CargoRecord]) -> bool:
+        # steps ending before the day: the log before them ends earlier still, so neither
+        # log reaches the day and both fail at the first arrival alike
+        s = DAY * date_to_day(self.params.date)
+        return all(x.step_end < s for x in steps)
+
+    def settled_after(self) -> int:
+        """Steps starting after the day are outside every arrival and dwell test."""
+        return (date_to_day(self.params.date) + 1) * DAY
+
+    @staticmethod
+    def stop_lost(ctx: ProgressContext, arrived: int | None, lat: float, lng: float,
+                  radius_km: float, by: int) -> bool:
+        """A stop that can no longer be kept: not reached and out of reach by its time `by`,
+        or reached and left before its stay was done. Waiting at it then keeps nothing
+        (failure class "a stop kept after its time")."""
+        if arrived is None:
+            return ctx.now + ctx.go_minutes(lat, lng) > by
+        return not ctx.near(lat, lng, radius_km)
 
 
 def off_days_kept(have: int, days_left: int, busy_today: bool) -> int:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point
-from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import Step, StepLog
+from sim.official.steps import StepLog
 from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import dwell_after
+from sim.preferences.kinds.base import Counters, RuleContext
+from sim.preferences.kinds.common import DatedStopKind, dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params
 from sim.preferences.kinds.wording import en_date, pt, zh_date
@@ -32,7 +30,7 @@ class DwellAtPointParams(Params):
     arrive_by: HHMM | None = None
 
 
-class DwellAtPointOnDay(Kind):
+class DwellAtPointOnDay(DatedStopKind):
     name = "dwell_at_point_on_day"
     number = 22
     family = "itinerary"
@@ -75,13 +73,9 @@ class DwellAtPointOnDay(Kind):
         line = f"dwell {p.min_dwell_minutes} min at ({p.lat}, {p.lng}) on {p.date}"
         if now >= day * DAY + DAY:
             return Status.VIOLATED, line + ": missed", None
-        near = ctx.near(p.lat, p.lng, p.radius_km)
-        if (counters["arrival"] is None and now + ctx.go_minutes(p.lat, p.lng) > by) or (
-                counters["arrival"] is not None and not near):
-            # no arrival in time is possible any more (or the stay was cut short): waiting
-            # at the point keeps nothing (failure class "a stop kept after its time")
+        if self.stop_lost(ctx, counters["arrival"], p.lat, p.lng, p.radius_km, by):
             return Status.VIOLATED, line + ": missed", None
-        if near and now >= day * DAY:
+        if ctx.near(p.lat, p.lng, p.radius_km) and now >= day * DAY:
             run = ctx.resting_run()
             return Status.DUE, line, Todo("wait", "dwell",
                                           minutes=max(1, p.min_dwell_minutes - run))
@@ -89,16 +83,7 @@ class DwellAtPointOnDay(Kind):
             return Status.DUE, line, Todo("go", "dwell point", lat=p.lat, lng=p.lng)
         return Status.OK, line, None
 
-    def unchanged_by(self, base: Counters, steps: Sequence[Step],
-                     cargo: Mapping[str, CargoRecord]) -> bool:
-        # steps ending before the day: the log before them ends earlier still, so neither
-        # log reaches the day and both fail at the first arrival alike
-        s = DAY * date_to_day(self.params.date)
-        return all(x.step_end < s for x in steps)
 
-    def settled_after(self) -> int:
-        """Steps starting after the day are outside both the arrival and the dwell tests."""
-        return (date_to_day(self.params.date) + 1) * DAY
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sim.geo import Point, great_circle_km
-from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import Step, StepLog
+from sim.official.steps import StepLog
 from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
-from sim.preferences.kinds.base import Counters, Kind, RuleContext
-from sim.preferences.kinds.common import dwell_after
+from sim.preferences.kinds.base import Counters, RuleContext
+from sim.preferences.kinds.common import DatedStopKind, dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, counties
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
 from sim.preferences.kinds.wording import en_date, pt, zh_date
@@ -72,7 +70,7 @@ class RouteStopsParams(Params):
             raise ParamsError(f"{where}.stops: expected at least one stop")
 
 
-class RouteStopsOnDay(Kind):
+class RouteStopsOnDay(DatedStopKind):
     name = "route_stops_on_day"
     number = 23
     family = "itinerary"
@@ -124,14 +122,9 @@ class RouteStopsOnDay(Kind):
         line = f"route on {p.date}: stop {c.get('failed_stop')} of {len(p.stops)} next"
         if now >= day * DAY + DAY:
             return Status.VIOLATED, line + ": missed", None
-        arrivals = c.get("arrivals") or []
-        arrived = arrivals[i] if i < len(arrivals) else None
         by = day * DAY + hhmm_to_minutes(stop.arrive_by)
-        if (arrived is None and now + ctx.go_minutes(stop.lat, stop.lng) > by) or (
-                arrived is not None and not ctx.near(stop.lat, stop.lng, p.radius_km)):
-            # the stop can no longer be reached by its time (or its stay was cut short): the
-            # route is lost, and waiting at the stop all day keeps nothing (failure class "a
-            # stop kept after its time")
+        # the failed stop's arrival (None: not reached); a lost stop loses the route
+        if self.stop_lost(ctx, c["arrivals"][i], stop.lat, stop.lng, p.radius_km, by):
             return Status.VIOLATED, line + ": missed", None
         if day * DAY - DAY // 2 <= now:
             if ctx.near(stop.lat, stop.lng, p.radius_km) and stop.min_dwell_minutes:
@@ -140,16 +133,7 @@ class RouteStopsOnDay(Kind):
             return Status.DUE, line, Todo("go", "route stop", lat=stop.lat, lng=stop.lng)
         return Status.OK, line, None
 
-    def unchanged_by(self, base: Counters, steps: Sequence[Step],
-                     cargo: Mapping[str, CargoRecord]) -> bool:
-        # steps ending before the day: the log before them ends earlier still, so neither
-        # log reaches the day and both fail at the first arrival alike
-        s = DAY * date_to_day(self.params.date)
-        return all(x.step_end < s for x in steps)
 
-    def settled_after(self) -> int:
-        """Steps starting after the day are outside every stop's arrival and dwell tests."""
-        return (date_to_day(self.params.date) + 1) * DAY
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
