@@ -172,11 +172,17 @@ class Job:
     what_ifs: str = "all"  # [policy] what_ifs: how many what-ifs a step prices
     lessons: str | None = None  # [memory] lessons: the store a run loads and then teaches
 
+    @property
+    def learns(self) -> bool:
+        """Whether the run loads the lesson store and then teaches it (the greedy has no
+        memory to teach)."""
+        return self.lessons is not None and self.mode != OFF
+
 
 def scenario_for(job: Job) -> Scenario:
     sc = load_scenario(str(scenario_path(job.market, job.split)))
     memory = {"mode": job.mode}
-    if job.lessons is not None and job.mode != OFF:  # the greedy has no memory to teach
+    if job.learns:
         memory["lessons"] = job.lessons
     return sc.with_overrides(scenario={"days": job.days, "scoring": job.version},
                              memory=memory, policy={"fine_weight": job.fine_weight,
@@ -208,7 +214,7 @@ def run_job(job: Job) -> RunResult:
             summary = run_competition(scenario_for(job), out)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timing.write_text(json.dumps({"wall_s": wall, "cpu_s": cpu}), encoding="utf-8")
-        if job.lessons is not None and job.mode != OFF:  # what the run read and taught
+        if job.learns:  # what the run read and taught
             (out / LESSONS_FILE).write_text(json.dumps(
                 {k: v for k, v in summary.items() if k.startswith("lessons")}), encoding="utf-8")
     gold = Path(job.gold_file) if job.gold_file else None
