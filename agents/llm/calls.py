@@ -83,10 +83,10 @@ class LineCounts:
         self.counter, self.limit = counter, limit
         self.memo: dict[str, int] = {}
 
-    def lines(self, lines: Iterable[str]) -> int:
-        """The count of the text the lines make, each ended by a newline, without joining
-        them (a view's sections); counted whole when a line breaks the rule above."""
-        lines = list(lines)
+    def _sum(self, lines: Iterable[str]) -> int | None:
+        """Each line's count with its newline, summed, each distinct line counted once; None
+        when a line not counted yet breaks the rule above (empty, or holding a newline or a
+        carriage return), so the text must be counted whole."""
         memo, counter = self.memo, self.counter
         if len(memo) > self.limit:
             memo.clear()
@@ -95,25 +95,26 @@ class LineCounts:
             n = memo.get(line)
             if n is None:
                 if not line or "\r" in line or "\n" in line:
-                    return self.counter("".join(x + "\n" for x in lines))
+                    return None
                 n = memo[line] = counter(line + "\n")
             total += n
         return total
 
+    def lines(self, lines: Iterable[str]) -> int:
+        """The count of the text the lines make, each ended by a newline, without joining
+        them (a view's sections); counted whole when a line breaks the rule above."""
+        lines = list(lines)
+        total = self._sum(lines)
+        return self.counter("".join(x + "\n" for x in lines)) if total is None else total
+
     def __call__(self, text: str) -> int:
         if "\r" in text or "\n\n" in text or text.startswith("\n"):
             return self.counter(text)
-        memo, counter = self.memo, self.counter
-        if len(memo) > self.limit:
-            memo.clear()
         lines = text.split("\n")
         last = lines.pop()
-        total = 0
-        for line in lines:
-            n = memo.get(line)
-            if n is None:
-                n = memo[line] = counter(line + "\n")
-            total += n
+        total = self._sum(lines)
+        assert total is not None  # no empty line, none with a carriage return (checked above)
+        memo, counter = self.memo, self.counter
         if last:  # the end without a newline (kept apart from the lines that have one)
             key = "\n" + last
             n = memo.get(key)
