@@ -12,6 +12,9 @@ broken every scored day).
     python benchmarks/policy_eval.py --days 7 --modes off,bounded --jobs 2
     python benchmarks/policy_eval.py --market east --split heldout --versions S4
 
+A run that is not whole (a driver ended by an error, a log short of its steps, no run summary)
+is named in the report and fails its checks, whatever its figures.
+
 Exit status: 0 when every version's checks pass, 1 when one fails, 2 on bad input.
 """
 
@@ -96,6 +99,9 @@ class RunResult:
     wall_s: float  # the run (not the scoring); noisy on a shared machine
     run_dir: str
     cpu_s: float = 0.0  # CPU seconds of the run (all threads of the process)
+    # why the run is not whole, per driver ("run" for the run itself): a driver ended by an
+    # error, a log short of its steps, no run summary. Empty for a whole run
+    not_whole: dict[str, str] = field(default_factory=dict)
 
     def total(self, attr: str) -> float:
         return round(sum(getattr(d, attr) for d in self.drivers), 2)
@@ -199,11 +205,12 @@ def run_job(job: Job) -> RunResult:
     from contextlib import redirect_stdout
 
     from agents.app.compete import run_competition
+    from sim.competition.log import summary_name
     from sim.scoring.scorer import score_run
 
     out = Path(job.run_dir)
     timing = out / TIMING_FILE
-    if job.reuse and (out / "competition" / "run_summary_202603.json").is_file():
+    if job.reuse and (out / "competition" / summary_name()).is_file():
         t = json.loads(timing.read_text(encoding="utf-8")) if timing.is_file() else {}
         wall, cpu = float(t.get("wall_s", 0.0)), float(t.get("cpu_s", 0.0))  # 0: not known
     else:
@@ -219,7 +226,27 @@ def run_job(job: Job) -> RunResult:
                 {k: v for k, v in summary.items() if k.startswith("lessons")}), encoding="utf-8")
     gold = Path(job.gold_file) if job.gold_file else None
     report = score_run(out / "competition", version=job.version, drivers=gold)
-    return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu)
+    return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu,
+                     not_whole(out / "competition", job.drivers_file))
+
+
+def not_whole(folder: Path, drivers: str) -> dict[str, str]:
+    """Why a run is not whole, per driver: what `check_run_complete` finds (no summary, a
+    short or missing log) and every driver the run summary says an error ended (its log is
+    whole but stops early, so its figures are a partial month). A report built on such a run
+    says so and fails its checks: a partial run must not pass as whole."""
+    from sim.competition.completeness import check_run_complete
+    from sim.competition.log import summary_name
+
+    found = check_run_complete(folder, drivers=drivers)
+    out = {d.driver_id: d.detail for d in found.incomplete}
+    if found.run_problems():
+        out["run"] = "; ".join(found.run_problems())
+    path = folder / summary_name()
+    summary = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    for did, msg in (summary.get("driver_simulation_failures") or {}).items():
+        out.setdefault(did, f"ended by an error: {msg}")
+    return out
 
 
 def summarise(report) -> list[DriverResult]:
@@ -350,6 +377,7 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
         entry: dict = {"modes": {}, "checks": None}
         for m, r in runs.items():
             entry["modes"][m] = {"totals": r.totals(), "run_dir": r.run_dir,
+                                 "not_whole": r.not_whole,
                                  "drivers": [{**asdict(d), "failures": d.failure_classes()}
                                              for d in r.drivers]}
         greedy = runs.get(OFF)
@@ -357,13 +385,15 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
         if greedy is not None and others:
             best = max(others, key=lambda r: r.total("net"))
             per_mode = {r.mode: asdict(check_against_greedy(greedy, r)) for r in others}
-            for c in per_mode.values():
-                c["ok"] = c["net_ok"] and c["penalty_ok"] and c["drivers_ok"]
+            for m, c in per_mode.items():
+                c["whole"] = not (runs[m].not_whole or greedy.not_whole)
+                c["ok"] = c["net_ok"] and c["penalty_ok"] and c["drivers_ok"] and c["whole"]
             entry["checks"] = {"greedy": OFF, "best_mode": best.mode,
                                "ok": per_mode[best.mode]["ok"], "per_mode": per_mode}
         elif greedy is not None:  # greedy alone: it is its own comparison and must fail 1.25x
             c = asdict(check_against_greedy(greedy, greedy))
-            c["ok"] = c["net_ok"] and c["penalty_ok"] and c["drivers_ok"]
+            c["whole"] = not greedy.not_whole
+            c["ok"] = c["net_ok"] and c["penalty_ok"] and c["drivers_ok"] and c["whole"]
             entry["checks"] = {"greedy": OFF, "best_mode": OFF, "ok": c["ok"],
                                "per_mode": {OFF: c}}
         versions[v] = entry
@@ -410,6 +440,8 @@ def format_report(rep: dict) -> str:
                 cells.append(f"{d['net']:>12,.0f} /{d['penalty']:>7,.0f}")
             lines.append(f"{did:<8}" + "".join(f"{c:>22}" for c in cells))
         for m, body in modes.items():
+            for did, why in body.get("not_whole", {}).items():
+                lines.append(f"  NOT WHOLE [{m}] {did}: {why}")
             fails = [(d["driver_id"], d["failures"]) for d in body["drivers"] if d["failures"]]
             for did, f in fails:
                 lines.append(f"  [{m}] {did}: " + "; ".join(f))
@@ -423,7 +455,8 @@ def format_report(rep: dict) -> str:
                     f"{NET_RATIO}), penalty share {c['penalty_share']} "
                     f"({'ok' if c['penalty_ok'] else 'FAIL'} <= {PENALTY_SHARE}), drivers worse "
                     f"by > {DRIVER_SLACK:.0%} of greedy gross: {worse}"
-                    f"{'' if c['drivers_ok'] else ' (FAIL)'}")
+                    f"{'' if c['drivers_ok'] else ' (FAIL)'}"
+                    f"{'' if c.get('whole', True) else '; a run is NOT WHOLE (FAIL)'}")
     return "\n".join(lines)
 
 

@@ -165,6 +165,53 @@ def test_harness_runs_a_tiny_cut_end_to_end(tmp_path, capsys):
     assert mod.main([*args[:2], "--drivers", "X99", "--out", str(tmp_path)]) == 2
 
 
+def test_a_run_with_a_driver_ended_by_an_error_is_not_whole_and_fails(tmp_path, monkeypatch,
+                                                                      capsys):
+    """Failure class "a partial run passed as whole": a driver whose agent raised mid-month
+    keeps a whole-looking log of its first steps, and the scorer scores that partial month.
+    The report must name the driver and fail its checks, whatever the figures."""
+    from agents.app.compete_adapter import FreightsimAgent
+
+    mod = harness()
+    real = FreightsimAgent.decide
+    calls = {"T30": 0}
+
+    def flaky(self, driver_id):
+        if driver_id == "T30":
+            calls["T30"] += 1
+            if calls["T30"] == 3:
+                raise RuntimeError("agent bug on the third step")
+        return real(self, driver_id)
+
+    monkeypatch.setattr(FreightsimAgent, "decide", flaky)
+    args = ["--days", "1", "--drivers", "T10,T30", "--versions", "S2", "--out", str(tmp_path),
+            "--modes", "off"]
+    rc = mod.main([*args, "--json", str(tmp_path / "broken.json")])
+    rep = json.loads((tmp_path / "broken.json").read_text(encoding="utf-8"))
+    body = rep["versions"]["S2"]["modes"]["off"]
+    assert rc == 1
+    assert set(body["not_whole"]) == {"T30"}
+    assert "agent bug on the third step" in body["not_whole"]["T30"]
+    assert rep["versions"]["S2"]["checks"]["per_mode"]["off"]["whole"] is False
+    assert "NOT WHOLE [off] T30" in capsys.readouterr().out
+    # the same runs scored again (--reuse) are still not whole; a log cut short is named too
+    run = Path(body["run_dir"]) / "competition"
+    t10 = next(run.glob("*_T10_*"))
+    lines = t10.read_text(encoding="utf-8").splitlines(keepends=True)
+    t10.write_text("".join(lines[:-1]), encoding="utf-8")
+    assert mod.main([*args, "--reuse", "--json", str(tmp_path / "again.json")]) == 1
+    again = json.loads((tmp_path / "again.json").read_text(encoding="utf-8"))
+    why = again["versions"]["S2"]["modes"]["off"]["not_whole"]
+    assert set(why) == {"T10", "T30"}
+    assert f"{len(lines) - 1} of {len(lines)} steps" in why["T10"]
+    # and a whole run of the same drivers is whole
+    monkeypatch.setattr(FreightsimAgent, "decide", real)
+    mod.main([*args, "--json", str(tmp_path / "whole.json")])
+    whole = json.loads((tmp_path / "whole.json").read_text(encoding="utf-8"))
+    assert whole["versions"]["S2"]["modes"]["off"]["not_whole"] == {}
+    assert whole["versions"]["S2"]["checks"]["per_mode"]["off"]["whole"] is True
+
+
 def test_stuck_drivers_are_named_no_order_for_days_and_shuttling(tmp_path):
     # two failure classes found on the month (docs/agents.md): a driver repositioning between
     # two points for days, and one without an order for more than two days
