@@ -33,6 +33,7 @@ from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
 from sim.geo import Geography, Point
+from sim.official.penalties import PenaltyModel
 from sim.official.timebase import DAY
 from sim.preferences.kinds.common import off_days_kept
 from sim.scenario import DriverSpec, Scenario
@@ -176,6 +177,9 @@ class MemoryAgent:
         self.last: StepMemory | None = None  # this step's state and views (probes read it)
         self._rated_search: float | None = None  # the last search whose rate the hours learnt
         self.forgone: dict[int, float] = {}  # per rule: value its fines pushed aside so far
+        # rules priced at their fine's face value whatever `fine_weight`: a fine per day with
+        # no cap whose keeping forwent more a day than the weighed fine (see `face_if_dear`)
+        self.at_face: set[int] = set()
         # the rests this step offered, rule by rule, to book the one taken (see `book_wait`)
         self._offered: tuple[float, TimePrice, dict[int, dict[int, float]]] | None = None
         # a drive this step offered for a rule: its point, and what it forgoes (its hours at
@@ -258,7 +262,7 @@ class MemoryAgent:
         lean = self.sc.policy.what_ifs == "lean"
         kept = rule_filter(self.rules, pairs, now, pos, self.sc.policy.min_net_income,
                            limit=LEAN_TAKES if lean else 12, price=tp, now_world=obs.now,
-                           fine_weight=w)
+                           fine_weight=w, at_face=frozenset(self.at_face))
         self.weigh_rules(pairs, kept, states, now, pos, tp, obs.now)
         fines = {c.cargo.cargo_id: before[c.cargo.cargo_id] - o.net for c, o in kept
                  if o.net != before[c.cargo.cargo_id]}
@@ -274,7 +278,7 @@ class MemoryAgent:
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
         rests = tuple(r for m in lengths
-                      if (r := RestOption(m, round(w * max(0.0, sum(parts[m].values())), 1),
+                      if (r := RestOption(m, round(self.weigh(parts[m], w), 1),
                                           round(tp.cost(obs.now, m), 1))).saving > 0)
         self._drive = None
         todo = self.priced_todo(obs, now, pos, tp)
@@ -319,6 +323,32 @@ class MemoryAgent:
             return p.fine_weight
         earned = max(0.0, self.driver.income) + self.driver.prior_rate * PRIOR_MINUTES
         return p.fine_weight if self.overspent <= p.compliance_budget * earned else 1.0
+
+    def rule_weight(self, index: int, w: float) -> float:
+        """What one yuan of this rule's fine weighs this step: 1 for a rule priced at face,
+        else `w` (the step's `fine_weight`)."""
+        return 1.0 if index in self.at_face else w
+
+    def weigh(self, by_rule: Mapping[int, float], w: float) -> float:
+        """Fines rule by rule (what a rest keeps) weighed by `rule_weight`, at least 0."""
+        if not self.at_face:  # one weight for all: the sum weighed once
+            return w * max(0.0, sum(by_rule.values()))
+        return max(0.0, sum(v * self.rule_weight(i, w) for i, v in by_rule.items()))
+
+    def face_if_dear(self, state: RuleState, elapsed: float) -> None:
+        """A fine per day with no cap is never waived (each break is priced where it
+        happens), but with fines weighed above their amount (`fine_weight` > 1) the weight
+        buys compliance only where it costs at most that many times the fine: once what
+        keeping the rule forwent (`forgone`) passes, per day elapsed, the weighed day's fine,
+        the rule is priced at face from then on (failure class "a night kept at any price": a
+        quiet window of nine hours kept every night at seven times its fine)."""
+        spec, w = state.spec, self.fine_weight()
+        if (w <= 1.0 or spec.index in self.at_face or spec.rule is None
+                or spec.rule.penalty_model is not PenaltyModel.COUNT
+                or spec.rule.drawn_fine_per() != "day"):
+            return
+        if self.forgone.get(spec.index, 0.0) * DAY / max(DAY, elapsed) > w * spec.amount:
+            self.at_face.add(spec.index)
 
     def weigh_rules(self, pairs: list, kept: list, states: tuple[RuleState, ...], now: float,
                     pos: Point, tp: TimePrice, t: float) -> None:
@@ -366,6 +396,8 @@ class MemoryAgent:
                 continue
             self.forgone[i] = self.forgone.get(i, 0.0) + amount * fines[i] / total
             bound = self.rules.liability(st)
+            if bound is None:
+                self.face_if_dear(st, elapsed)
             if bound is not None and self.forgone[i] * left / elapsed > (
                     bound * self.fine_weight()):
                 self.rules.waive(i)
@@ -443,13 +475,17 @@ class MemoryAgent:
         assert todo is not None
         if todo.action == "wait":
             minutes = int(min(todo.minutes, DAY))
-            saving = self.rules.wait_saving(int(now), pos, minutes)
+            if self.at_face:  # rule by rule, each at its own weight
+                saving = self.weigh(self.rules.wait_saving_by_rule(int(now), pos, minutes), w)
+            else:
+                saving = w * self.rules.wait_saving(int(now), pos, minutes)
             if state.spec.kind in SEQUENCE_KINDS:
                 # one stop of a sequence (a family event's pickup, an itinerary's dwell): the
                 # wait alone keeps nothing, the sequence it starts keeps the rule's fine
-                saving = max(saving, todo.at_stake)
-            return dataclasses.replace(todo, at_stake=round(w * saving, 1),
-                                       cost=round(tp.cost(obs.now, minutes), 1)), None
+                saving = max(saving, self.rule_weight(state.spec.index, w) * todo.at_stake)
+            return dataclasses.replace(todo, at_stake=round(saving, 1),
+                                       cost=round(tp.cost(obs.now, minutes), 1),
+                                       whole_sequence=state.spec.kind in SEQUENCE_KINDS), None
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
@@ -458,13 +494,17 @@ class MemoryAgent:
         home = Point(todo.lat, todo.lng)
         stay = self.rules.stay_after(state, int(now + drive), home)
         kept = todo.at_stake
+        weighed = self.rule_weight(state.spec.index, w) * kept
         if stay > 0:
             night = self.rules.wait_saving_by_rule(int(now), home, drive + stay)
             kept += sum(v for i, v in night.items() if i != state.spec.index and v > 0)
+            weighed += sum(v * self.rule_weight(i, w) for i, v in night.items()
+                           if i != state.spec.index and v > 0)
         spent = (todo.lat, todo.lng, max(0.0, tp.rate * drive + km * obs.cost_per_km
                                          - (0.0 if stay > 0 else todo.at_stake)))
         return dataclasses.replace(
-            todo, at_stake=w * kept,
+            todo, whole_sequence=state.spec.kind in SEQUENCE_KINDS,
+            at_stake=weighed if self.at_face else w * kept,
             cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines,
                        1)), spent
 
@@ -581,7 +621,8 @@ SEQUENCE_KINDS = frozenset({"home_stay_event", "route_stops_on_day"})
 
 def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_net: float,
                 limit: int = 12, price: TimePrice = UNPRICED,
-                now_world: float | None = None, fine_weight: float = 1.0) -> list:
+                now_world: float | None = None, fine_weight: float = 1.0,
+                at_face: frozenset[int] = frozenset()) -> list:
     """Competition rules in the one feasibility check: each take's net becomes its net minus
     the penalty it would add (`extra_penalty`, the kinds' own tests on the hypothetical step),
     a take whose net after penalty falls below `min_net` is dropped, and the rest are ranked
@@ -590,7 +631,8 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_ne
     batch holds fined takes the next `limit` are tested too (up to MORE_BATCHES batches): a
     box rule that fines every long haul must not hide the local orders ranked below them; a
     take whose cargo the rules have not seen keeps its net. `now` is the rules' clock,
-    `now_world` the options' (default the same); fines weigh `fine_weight` yuan each."""
+    `now_world` the options' (default the same); fines weigh `fine_weight` yuan each, but
+    those of the rules in `at_face` their amount."""
     t = now if now_world is None else now_world
     promises = tuple(open_promises(rules))
     out = []
@@ -599,9 +641,15 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_ne
                 x.net == p.net for (_, x), (_, p) in zip(out, pairs, strict=False)):
             break  # a whole batch unfined: later ones rank below it whatever their fines
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
-        extra = 0.0 if take is None else rules.extra_penalty(take)
-        extra += promise_fine(promises, c.cargo.cargo_id, now, now + o.finish - t)
-        extra *= fine_weight
+        promised = promise_fine(promises, c.cargo.cargo_id, now, now + o.finish - t)
+        if at_face and fine_weight != 1.0 and take is not None:
+            extra = fine_weight * promised + sum(
+                v * (1.0 if i in at_face else fine_weight)
+                for i, v in rules.extra_penalty_by_rule(take).items())
+        else:
+            extra = 0.0 if take is None else rules.extra_penalty(take)
+            extra += promised
+            extra *= fine_weight
         if o.net - extra < min_net:
             continue
         out.append((c, dataclasses.replace(o, net=o.net - extra) if extra else o))

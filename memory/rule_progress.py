@@ -715,6 +715,20 @@ class RuleProgress:
             return spec.amount
         return max(0.0, self._penalty(spec, c) - self._penalty(spec, state.counters))
 
+    def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
+        """`extra_by_rule` over the rules not waived, cached as `extra_penalty` is (for fines
+        weighed rule by rule)."""
+        key = ("by rule", len(self.steps), take.cargo.cargo_id, take.now, take.position,
+               take.scan)
+        got = self._extra.get(key)
+        if got is None:
+            self.cargo.setdefault(take.cargo.cargo_id, take.cargo)
+            live = None if not self.waived else frozenset(
+                r.index for r in self.rules if r.index not in self.waived)
+            got = self._extra[key] = self.extra_for_steps(
+                [self.hypothetical(take)], take.now, take.position, only=live)
+        return got
+
     def extra_penalty(self, take: HypoTake) -> float:
         """The total of `extra_by_rule` over the rules not waived, cached until the next step
         (a decide may refresh its memory several times around its searches)."""

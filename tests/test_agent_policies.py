@@ -124,6 +124,36 @@ def test_main_follows_preference_then_takes_the_best_ranked_order(geo: Geography
     assert (idle["action"], idle["minutes"]) == ("wait", 30.0)
 
 
+def test_a_rest_is_held_against_a_take_with_its_fines_counted_once(geo: Geography) -> None:
+    """Failure class "a rest valued twice": a take's net already carries the fine it adds over
+    resting (the cargo analyst's ranking, after `rule_filter`), and that same fine is the
+    rest's saving. Held against each other, the fine counts once: a rest forgoing 300 to
+    keep a 500 fine loses to a take still worth 100 after that fine (before, 500 - 300 = 200
+    beat it), and beats one worth less than -300 after it."""
+    import dataclasses
+
+    from memory.views import RestOption
+
+    agent = MainDecisionAgent(_caller(), geo, 30.0)
+    no_search = SearchAdvice(False, 0.0, 0.0, 10.0, "")
+    free = PreferenceAdvice(0.0, None, "nothing due")
+    view = MainDecisionView(mode="bounded", now=600.0, position=GUANGZHOU,
+                            rests=(RestOption(600, saving=500.0, cost=300.0),))
+    base = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
+    for net, want in ((100.0, "take_order"), (-250.0, "take_order"), (-350.0, "wait")):
+        ranked = Ranking((dataclasses.replace(base, net=net),), "")
+        assert agent.deterministic(view, free, no_search, ranked)["action"] == want, net
+    # the same for a due rule's own wait: 500 kept for 300 forgone, against a take worth 100
+    due = PreferenceAdvice(600.0, None, "quiet window", at_stake=500.0, cost=300.0)
+    ranked = Ranking((dataclasses.replace(base, net=100.0),), "")
+    assert agent.deterministic(MainDecisionView(mode="bounded", now=600.0, position=GUANGZHOU),
+                               due, no_search, ranked)["action"] == "take_order"
+    assert due.value == 200.0
+    assert due.beside_takes == -300.0
+    # advice without a price (a model's own wait) is followed over the take
+    assert PreferenceAdvice(45.0, None, "night").beside_takes == float("inf")
+
+
 def test_main_inputs_are_each_advice_in_its_own_terms(geo: Geography) -> None:
     best = evaluate(geo, _cargo("C2", 2000.0), GUANGZHOU, 600.0, 1.5)
     advice = {"preference": PreferenceAdvice(0.0, None, "nothing due"),

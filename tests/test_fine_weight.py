@@ -1,6 +1,7 @@
 """`[policy] fine_weight`: how many yuan of earnings a yuan of fine weighs in the rule-aware
-agents' choices. 1 maximises net after penalties; a driver who weighs fines more keeps more
-rules, pays less in fines and earns less. Scoring never changes."""
+agents' choices. 1 prices a fine at its amount (on the evaluation months it nets the most); a
+driver who weighs fines more keeps more rules and pays less in fines, and far above 1 earns
+less. Scoring never changes."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_a_weight_out_of_range_is_a_clear_error(tmp_path, bad):
 
 def test_weighing_fines_more_trades_net_for_fewer_fines(tmp_path):
     got = {}
-    for w in ("1.0", "4.0"):
+    for w in ("1.0", "4.0", "10.0"):
         run = tmp_path / f"run{w}"
         subprocess.run([sys.executable, "-m", "agents.app.cli", "run", str(scenario(tmp_path, w)),
                         "--memory", "cargo-market-driver", "--out", str(run), "--no-progress"],
@@ -44,6 +45,9 @@ def test_weighing_fines_more_trades_net_for_fewer_fines(tmp_path):
         out = subprocess.run([sys.executable, "-m", "agents.app.cli", "score", str(run),
                               "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
         got[w] = json.loads(out.stdout)["summary"]
-    light, heavy = got["1.0"], got["4.0"]
-    assert heavy["total_preference_penalty"] < light["total_preference_penalty"]
+    light, mid, heavy = got["1.0"], got["4.0"], got["10.0"]
+    pen = "total_preference_penalty"
+    assert heavy[pen] < mid[pen] < light[pen]
+    # fines weighed far above their amount cost more in earnings than they save (at 4 the
+    # smoke month nets about the same as at 1: there the rests it buys cost little)
     assert heavy["total_net_income_all_drivers"] < light["total_net_income_all_drivers"]

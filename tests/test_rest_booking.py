@@ -28,14 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 DAYS = 31
 
 
-def rested_agent(cap: float, weight: float = 1.0, budget: float | None = None
-                 ) -> tuple[MemoryAgent, int]:
-    """A driver with a daily 10-hour rest rule (200 a day, `cap` a month) who drives early on
-    day 1 and then rests the ten hours the rule asks for; the agent's index for that rule."""
+def rested_agent(cap: float | None, weight: float = 1.0, budget: float | None = None,
+                 amount: float = 200.0) -> tuple[MemoryAgent, int]:
+    """A driver with a daily 10-hour rest rule (`amount` a day, `cap` a month) who drives
+    early on day 1 and then rests the ten hours the rule asks for; the agent's index for that
+    rule."""
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
         policy={"fine_weight": weight, "compliance_budget": budget}, scenario={"days": DAYS})
     entries = [pref("daily_continuous_rest", {"min_minutes": 600, "days": "all"},
-                    amount=200.0, cap=cap)]
+                    amount=amount, cap=cap)]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S2", parser=None),
                       n_days=DAYS, version="S2", initial=Point(*HOME))
     agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
@@ -80,6 +81,45 @@ def test_a_spent_compliance_budget_weighs_fines_at_their_amount_again():
     room, j = rested_agent(cap=400.0, weight=100.0, budget=10.0)
     assert room.fine_weight() == 100.0
     assert j not in room.rules.waived
+
+
+def test_a_night_kept_at_any_price_is_priced_at_face():
+    """Failure class "a night kept at any price": a fine per day with no cap is never waived,
+    and at `fine_weight` 3 a quiet window kept every night forwent seven times its fine. Once
+    what keeping such a rule forwent per day passes its weighed fine, the rule weighs its
+    amount (weight 1) from then on; the other rules keep the step's weight."""
+    cheap, i = rested_agent(cap=None, weight=3.0, amount=100.0)
+    # ten hours forgone over about a day and a half: ~380 a day, dear against 3 x 100 a day
+    assert cheap.forgone[i] > 3.0 * 100.0
+    assert cheap.at_face == {i}
+    assert cheap.fine_weight() == 3.0  # the step's weight is unchanged ...
+    assert cheap.weigh({i: 100.0, i + 1: 100.0}, 3.0) == pytest.approx(400.0)  # ... but i's 1
+    heavy, j = rested_agent(cap=None, weight=100.0, amount=100.0)
+    assert heavy.at_face == set()
+    assert heavy.weigh({j: 100.0}, 100.0) == pytest.approx(10_000.0)
+    assert rested_agent(cap=None, weight=1.0, amount=100.0)[0].at_face == set()  # nothing to undo
+    capped, _ = rested_agent(cap=400.0, weight=3.0, amount=100.0)  # a cap: waived instead
+    assert capped.at_face == set()
+
+
+def test_a_take_fined_by_a_rule_at_face_weighs_its_fine_once():
+    """`rule_filter` weighs rule by rule: a rule at face costs its amount, the rest `w` each."""
+    agent = pushed_aside(3.0)
+    rp = agent.rules
+    view = {"fruit": 1000.0, "veg": 860.0}
+    pairs = []
+    for cid, price in view.items():
+        cv = CargoView(cid, Point(*HOME), Point(*NORTH), price, 0.0, 600.0, 1440.0, 60.0, 50.0)
+        pairs.append((Candidate(cv, price, 0.0), Option(cv, 0.0, 0.0, 60.0, price)))
+    i = rp.rules[0].index
+    weighed = {c.cargo.cargo_id: o.net for c, o in
+               rule_filter(rp, pairs, 0.0, Point(*HOME), 0.0, fine_weight=3.0)}
+    at_face = {c.cargo.cargo_id: o.net for c, o in
+               rule_filter(rp, pairs, 0.0, Point(*HOME), 0.0, fine_weight=3.0,
+                           at_face=frozenset({i}))}
+    assert weighed["fruit"] == pytest.approx(1000.0 - 300.0)
+    assert at_face["fruit"] == pytest.approx(1000.0 - 100.0)
+    assert weighed["veg"] == at_face["veg"] == pytest.approx(860.0)
 
 
 def pushed_aside(weight: float) -> MemoryAgent:

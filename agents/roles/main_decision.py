@@ -73,7 +73,7 @@ class MainDecisionAgent:
             # values are over the driver's rate: net after fines less the hours it takes)
             o = ranking.options[0]
             v = view.time_price.value(o, view.now)
-            if v > pref.value:
+            if v > pref.beside_takes:
                 return _out("take_order", f"take {o.cargo.cargo_id} (value {v:.0f}): beats "
                             f"the rule's {pref.value:.0f}", cargo_id=o.cargo.cargo_id)
         if (due and pref.at_stake < float("inf") and not ranking.options
@@ -87,15 +87,17 @@ class MainDecisionAgent:
             return _out("reposition", pref.reason, lat=pref.go[0], lng=pref.go[1])
         rest = max(view.rests, key=lambda r: (r.value, -r.minutes), default=None)
         if rest is not None:
-            # a rest now that keeps rules an order would break: worth more than the best
-            # order, or (nothing on offer) saving at least half of what its minutes forgo
+            # a rest now that keeps rules an order would break: its minutes forgo less than
+            # the best order is worth after the fines it adds (those fines are the rest's
+            # saving: counted once, failure class "a rest valued twice"), or (nothing on
+            # offer) it saves at least half of what its minutes forgo
             best = (view.time_price.value(ranking.options[0], view.now) if ranking.options
                     else None)
             if (best is None and view.last_action != "search" and search.search
                     and view.searches_in_row < 1):
                 return _out("search", "check the market before resting", lat=search.lat,
                             lng=search.lng)
-            if (rest.value > best) if best is not None else (rest.saving >= rest.cost / 2):
+            if (-rest.cost > best) if best is not None else (rest.saving >= rest.cost / 2):
                 return _out("wait", f"rest {rest.minutes} min: saves {rest.saving:.0f} in "
                             f"fines, forgoes {rest.cost:.0f}", minutes=rest.minutes)
         if ranking.options:

@@ -42,12 +42,24 @@ class PreferenceAdvice:
     at_stake: float = float("inf")  # the fines following the advice avoids
     cost: float = 0.0  # what following it forgoes (time at the driver's rate, km, fines)
     take: str = ""  # a promised cargo to take now, by id (its place unknown)
+    whole_sequence: bool = False  # at_stake is a sequence's fine no take is charged (Todo)
 
     @property
     def value(self) -> float:
         """What following the advice is worth over spending the time at the driver's rate:
         comparable with a take's value (net after fines less its hours at that rate)."""
         return self.at_stake - self.cost
+
+    @property
+    def beside_takes(self) -> float:
+        """The value to hold against a take's: the take's own value already carries the
+        fines it adds over keeping the rule, so the fines this advice keeps are not counted a
+        second time (failure class "a rest valued twice"). A stop of a sequence keeps a fine
+        no take is charged, and advice without a price (a model's own, `at_stake` infinite)
+        is followed over any take: both keep their whole value."""
+        if self.whole_sequence or self.at_stake == float("inf"):
+            return self.value
+        return -self.cost
 
     def main_input(self, brief: bool) -> tuple[str, Any] | None:
         wait = round(self.wait_minutes)
@@ -110,7 +122,8 @@ class PreferenceAgent:
             ours = t is not None and t.reason == out.get("reason")
             return PreferenceAdvice(wait, go, str(out.get("reason", "")),
                                     at_stake=t.at_stake if ours else float("inf"),
-                                    cost=t.cost if ours else 0.0, take=take)
+                                    cost=t.cost if ours else 0.0, take=take,
+                                    whole_sequence=ours and t.whole_sequence)
 
         return self.caller.call(self.prompt, view, None, ctx, lambda: self.deterministic(view),
                                 validate)
