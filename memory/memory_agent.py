@@ -277,9 +277,11 @@ class MemoryAgent:
                          | set(self.rules.rest_lengths(now, pos)))
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
-        rests = tuple(r for m in lengths
-                      if (r := RestOption(m, round(self.weigh(parts[m], w), 1),
-                                          round(tp.cost(obs.now, m), 1))).saving > 0)
+        rests = tuple(
+            dataclasses.replace(r, fines=round(self.weigh(
+                self.rules.rest_fines_by_rule(int(now), pos, m), w), 1))
+            for m in lengths if (r := RestOption(m, round(self.weigh(parts[m], w), 1),
+                                                 round(tp.cost(obs.now, m), 1))).saving > 0)
         self._drive = None
         todo = self.priced_todo(obs, now, pos, tp)
         offered = {r.minutes: parts[r.minutes] for r in rests}

@@ -610,6 +610,24 @@ class RuleProgress:
             got = self._extra[key] = self._wait_saving(now, position, minutes)
         return got
 
+    def rest_fines_by_rule(self, now: int, position: Point, minutes: int) -> dict[int, float]:
+        """The fines a rest of `minutes` here adds, rule by rule, over keeping every rule, the
+        way a take's what-if charges them (`extra_for_steps`: both futures then keep what
+        they still can). A rest in place far from home breaks tonight's curfew as a take
+        does; without this it looked free beside a take charged that fine (failure class
+        "a rest in place excused"). Rules waived are left out; only fines added count."""
+        minutes = max(1, int(minutes))
+        key = ("rest fines", len(self.steps), int(now), position, minutes)
+        got = self._extra.get(key)
+        if got is None:
+            live = frozenset(r.index for r in self.rules if r.index not in self.waived)
+            start = max(now, self.end)
+            rest = _rest(start, start + minutes, position, len(self.steps) + 1)
+            got = self._extra[key] = {} if not live else {
+                i: v for i, v in self.extra_for_steps([rest], start, position, credit=False,
+                                                      only=live).items() if v > 0}
+        return got
+
     def _wait_saving(self, now: int, position: Point, minutes: int) -> dict[int, float]:
         self.cargo[NEUTRAL_CARGO] = CargoRecord(
             NEUTRAL_CARGO, 0, 10**9, position.lat, position.lng, "", position.lat,

@@ -96,13 +96,23 @@ class RestOption:
     minutes: int
     saving: float
     cost: float = 0.0
+    fines: float = 0.0  # what the rest itself breaks that a take's pricing would keep (weighed)
 
     @property
     def value(self) -> float:
-        return self.saving - self.cost
+        return self.saving - self.cost - self.fines
+
+    @property
+    def beside_takes(self) -> float:
+        """The value to hold against a take's, which already carries the fines the rest
+        saves (failure class "a rest valued twice"): what the minutes forgo and what the
+        rest itself breaks."""
+        return -self.cost - self.fines
 
     def line(self) -> str:
-        return f"rest {self.minutes} min now: saves {self.saving:.0f}, forgoes {self.cost:.0f}"
+        fined = f", breaks {self.fines:.0f}" if self.fines else ""
+        return (f"rest {self.minutes} min now: saves {self.saving:.0f}, forgoes "
+                f"{self.cost:.0f}{fined}")
 
 
 class Renderer:

@@ -143,6 +143,13 @@ def test_a_rest_is_held_against_a_take_with_its_fines_counted_once(geo: Geograph
     for net, want in ((100.0, "take_order"), (-250.0, "take_order"), (-350.0, "wait")):
         ranked = Ranking((dataclasses.replace(base, net=net),), "")
         assert agent.deterministic(view, free, no_search, ranked)["action"] == want, net
+    # a rest that itself breaks a rule the take is charged for (a curfew out of reach from
+    # here) carries that fine too: forgoing 300 and breaking 500, it loses to a take at -600
+    fined = MainDecisionView(mode="bounded", now=600.0, position=GUANGZHOU,
+                             rests=(RestOption(600, saving=500.0, cost=300.0, fines=500.0),))
+    ranked = Ranking((dataclasses.replace(base, net=-600.0),), "")
+    assert agent.deterministic(view, free, no_search, ranked)["action"] == "wait"
+    assert agent.deterministic(fined, free, no_search, ranked)["action"] == "take_order"
     # the same for a due rule's own wait: 500 kept for 300 forgone, against a take worth 100
     due = PreferenceAdvice(600.0, None, "quiet window", at_stake=500.0, cost=300.0)
     ranked = Ranking((dataclasses.replace(base, net=100.0),), "")

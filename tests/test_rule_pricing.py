@@ -157,6 +157,22 @@ def test_a_take_that_makes_the_curfew_unreachable_is_charged_its_night():
     assert sum(overnight.values()) == pytest.approx(500.0)  # loads 21:40, runs ten hours
 
 
+def test_a_rest_in_place_that_makes_the_curfew_unreachable_breaks_it_too():
+    """Failure class "a rest in place excused": a take that makes tonight's curfew unreachable
+    is charged its fine, so a rest that does the same must carry it too, or resting in
+    Dongguan past 22:00 looked free beside every take and a driver 300 km from home rested
+    every evening while paying the curfew anyway. A rest that still leaves the drive home in
+    time, or one taken at home, breaks nothing."""
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG).wait_until(13 * 60)
+    rp = progress([CURFEW], b)
+    now, pos = b.t, Point(b.lat, b.lng)
+    assert sum(rp.rest_fines_by_rule(now, pos, 10 * 60).values()) == pytest.approx(500.0)
+    assert rp.rest_fines_by_rule(now, pos, 60) == {}  # home by 15:00 is still possible
+    home = LogBuilder("d1", *HOME, CARGO).wait_until(13 * 60)
+    rh = progress([CURFEW], home)
+    assert rh.rest_fines_by_rule(home.t, Point(home.lat, home.lng), 10 * 60) == {}
+
+
 def test_going_home_for_a_curfew_commits_to_the_night_there():
     """The price of a curfew's way home includes the night it commits to (to 07:00): the
     drive alone is cheap, and a driver sent home at every dusk for a 500 fine lost more than

@@ -97,7 +97,8 @@ class MainDecisionAgent:
                     and view.searches_in_row < 1):
                 return _out("search", "check the market before resting", lat=search.lat,
                             lng=search.lng)
-            if (-rest.cost > best) if best is not None else (rest.saving >= rest.cost / 2):
+            if ((rest.beside_takes > best) if best is not None
+                    else (rest.saving - rest.fines >= rest.cost / 2)):
                 return _out("wait", f"rest {rest.minutes} min: saves {rest.saving:.0f} in "
                             f"fines, forgoes {rest.cost:.0f}", minutes=rest.minutes)
         if ranking.options:
