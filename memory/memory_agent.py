@@ -283,7 +283,11 @@ class MemoryAgent:
             for m in lengths if (r := RestOption(m, round(self.weigh(parts[m], w), 1),
                                                  round(tp.cost(obs.now, m), 1))).saving > 0)
         self._drive = None
-        todo = self.priced_todo(obs, now, pos, tp)
+        # the rules a rest here would break that a rest at their place keeps: their drive
+        # there is priced beside the due rules' actions
+        broken = {i for r in rests if r.fines > 0
+                  for i in self.rules.rest_fines_by_rule(int(now), pos, r.minutes)}
+        todo = self.priced_todo(obs, now, pos, tp, rest_there=frozenset(broken))
         offered = {r.minutes: parts[r.minutes] for r in rests}
         if todo is not None and todo.action == "wait":
             m = int(min(todo.minutes, DAY))
@@ -442,8 +446,8 @@ class MemoryAgent:
                 self.market.hours.add(obs.last_search_time, max(rates))
         return TimePrice(self.driver.earning_rate(obs.now), self.market.hours.factors())
 
-    def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice
-                    ) -> Todo | None:
+    def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice,
+                    rest_there: frozenset[int] = frozenset()) -> Todo | None:
         """The first due rule's action with both prices: what it avoids (a wait: the fines
         over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
         at `rate`, a drive's km and the fines the drive itself draws)."""
@@ -458,7 +462,8 @@ class MemoryAgent:
         # hide a later one (a night's quiet window before a route stop the rest makes
         # unreachable: failure class "a due rule behind another")
         best: tuple[Todo, tuple[float, float, float] | None] | None = None
-        for state in self.rules.due_states(now, pos):
+        for state in (*self.rules.due_states(now, pos),
+                      *self.rules.rest_there(now, pos, rest_there)):
             priced = self._priced(state, obs, now, pos, tp, w)
             if best is None or priced[0].at_stake - priced[0].cost > (
                     best[0].at_stake - best[0].cost):

@@ -767,6 +767,25 @@ class RuleProgress:
                      if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
                      and s.spec.index not in self.waived)
 
+    def rest_there(self, now: float, position: Point, indices: Iterable[int]
+                   ) -> tuple[RuleState, ...]:
+        """The rules among `indices` (those a rest here would break) that a rest at one place
+        keeps (`Kind.rest_point`: a curfew's home) and that ask for nothing yet, each given
+        the drive there as its action. A driver about to rest 35 km from home at 19:30 rested
+        where it stood and paid the 22:00 curfew, since the curfew asks for the drive only
+        when it falls due (failure class "a rest in place when home keeps more")."""
+        want = set(indices) - self.waived
+        out = []
+        for s in self.states(now, position):
+            rule = s.spec.rule
+            at = None if rule is None or s.todo is not None else rule.rest_point()
+            if s.spec.index not in want or at is None or position.km_to(at.lat, at.lng) < 1.0:
+                continue
+            todo = Todo("go", f"{s.spec.kind}: rest there, not here", lat=at.lat, lng=at.lng,
+                        at_stake=self.marginal_fine(s))
+            out.append(dataclasses.replace(s, todo=todo, status=Status.DUE))
+        return tuple(out)
+
     def due_state(self, now: float, position: Point | None = None) -> RuleState | None:
         """The first rule with an action due, in rule order (None when nothing is due or the
         rule is waived)."""

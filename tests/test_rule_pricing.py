@@ -173,6 +173,28 @@ def test_a_rest_in_place_that_makes_the_curfew_unreachable_breaks_it_too():
     assert rh.rest_fines_by_rule(home.t, Point(home.lat, home.lng), 10 * 60) == {}
 
 
+def test_a_rest_that_breaks_the_curfew_here_offers_the_drive_home_first():
+    """Failure class "a rest in place when home keeps more": at 19:00 in Dongguan, an hour from
+    home, the curfew (23:00) asks for nothing yet, and a night's rest where the driver stands
+    breaks it; the drive home is then offered with the curfew's fine at stake, before it
+    falls due. At home, or for a rule the rest does not break, nothing is offered."""
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG).wait_until(19 * 60)
+    rp = progress([CURFEW, pref("max_haul_km", {"max_km": 100.0})], b)
+    now, pos = b.t, Point(b.lat, b.lng)
+    curfew, haul = (s.spec.index for s in rp.states(now, pos))
+    assert rp.due_states(now, pos) == ()
+    broken = rp.rest_fines_by_rule(now, pos, 11 * 60)
+    assert set(broken) == {curfew}
+    (go,) = rp.rest_there(now, pos, broken)
+    assert go.spec.index == curfew
+    assert (go.todo.action, go.todo.lat, go.todo.lng) == ("go", HOME[0], HOME[1])
+    assert go.todo.at_stake == pytest.approx(500.0)
+    assert rp.rest_there(now, pos, {haul}) == ()
+    home = LogBuilder("d1", *HOME, CARGO).wait_until(19 * 60)
+    rh = progress([CURFEW], home)
+    assert rh.rest_there(home.t, Point(home.lat, home.lng), {rh.rules[0].index}) == ()
+
+
 def test_going_home_for_a_curfew_commits_to_the_night_there():
     """The price of a curfew's way home includes the night it commits to (to 07:00): the
     drive alone is cheap, and a driver sent home at every dusk for a 500 fine lost more than
