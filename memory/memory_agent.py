@@ -492,7 +492,8 @@ class MemoryAgent:
                 saving = max(saving, self.rule_weight(state.spec.index, w) * todo.at_stake)
             return dataclasses.replace(todo, at_stake=round(saving, 1),
                                        cost=round(tp.cost(obs.now, minutes), 1),
-                                       whole_sequence=state.spec.kind in SEQUENCE_KINDS), None
+                                       takes_uncharged=state.spec.kind in UNCHARGED_WAIT_KINDS
+                                       ), None
         km = pos.km_to(todo.lat, todo.lng)
         drive = self.geo.drive_minutes(km, obs.now)
         fines = self.rules.reposition_extra(int(now), pos, todo.lat, todo.lng)
@@ -510,7 +511,9 @@ class MemoryAgent:
         spent = (todo.lat, todo.lng, max(0.0, tp.rate * drive + km * obs.cost_per_km
                                          - (0.0 if stay > 0 else todo.at_stake)))
         return dataclasses.replace(
-            todo, whole_sequence=state.spec.kind in SEQUENCE_KINDS,
+            todo, takes_uncharged=(state.spec.kind in SEQUENCE_KINDS
+                                   or state.spec.rule is None
+                                   or state.spec.rule.rest_point() is None),
             at_stake=weighed if self.at_face else w * kept,
             cost=round(tp.cost(obs.now, drive + stay) + km * obs.cost_per_km + w * fines,
                        1)), spent
@@ -624,6 +627,10 @@ def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate
 
 # kinds whose waits are one stop of a sequence: priced by the fine the sequence keeps
 SEQUENCE_KINDS = frozenset({"home_stay_event", "route_stops_on_day"})
+# kinds whose waits keep a fine no take's what-if charges (`Todo.takes_uncharged`): the
+# sequences' stops, and a dated stop's dwell (K23: a take leaving the point was left
+# uncharged and, held against the dwell at its cost alone, took T06's and T13's stops)
+UNCHARGED_WAIT_KINDS = SEQUENCE_KINDS | {"dwell_at_point_on_day"}
 
 
 def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_net: float,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.roles.preference_agent import PreferenceAdvice
 from memory.memory_agent import MemoryAgent
 from memory.rule_progress import Status
 from sim.geo import Geography, Point
@@ -93,3 +94,35 @@ def test_the_due_rule_worth_most_is_the_one_followed():
         assert todo.action == action, (entries, todo)
         if action == "go":  # worth following: the route's 4,000 against the window's 200
             assert todo.at_stake > todo.cost
+
+
+def test_a_stop_no_take_is_charged_for_is_held_whole_against_a_take():
+    """Failure class "a dated stop given up for an order": a take's value carries the fines
+    its what-if charges, and a rest's saving is held against it at its cost alone (failure
+    class "a rest valued twice"). But no what-if charges a take for a dated stop's dwell, a
+    stop of a sequence or a point to reach, so that advice keeps its whole value; held at its
+    cost alone, T06 and T13 took an order at the stop and lost 3,000 each. A quiet window's
+    rest, which a take is charged for, is held at its cost alone."""
+    sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
+        scenario={"days": DAYS})
+    quiet = pref("quiet_window", {"start": "21:30", "end": "06:30", "count": "per_day"},
+                 amount=200)
+    cases = (
+        ([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)],
+         LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG), "wait", True),
+        ([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)],
+         LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(21 * 60 + 35), "go", True),
+        ([quiet], LogBuilder("d1", *HOME, CARGO).wait_until(21 * 60 + 35), "wait", False),
+    )
+    for entries, b, action, uncharged in cases:
+        agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                            DriverSpec("d1", *HOME), sc, EventBus(), None)
+        agent.attach_rules(progress(entries, b, CARGO))
+        obs = Observation("d1", float(b.t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
+                          0.0, 0.0, 10, last_outcome=Outcome())
+        todo = agent.refresh(obs).todo
+        assert todo is not None
+        assert (todo.action, todo.takes_uncharged) == (action, uncharged), entries[0]["content"]
+        advice = PreferenceAdvice(todo.minutes, None, todo.reason, at_stake=todo.at_stake,
+                                  cost=todo.cost, takes_uncharged=todo.takes_uncharged)
+        assert advice.beside_takes == (advice.value if uncharged else -todo.cost)

@@ -42,7 +42,7 @@ class PreferenceAdvice:
     at_stake: float = float("inf")  # the fines following the advice avoids
     cost: float = 0.0  # what following it forgoes (time at the driver's rate, km, fines)
     take: str = ""  # a promised cargo to take now, by id (its place unknown)
-    whole_sequence: bool = False  # at_stake is a sequence's fine no take is charged (Todo)
+    takes_uncharged: bool = False  # no take's value carries at_stake (Todo.takes_uncharged)
 
     @property
     def value(self) -> float:
@@ -54,10 +54,11 @@ class PreferenceAdvice:
     def beside_takes(self) -> float:
         """The value to hold against a take's: the take's own value already carries the
         fines it adds over keeping the rule, so the fines this advice keeps are not counted a
-        second time (failure class "a rest valued twice"). A stop of a sequence keeps a fine
-        no take is charged, and advice without a price (a model's own, `at_stake` infinite)
-        is followed over any take: both keep their whole value."""
-        if self.whole_sequence or self.at_stake == float("inf"):
+        second time (failure class "a rest valued twice"). Advice whose fine no take is
+        charged (a stop of a sequence, a point to reach: a dated stop missed by a take and by
+        a rest in place alike) and advice without a price (a model's own, `at_stake`
+        infinite) keep their whole value."""
+        if self.takes_uncharged or self.at_stake == float("inf"):
             return self.value
         return -self.cost
 
@@ -123,7 +124,7 @@ class PreferenceAgent:
             return PreferenceAdvice(wait, go, str(out.get("reason", "")),
                                     at_stake=t.at_stake if ours else float("inf"),
                                     cost=t.cost if ours else 0.0, take=take,
-                                    whole_sequence=ours and t.whole_sequence)
+                                    takes_uncharged=ours and t.takes_uncharged)
 
         return self.caller.call(self.prompt, view, None, ctx, lambda: self.deterministic(view),
                                 validate)

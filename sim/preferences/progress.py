@@ -46,10 +46,10 @@ class Todo:
     at_stake: float = float("inf")  # the fines this action avoids (a planner prices them)
     cost: float = 0.0  # what following it forgoes: the time's earnings, km and other fines
     cargo_id: str = ""  # the cargo a "take" asks for (a promised cargo, K19)
-    # `at_stake` is a whole sequence's fine (a family event's pickup, an itinerary's dwell):
-    # kept by the stops to come, not by this action alone, so a take that skips the stop is
-    # not charged it by the take's own what-if
-    whole_sequence: bool = False
+    # no take's what-if is charged `at_stake`: a whole sequence's fine (a family event's
+    # pickup, an itinerary's dwell), kept by the stops to come, or a point to reach (a dated
+    # stop, a box), which a take and a rest where the driver stands miss alike
+    takes_uncharged: bool = False
 
 
 Progress = tuple[Status, str, Todo | None]
