@@ -277,16 +277,16 @@ class MemoryAgent:
                          | set(self.rules.rest_lengths(now, pos)))
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
-        rests = tuple(
-            dataclasses.replace(r, fines=round(self.weigh(
-                self.rules.rest_fines_by_rule(int(now), pos, m), w), 1))
-            for m in lengths if (r := RestOption(m, round(self.weigh(parts[m], w), 1),
-                                                 round(tp.cost(obs.now, m), 1))).saving > 0)
+        saving = {m: round(self.weigh(parts[m], w), 1) for m in lengths}
+        # what each rest that saves something breaks itself (a curfew out of reach from here)
+        breaks = {m: self.rules.rest_fines_by_rule(int(now), pos, m)
+                  for m in lengths if saving[m] > 0}
+        rests = tuple(RestOption(m, saving[m], round(tp.cost(obs.now, m), 1),
+                                 round(self.weigh(b, w), 1)) for m, b in breaks.items())
         self._drive = None
         # the rules a rest here would break that a rest at their place keeps: their drive
         # there is priced beside the due rules' actions
-        broken = {i for r in rests if r.fines > 0
-                  for i in self.rules.rest_fines_by_rule(int(now), pos, r.minutes)}
+        broken = {i for r in rests if r.fines > 0 for i in breaks[r.minutes]}
         todo = self.priced_todo(obs, now, pos, tp, rest_there=frozenset(broken))
         offered = {r.minutes: parts[r.minutes] for r in rests}
         if todo is not None and todo.action == "wait":

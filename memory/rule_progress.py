@@ -620,12 +620,11 @@ class RuleProgress:
         key = ("rest fines", len(self.steps), int(now), position, minutes)
         got = self._extra.get(key)
         if got is None:
-            live = frozenset(r.index for r in self.rules if r.index not in self.waived)
             start = max(now, self.end)
             rest = _rest(start, start + minutes, position, len(self.steps) + 1)
-            got = self._extra[key] = {} if not live else {
+            got = self._extra[key] = {} if len(self.waived) == len(self.rules) else {
                 i: v for i, v in self.extra_for_steps([rest], start, position, credit=False,
-                                                      only=live).items() if v > 0}
+                                                      only=self._live()).items() if v > 0}
         return got
 
     def _wait_saving(self, now: int, position: Point, minutes: int) -> dict[int, float]:
@@ -733,32 +732,25 @@ class RuleProgress:
             return spec.amount
         return max(0.0, self._penalty(spec, c) - self._penalty(spec, state.counters))
 
-    def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
-        """`extra_by_rule` over the rules not waived, cached as `extra_penalty` is (for fines
-        weighed rule by rule)."""
-        key = ("by rule", len(self.steps), take.cargo.cargo_id, take.now, take.position,
-               take.scan)
-        got = self._extra.get(key)
-        if got is None:
-            self.cargo.setdefault(take.cargo.cargo_id, take.cargo)
-            live = None if not self.waived else frozenset(
-                r.index for r in self.rules if r.index not in self.waived)
-            got = self._extra[key] = self.extra_for_steps(
-                [self.hypothetical(take)], take.now, take.position, only=live)
-        return got
+    def _live(self) -> frozenset[int] | None:
+        """The rules not waived, as `extra_for_steps(only=...)` takes them (None: all)."""
+        return None if not self.waived else frozenset(
+            r.index for r in self.rules if r.index not in self.waived)
 
-    def extra_penalty(self, take: HypoTake) -> float:
-        """The total of `extra_by_rule` over the rules not waived, cached until the next step
-        (a decide may refresh its memory several times around its searches)."""
+    def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
+        """`extra_by_rule` over the rules not waived, cached until the next step (a decide
+        may refresh its memory several times around its searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
-            live = None if not self.waived else frozenset(
-                r.index for r in self.rules if r.index not in self.waived)
-            got = self._extra[key] = sum(self.extra_for_steps(
-                [self.hypothetical(take)], take.now, take.position, only=live).values())
+            got = self._extra[key] = self.extra_for_steps(
+                [self.hypothetical(take)], take.now, take.position, only=self._live())
         return got
+
+    def extra_penalty(self, take: HypoTake) -> float:
+        """The total of `extra_penalty_by_rule`."""
+        return sum(self.extra_penalty_by_rule(take).values())
 
     def due_states(self, now: float, position: Point | None = None
                    ) -> tuple[RuleState, ...]:
