@@ -40,7 +40,7 @@ from sim.scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 SET_DIR = ROOT / "benchmarks" / "policy_eval"
 MARKETS = ("calibrated", "east")
-SPLITS = ("tune", "heldout")
+SPLITS = ("tune", "heldout", "fresh")  # fresh: make_drivers.py --fresh, with --set-dir
 VERSIONS = ("S2", "S4")
 NET_RATIO = 1.25  # best mode's net over greedy's
 PENALTY_SHARE = 0.25  # best mode's penalty over greedy's
@@ -52,8 +52,8 @@ TIMING_FILE = "policy_eval_timing.json"
 LESSONS_FILE = "policy_eval_lessons.json"  # with --lessons: lessons loaded and taught
 
 
-def scenario_path(market: str, split: str) -> Path:
-    return SET_DIR / f"{market}-{split}.toml"
+def scenario_path(market: str, split: str, set_dir: Path | str = SET_DIR) -> Path:
+    return Path(set_dir) / f"{market}-{split}.toml"
 
 
 # --------------------------------------------------------------------------- results
@@ -177,6 +177,7 @@ class Job:
     compliance_budget: float | None = None  # [policy] compliance_budget (None: no bound)
     what_ifs: str = "all"  # [policy] what_ifs: how many what-ifs a step prices
     lessons: str | None = None  # [memory] lessons: the store a run loads and then teaches
+    set_dir: str = str(SET_DIR)  # where the market's TOML is (`--set-dir`)
 
     @property
     def learns(self) -> bool:
@@ -186,7 +187,7 @@ class Job:
 
 
 def scenario_for(job: Job) -> Scenario:
-    sc = load_scenario(str(scenario_path(job.market, job.split)))
+    sc = load_scenario(str(scenario_path(job.market, job.split, job.set_dir)))
     memory = {"mode": job.mode}
     if job.learns:
         memory["lessons"] = job.lessons
@@ -307,14 +308,15 @@ def summarise(report) -> list[DriverResult]:
 
 # --------------------------------------------------------------------------- inputs
 
-def cargo_file(market: str, split: str, days: int, cache: Path) -> Path:
+def cargo_file(market: str, split: str, days: int, cache: Path,
+               set_dir: Path | str = SET_DIR) -> Path:
     """The market's cargo for `days` days, exported once (official JSON Lines) and reused.
 
     The cache name carries a hash of the market's [scenario] seed and [cargo] table, so an
     edited market is exported again."""
     from sim.world.cargo_stream import official_cargo_records
 
-    sc = load_scenario(str(scenario_path(market, split)))
+    sc = load_scenario(str(scenario_path(market, split, set_dir)))
     key = hashlib.sha256(json.dumps([sc.scenario.seed, sc.scenario.start, asdict(sc.cargo)],
                                     sort_keys=True, default=str).encode()).hexdigest()[:10]
     path = cache / f"{market}-{days}d-{key}.jsonl"
@@ -329,11 +331,16 @@ def cargo_file(market: str, split: str, days: int, cache: Path) -> Path:
     return path
 
 
-def drivers_file(market: str, split: str, pick: str | None, where: Path) -> Path:
+def drivers_file(market: str, split: str, pick: str | None, where: Path,
+                 set_dir: Path | str = SET_DIR) -> Path:
     """A copy of the split's drivers file (every run of one report reads the same drivers even
     if the set is regenerated meanwhile), or of a subset: `pick` is a count (the first N) or
     a comma-separated list of driver ids."""
-    sc = load_scenario(str(scenario_path(market, split)))
+    path = scenario_path(market, split, set_dir)
+    if not path.is_file():
+        raise ScenarioError(path, "--split/--set-dir", "a market TOML (make_drivers.py --fresh "
+                            "writes one for --split fresh)", "no such file")
+    sc = load_scenario(str(path))
     full = Path(sc.drivers.file).resolve()
     rows = json.loads(full.read_text(encoding="utf-8"))
     if not pick:
@@ -397,8 +404,11 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
             entry["checks"] = {"greedy": OFF, "best_mode": OFF, "ok": c["ok"],
                                "per_mode": {OFF: c}}
         versions[v] = entry
+    market_seed = load_scenario(str(scenario_path(args.market, args.split,
+                                                  args.set_dir))).scenario.seed
     return {"market": args.market, "split": args.split, "days": args.days,
-            "drivers": args.drivers or "all", "agents_read": args.read,
+            "market_seed": market_seed, "drivers": args.drivers or "all",
+            "agents_read": args.read,
             "policy": {"fine_weight": args.fine_weight,
                        "compliance_budget": args.compliance_budget, "what_ifs": args.what_ifs,
                        "lessons": None if args.lessons is None else str(args.lessons)},
@@ -487,6 +497,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--lessons", type=Path,
                     help="[memory] lessons of the memory modes: a lesson store (SQLite) each run "
                          "loads, then adds what it learnt to (runs of one call, in order)")
+    ap.add_argument("--set-dir", type=Path, default=SET_DIR,
+                    help="the folder of <market>-<split>.toml (default the shipped set; a "
+                         "fresh set's --out)")
     ap.add_argument("--reuse", action="store_true",
                     help="score the runs an earlier call left in --out instead of running again")
     return ap.parse_args(argv)
@@ -515,8 +528,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     try:
-        drivers = drivers_file(args.market, args.split, args.drivers, out / tag)
-        cargo = cargo_file(args.market, args.split, args.days, out / "cargo")
+        drivers = drivers_file(args.market, args.split, args.drivers, out / tag, args.set_dir)
+        cargo = cargo_file(args.market, args.split, args.days, out / "cargo", args.set_dir)
     except ScenarioError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -525,7 +538,8 @@ def main(argv: list[str] | None = None) -> int:
                 str(out / tag / v / m), args.reuse,
                 str(drivers) if args.read == "text" else None, args.fine_weight,
                 args.compliance_budget, args.what_ifs,
-                None if args.lessons is None else str(args.lessons.resolve()))
+                None if args.lessons is None else str(args.lessons.resolve()),
+                str(Path(args.set_dir).resolve()))
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

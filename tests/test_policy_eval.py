@@ -277,3 +277,52 @@ def test_lessons_are_taught_by_one_run_and_loaded_by_the_next(tmp_path):
     assert taught["lessons_loaded"] > 0  # the first run's lessons, read by the second
     assert sum(taught["lessons"].values()) > 0
     assert not (runs["off"] / mod.LESSONS_FILE).exists()
+
+
+def maker():
+    spec = importlib.util.spec_from_file_location("make_drivers", SET / "make_drivers.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_drivers", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
+    """`make_drivers.py --fresh SEED`: drivers and a market draw nobody has tuned on, the same
+    for the same seed, read by the harness with `--set-dir` (a check on files we do not have,
+    as the targets will be checked)."""
+    mk = maker()
+    assert mk.main(["--fresh", "11", "--drivers", "8", "--out", str(tmp_path / "a")]) == 0
+    mk.main(["--fresh", "11", "--drivers", "8", "--out", str(tmp_path / "b")])
+    mk.main(["--fresh", "12", "--drivers", "8", "--out", str(tmp_path / "c")])
+    a, b, c = (tmp_path / x / "drivers_fresh.json" for x in "abc")
+    assert a.read_bytes() == b.read_bytes()  # one seed, one set
+    assert a.read_bytes() != c.read_bytes()
+    toml = tmp_path / "a" / "calibrated-fresh.toml"
+    sc = load_scenario(str(toml))
+    held = load_scenario(str(SET / "calibrated-heldout.toml"))
+    assert sc.scenario.seed != held.scenario.seed  # a new draw of the market...
+    assert sc.cargo == held.cargo  # ...of the same market model
+    assert Path(sc.drivers.file).resolve() == a.resolve()
+    rows = read_driver_rows(a)
+    assert sorted(rows) == [f"P{i:02d}" for i in range(1, 9)]
+    shipped = {p["content"] for f in (*FILES["tune"], *FILES["heldout"])
+               for r in json.loads((SET / f).read_text(encoding="utf-8"))
+               for p in r["preferences"]}
+    texts = [p["content"] for r in rows.values() for p in r["preferences"]]
+    assert sum(t in shipped for t in texts) < len(texts) / 2  # new drivers, not a copy
+    for r in rows.values():
+        assert 3 <= len(r["preferences"]) <= 4
+        for p in r["preferences"]:
+            build_rule(p["structured"]["kind"], p["structured"]["params"])
+    # the harness reads it from --set-dir; a set that is not there is refused before any run
+    mod = harness()
+    out = tmp_path / "pe"
+    args = ["--set-dir", str(tmp_path / "a"), "--split", "fresh", "--days", "1", "--drivers",
+            "P01,P02", "--versions", "S2", "--modes", "off", "--out", str(out)]
+    assert mod.main(args) == 1  # the greedy alone fails its own 1.25x
+    rep = json.loads(next(out.glob("report-*.json")).read_text(encoding="utf-8"))
+    assert (rep["split"], rep["market_seed"]) == ("fresh", sc.scenario.seed)
+    assert [d["driver_id"] for d in rep["versions"]["S2"]["modes"]["off"]["drivers"]] == [
+        "P01", "P02"]
+    assert mod.main([*args[:1], str(tmp_path / "none"), *args[2:]]) == 2

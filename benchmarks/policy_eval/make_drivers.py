@@ -12,6 +12,8 @@ drivers file per split and market: `drivers_<split>.json` for the calibrated mar
 
     python benchmarks/policy_eval/make_drivers.py          # rewrite every file (about 2 min)
     python benchmarks/policy_eval/make_drivers.py --check  # verify the files are up to date
+    python benchmarks/policy_eval/make_drivers.py --fresh 4242017 --out runs/fresh
+        # a fresh set: 22 new drivers on a new draw of the calibrated market, never tuned on
 """
 
 from __future__ import annotations
@@ -369,8 +371,9 @@ class Draft:
     rules: list[tuple[str, dict, float, float | None, int]]  # kind, params, A, C, text seed
 
 
-def drafts(split: str) -> list[Draft]:
-    n, seed, prefix = SPLITS[split]
+def drafts(split: str, plan: tuple[int, int, str] | None = None) -> list[Draft]:
+    """The split's drivers; `plan` (count, seed, id prefix) overrides SPLITS[split]."""
+    n, seed, prefix = plan or SPLITS[split]
     rng = random.Random(seed)
     cbc = counties_by_city()
     kinds = deal_kinds(n, split_counts(split, n), rng)
@@ -439,10 +442,73 @@ def build_all() -> dict[str, str]:
     return texts
 
 
+FRESH = "fresh"  # the split name of a fresh set (`--fresh`)
+FRESH_TRIES = 20  # market seeds tried for a fresh set before giving up
+
+
+def set_market_seed(toml: str, seed: int, drivers: str) -> str:
+    """A market TOML with its [scenario] seed and its drivers file replaced."""
+    out, n = re.subn(r"(?m)^seed = \d+$", f"seed = {seed}", toml, count=1)
+    out, m = re.subn(r'(?m)^file = "drivers_[a-z_]+\.json"$', f'file = "{drivers}"', out,
+                     count=1)
+    if n != 1 or m != 1:
+        raise RuntimeError("market TOML without a `seed = N` line or a drivers `file` line")
+    return re.sub(r'(?m)^name = "(policy-eval-[a-z]+)-[a-z]+"$', rf'name = "\1-{FRESH}"', out,
+                  count=1)
+
+
+def build_fresh(seed: int, market: str, n_drivers: int, out_dir: Path) -> tuple[Path, Path]:
+    """A set nobody has tuned on: `n_drivers` drivers drawn like the held-out split from
+    `seed` (ids P01...), on a new draw of `market` (the held-out market's TOML with another
+    [scenario] seed, derived from `seed`). Must-take cargo names a cargo of that draw; a draw
+    without one for some driver is skipped for the next seed (deterministic). -> (TOML,
+    drivers file), both written to `out_dir`."""
+    plan = drafts("heldout", (n_drivers, seed, "P"))
+    wants = []
+    for d in plan:
+        rules = {k: p for k, p, *_ in d.rules}
+        if "must_take_cargo" in rules:
+            wants.append((d.row["driver_id"], d.home, rules,
+                          rules["must_take_cargo"]["_say"]["day"]))
+    base = (HERE / f"{market}-heldout.toml").read_text(encoding="utf-8")
+    name = file_name(FRESH, market)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    toml = out_dir / f"{market}-{FRESH}.toml"
+    for k in range(FRESH_TRIES):
+        market_seed = seed + k
+        toml.write_text(set_market_seed(base, market_seed, name), encoding="utf-8")
+        try:
+            picks = pick_must_take(toml, wants) if wants else {}
+        except RuntimeError:
+            continue
+        rows = [render(d, picks.get(d.row["driver_id"])) for d in plan]
+        drivers = out_dir / name
+        drivers.write_text(json.dumps(rows, ensure_ascii=False, indent=2) + "\n",
+                           encoding="utf-8")
+        return toml, drivers
+    toml.unlink()
+    raise RuntimeError(f"no market seed in {seed}..{seed + FRESH_TRIES - 1} lists a must-take "
+                       f"cargo for every driver that needs one; try another --fresh seed")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="fail if a file differs")
+    ap.add_argument("--fresh", type=int, metavar="SEED",
+                    help="write a fresh set instead (new drivers, a new draw of the market) to "
+                         "--out, for policy_eval.py --set-dir OUT --split fresh")
+    ap.add_argument("--market", choices=sorted(MARKETS), default="calibrated",
+                    help="the market a fresh set redraws (default calibrated)")
+    ap.add_argument("--drivers", type=int, default=SPLITS["heldout"][0],
+                    help="drivers in a fresh set (default as many as the held-out split)")
+    ap.add_argument("--out", type=Path, help="the folder a fresh set is written to")
     args = ap.parse_args(argv)
+    if args.fresh is not None:
+        if args.out is None or args.drivers < 1:
+            ap.error("--fresh needs --out and at least one driver")
+        toml, drivers = build_fresh(args.fresh, args.market, args.drivers, args.out)
+        print(f"wrote {toml}\nwrote {drivers}")
+        return 0
     stale = []
     for name, text in build_all().items():
         path = HERE / name
