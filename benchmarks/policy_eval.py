@@ -28,7 +28,7 @@ import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,6 +46,8 @@ NET_RATIO = 1.25  # best mode's net over greedy's
 PENALTY_SHARE = 0.25  # best mode's penalty over greedy's
 DRIVER_SLACK = 0.05  # of greedy's gross, per driver
 LONG_WAIT_MIN = 12 * 60
+DAY = 24 * 60
+OFF_DAY_KINDS = ("min_days_without_orders", "min_full_off_days")  # K13, K14: whole days off
 NO_ORDER_MIN = 72 * 60  # longer than two whole days off (K14) can need: stuck, not resting
 SHUTTLES = 3  # repositions straight back to where the last one started
 TIMING_FILE = "policy_eval_timing.json"
@@ -74,6 +76,7 @@ class DriverResult:
     aborted: str | None = None
     longest_without_order: int = 0  # minutes between accepted takes (or from the start)
     shuttles: int = 0  # repositions back to where the one before started, no order between
+    wait_asked: int = LONG_WAIT_MIN  # the longest wait the driver's own rules ask for
 
     def failure_classes(self) -> list[str]:
         out = []
@@ -81,8 +84,9 @@ class DriverResult:
             out.append(f"aborted: {self.aborted}")
         if self.orders == 0:
             out.append("idle all month (0 orders)")
-        if self.longest_wait > LONG_WAIT_MIN:
-            out.append(f"wait of {self.longest_wait} min (> 12 h)")
+        if self.longest_wait > max(LONG_WAIT_MIN, self.wait_asked):
+            asked = (" nor what its rules ask" if self.wait_asked > LONG_WAIT_MIN else "")
+            out.append(f"wait of {self.longest_wait} min (> 12 h{asked})")
         if self.longest_without_order > NO_ORDER_MIN:
             out.append(f"no order for {self.longest_without_order / 60:.0f} h (> 72 h)")
         if self.shuttles >= SHUTTLES:
@@ -227,8 +231,35 @@ def run_job(job: Job) -> RunResult:
                 {k: v for k, v in summary.items() if k.startswith("lessons")}), encoding="utf-8")
     gold = Path(job.gold_file) if job.gold_file else None
     report = score_run(out / "competition", version=job.version, drivers=gold)
-    return RunResult(job.version, job.mode, summarise(report), wall, str(out), cpu,
+    asked = waits_asked(job.gold_file or job.drivers_file)
+    drivers = [replace(d, wait_asked=asked.get(d.driver_id, LONG_WAIT_MIN))
+               for d in summarise(report)]
+    return RunResult(job.version, job.mode, drivers, wall, str(out), cpu,
                      not_whole(out / "competition", job.drivers_file))
+
+
+def waits_asked(drivers_file: str | Path) -> dict[str, int]:
+    """The longest wait each driver's own rules ask for, in minutes (read from the gold
+    `structured` readings): N whole days off (K13, K14) may be taken in a row, a family event
+    (K24) keeps the driver home for its window; each with a night's slack around it. A wait
+    that long is the rule kept, not the failure class "a day-long wait" (P10's two days off,
+    2,939 minutes, was named one)."""
+    from sim.official.timebase import wall_minutes
+
+    out = {}
+    for row in json.loads(Path(drivers_file).read_text(encoding="utf-8")):
+        asked = LONG_WAIT_MIN
+        for p in row.get("preferences", []):
+            st = p.get("structured") or {}
+            params = st.get("params") or {}
+            if st.get("kind") in OFF_DAY_KINDS:
+                asked = max(asked, int(params.get("min_days") or 0) * DAY + LONG_WAIT_MIN)
+            elif st.get("kind") == "home_stay_event":
+                a, b = wall_minutes(params.get("w0")), wall_minutes(params.get("w_end"))
+                if a is not None and b is not None and b > a:
+                    asked = max(asked, b - a + LONG_WAIT_MIN)
+        out[row["driver_id"]] = asked
+    return out
 
 
 def not_whole(folder: Path, drivers: str) -> dict[str, str]:

@@ -254,6 +254,34 @@ def test_stuck_drivers_are_named_no_order_for_days_and_shuttling(tmp_path):
     assert any(f.startswith("no order for 76 h") for f in fails)
 
 
+def test_a_long_wait_the_drivers_own_rules_ask_for_is_not_named_a_failure(tmp_path):
+    """Failure class "a day-long wait" named P10's two whole days off (2,939 minutes in a row)
+    and P06's family event: waits its rules ask for. They are named only past what the rules
+    ask (N days off in a row, an event's window, each with a night's slack)."""
+    mod = harness()
+    rows = [{"driver_id": "A", "preferences": [
+                {"structured": {"kind": "min_full_off_days", "params": {"min_days": 2}}}]},
+            {"driver_id": "B", "preferences": [
+                {"structured": {"kind": "home_stay_event", "params": {
+                    "w0": "2026-03-27 16:00:00", "w1": "2026-03-28 09:00:00",
+                    "w_end": "2026-03-28 09:00:00"}}}]},
+            {"driver_id": "C", "preferences": [
+                {"structured": {"kind": "quiet_window", "params": {"start": "21:30"}}}]}]
+    path = tmp_path / "drivers.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    asked = mod.waits_asked(path)
+    assert asked == {"A": 2 * 1440 + 720, "B": 17 * 60 + 720, "C": 720}
+
+    def named(did, wait):
+        d = mod.DriverResult(did, 0, 0, 0, 0, {}, 1, 1, wait, wait, wait_asked=asked[did])
+        return [f for f in d.failure_classes() if f.startswith("wait of")]
+
+    assert named("A", 2939) == []  # two days off in a row
+    assert named("A", 4000) == ["wait of 4000 min (> 12 h nor what its rules ask)"]
+    assert named("B", 816) == []  # home for the event
+    assert named("C", 816) == ["wait of 816 min (> 12 h)"]
+
+
 def test_lessons_are_taught_by_one_run_and_loaded_by_the_next(tmp_path):
     """`--lessons`: the memory modes' runs load the store and add what they learnt; the greedy
     neither reads nor teaches; runs in parallel are refused (each teaches the next)."""
@@ -315,6 +343,10 @@ def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
         assert 3 <= len(r["preferences"]) <= 4
         for p in r["preferences"]:
             build_rule(p["structured"]["kind"], p["structured"]["params"])
+    assert {p["structured"]["kind"] for r in rows.values() for p in r["preferences"]} == set(
+        kind_names())  # every kind, as in the shipped splits
+    with pytest.raises(SystemExit):  # too few drivers to hold every kind
+        mk.main(["--fresh", "11", "--drivers", "5", "--out", str(tmp_path / "d")])
     # the harness reads it from --set-dir; a set that is not there is refused before any run
     mod = harness()
     out = tmp_path / "pe"

@@ -444,6 +444,7 @@ def build_all() -> dict[str, str]:
 
 FRESH = "fresh"  # the split name of a fresh set (`--fresh`)
 FRESH_TRIES = 20  # market seeds tried for a fresh set before giving up
+FRESH_MIN_DRIVERS = 6  # all 24 kinds, at most 4 rules a driver
 
 
 def set_market_seed(toml: str, seed: int, drivers: str) -> str:
@@ -504,9 +505,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="the folder a fresh set is written to")
     args = ap.parse_args(argv)
     if args.fresh is not None:
-        if args.out is None or args.drivers < 1:
-            ap.error("--fresh needs --out and at least one driver")
-        toml, drivers = build_fresh(args.fresh, args.market, args.drivers, args.out)
+        if args.out is None or args.drivers < FRESH_MIN_DRIVERS:
+            ap.error(f"--fresh needs --out and --drivers of at least {FRESH_MIN_DRIVERS} "
+                     f"(every kind in the set, at most 4 rules a driver)")
+        try:
+            toml, drivers = build_fresh(args.fresh, args.market, args.drivers, args.out)
+        except RuntimeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"wrote {toml}\nwrote {drivers}")
         return 0
     stale = []
