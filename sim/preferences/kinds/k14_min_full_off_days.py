@@ -66,6 +66,8 @@ class MinFullOffDays(Kind):
             score -= 1.5
         if f.durations and not hit(f, r"整天|全天|whole|full|entire"):  # 趴窝六个钟头: K1's hours
             score -= 1.0
+        if len(f.clocks) >= 2 and not hit(f, r"整天|全天|完整|whole|full|entire|complete"):
+            score -= 1.0  # 晚上11点到早上5点之间不出车: a nightly window (K3), not days off
         return Claim("min_full_off_days", score, {"min_days": n})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

@@ -34,7 +34,7 @@ class MustTakeCargo(Kind):
     number = 19
     family = "designated order"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"编号|号|货|单|id|cargo|order|load|shipment|#")
+    signals = (r"编号|号|货|单|id|cargo|order|load|shipment|#|haul|promis|答应|承诺")
     model = PenaltyModel.MUST_TAKE
     Params = MustTakeCargoParams
     scope = Scope.MONTH

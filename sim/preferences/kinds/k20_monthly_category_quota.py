@@ -24,7 +24,8 @@ from sim.preferences.text.extract import Facts, canonical_category, months
 from sim.typed_values import Month
 
 _QUOTA_N = re.compile(r"(?<![\d.])(\d+)\s*(?:个|笔)?\s*(?:[「『“\"][^」』”\"]{1,12}[」』”\"]\s*|"
-                      r"(?:[a-z/&-]+\s+){0,3})?(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
+                      r"(?:[a-z/&-]+\s+){0,3}(?:[(（][^)）]{1,12}[)）]\s*)?)?"
+                      r"(?:单|笔|票|趟|orders?|jobs?|loads?|trips?)", re.I)
 
 
 def _all_categories(f: Facts) -> list[tuple[str, int]]:
@@ -61,7 +62,8 @@ class MonthlyCategoryQuota(Kind):
     family = "KPI"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
     signals = (r"考核|指标|kpi|target|quota|至少|起码|不少于|满|够|at least|任务|完成|"
-               r"minimum|goal|不低于|≥|>=|接单量|最少|最低|起码")
+               r"minimum|goal|不低于|≥|>=|接单量|最少|最低|起码|wants?\b|要求|需要|need|"
+               r"required|per missing|each missing")
     model = PenaltyModel.SHORT
     Params = MonthlyCategoryQuotaParams
     scope = Scope.MONTH
@@ -114,7 +116,9 @@ class MonthlyCategoryQuota(Kind):
         if not f.categories:
             return None
         counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)
-                  if not fine_unit(f.low, m.start())]
+                  if not fine_unit(f.low, m.start())
+                  # "500 per missing order" is a fine, not a count
+                  and not rx.match(r"\d+\s*(?:yuan\s*)?per\b", f.low[m.start():])]
         counts += [(int(m.group(1)), m.start()) for m in
                    rx.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
         if not counts:

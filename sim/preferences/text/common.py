@@ -64,7 +64,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
 REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
-          r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|"
+          r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|别接|别拉|别运|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b(?!\s+(?:fewer|less|more|later|earlier)\b)|won't|will not|decline|not take|"
           r"not haul|not carry|skip|turn down|reject|"

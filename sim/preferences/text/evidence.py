@@ -97,7 +97,8 @@ FIRST = (r"首单|首笔|首趟|头单|头一单|第一单|第一个|第一趟|�
          r"earliest|"
          r"kick off")
 QUOTA = (r"考核|指标|kpi|target|quota|goal|至少|起码|不少于|满|够|at least|minimum|不低于|≥|>=|"
-         r"最少|最低|接单量|任务|要求|need|must|have to|required")
+         r"最少|最低|接单量|任务|要求|need|must|have to|required|wants?\b|per missing|"
+         r"each missing")
 LONG = r"长途|远|逾|大半天|long|far|over|超过|超|以上|多于|more than|longer|exceed|above|beyond|>"
 DWELL = r"停|待|留|呆|办|逗留|歇|dwell|stay|stop|park|wait|remain|spend|be at|visit|hang"
 MOST = (r"就够|够了|enough|第\d+单起|"
@@ -105,7 +106,8 @@ MOST = (r"就够|够了|enough|第\d+单起|"
         r"cap|limit|at most|no more than|not more than|never more|max|up to|exceed|多一单|"
         r"the most|at the most|"
         r"多接|每多|more than|over")
-HAUL = common.HAUL + r"|距离|distance|长途|远途|far|long|以.{0,8}为限"
+HAUL = (common.HAUL + r"|距离|distance|长途|远途|far|long|以.{0,8}为限|"
+        r"只接|只拉|only (?:take|haul|accept)")  # 只接200公里以内的活
 # §8: empty running, the truck not moving, a whole day at rest: K14, not K13
 MOTION = (r"空驶|空车|空跑|出车|静止|停驶|不动|一动不动|检修|保养|00:00\s*(?:~|-|至|到)\s*24:00|"
           r"not move|doesn't move|does not move|stationary|no driving|not drive|repositioning|"

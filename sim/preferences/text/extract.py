@@ -244,6 +244,10 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = _cn_decimal_coords(t)
+    # 周末可以晚一点 = "a bit later at weekends", not one o'clock (a fresh draw read the weekend
+    # start of a rest window as 01:00); 最晚一点 ("one at the latest") stays a clock
+    t = rx.sub(r"(?<!最)(晚|早|多|少|快|慢|稍|再)一点"
+               r"(?![零〇一二两三四五六七八九十\d半钟分前后之以到至])", r"\1些", t)
     # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
     t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
     t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
@@ -1031,6 +1035,8 @@ def cargo_ids(t: str) -> list[str]:
                     r"orders?|days?)", t[m.end():], re.I):
             continue
         out.append(x)
+    if not out:  # "Promised a customer I'd haul C00098470": an id-shaped token with no id word
+        out = rx.findall(r"(?<![A-Za-z0-9])([A-Za-z]{1,2}\d{6,})(?![A-Za-z0-9])", t)
     return out
 
 
