@@ -134,7 +134,9 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
 def fine_unit(t: str, pos: int) -> bool:
     """The number at pos is the unit of a fine, not a limit or a quota: 少一单罚八十, 多1单扣50,
     超1次赔 (but 最多2单, 至少5单, 不少于3单 are limits)."""
-    before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺)\s*$",
+    # 违反一天扣200, 做不到一天扣300: a day broken is the fine's unit, no count of days
+    before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺|违反|违规|做不到|"
+                       r"没做到|达不到)\s*$",
                        t[max(0, pos - 3):pos])
     fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
     return before is not None and fine is not None

@@ -556,7 +556,8 @@ def dates(t: str, year: int = 2026) -> list[Date]:
     for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
                          r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
                          r"(?!\s*:\d)((?:\s*(?:,|and|&|to|-|through)\s*(?:" + _MON_ALT +
-                         r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?(?!\d|\s*(?:km|:|am|pm|h)))*)", t, re.I):
+                         r"\.?\s+)?\d{1,2}(?:st|nd|rd|th)?"
+                         r"(?!\d|\s*(?:km|:\d|am|pm|h)))*)", t, re.I):  # March 15-17: is a range
         mo = _MONTHS_EN[m.group(1).lower()[:3]]
         _en_dates(out, m, mo, int(m.group(2)), int(m.group(3) or year), m.group(4))
     for m in rx.finditer(r"(?<![\d.])(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE +
