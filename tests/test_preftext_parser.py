@@ -126,10 +126,18 @@ def test_general_wordings_of_the_dev_d_round(text: str, kind: str, params: dict,
     ("老婆要求我每晚11点前到家（家在（22.5516,114.2360），一公里内都算），第二天早上6点之前不准出车，"
      "做不到一天扣300块，一个月最多罚5000元。", "home_by_curfew",
      {"curfew": "23:00", "quiet_until": "06:00"}),
+    # 一天罚300: one day, then the fine, is "a day", no count of days to visit
+    ("每天晚上9点前要回到家(22.5320, 114.0520)一公里内，到家后直到次日早上7点不再接单也不空跑，"
+     "一天罚300，一个月最多罚5000元。", "home_by_curfew",
+     {"curfew": "21:00", "quiet_until": "07:00"}),
+    # a distance from where the driver is bounds the way to the pickup, not the haul ("each
+    # order" is the fine's unit here, no haul wording)
+    ("Pickup must be within 20 km of where I am, fine 200 each order.", "max_pickup_deadhead_km",
+     {"max_km": 20.0}),
 ])
 def test_wordings_a_fresh_draw_misread(text: str, kind: str, params: dict) -> None:
     """Wordings the parser misread on `make_drivers.py --fresh` sets (seeds 4242017, 99 and
-    1-8) and on the tune split (docs/evaluation.md); each is read right now, by kind and by
+    1-28) and on the tune split (docs/evaluation.md); each is read right now, by kind and by
     its parameters."""
     r = read_preference(text)
     assert r.status is ReadingStatus.PARSED, r.reason

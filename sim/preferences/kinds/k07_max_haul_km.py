@@ -14,6 +14,7 @@ from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preferences.text.common import (
     EMPTY,
     HAUL,
+    HERE,
     LIMIT,
     PICKUP,
     RADIUS,
@@ -63,6 +64,8 @@ class MaxHaulKm(Kind):
                 f, r"离我|离这|离家|附近|from (?:me|here|home)|nearby"):
             score += 0.6  # 只接200公里以内的活: the job itself is bounded
         if hit(f, EMPTY) or (hit(f, PICKUP) and not hit(f, HAUL)):
+            score -= 1.0
+        if hit(f, HERE):  # "within 20 km of where I am": the way to the pickup (K8)
             score -= 1.0
         if f.coords or hit(f, RADIUS):
             score -= 1.5

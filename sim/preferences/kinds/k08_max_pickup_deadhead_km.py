@@ -18,6 +18,7 @@ from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preferences.text.common import (
     EMPTY,
     HAUL,
+    HERE,
     MONTH,
     PICKUP,
     RADIUS,
@@ -63,7 +64,7 @@ class MaxPickupDeadheadKm(Kind):
         if km is None or not (hit(f, PICKUP) or hit(f, EMPTY)):
             return None
         score = 1.2 + 1.0 * hit(f, PICKUP) + 0.5 * hit(f, EMPTY)
-        if hit(f, HAUL) and not hit(f, EMPTY):
+        if hit(f, HAUL) and not hit(f, EMPTY) and not hit(f, HERE):
             score -= 1.0
         if hit(f, MONTH) and hit(f, TOTAL):
             score -= 1.5

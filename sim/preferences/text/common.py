@@ -139,7 +139,9 @@ def fine_unit(t: str, pos: int) -> bool:
                        r"没做到|达不到)\s*$",
                        t[max(0, pos - 3):pos])
     fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
-    return before is not None and fine is not None
+    # 一天罚300, 一次扣200: one of a unit, then the fine, is "a day", "a time": the fine's unit
+    per_one = rx.match(r"1\s*(?:天|日|晚|次|单|趟)\s*(?:就|都)?\s*(?:扣|罚|赔)", t[pos:pos + 8])
+    return (before is not None and fine is not None) or per_one is not None
 
 
 def km_after_limit(f: Facts) -> float | None:
@@ -221,6 +223,9 @@ HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货�
          r"delivery legs?|loaded legs?|start(?:ing)? point to (?:the )?end(?:ing)? point")
 
 
+# where the driver stands: a distance from it is the way to the next pickup (K8), never a haul
+HERE = (r"现在的位置|当前位置|所在位置|我在的地方|where i am|where i'm|of me\b|from me\b|"
+        r"my (?:current )?(?:location|position)")
 PICKUP = (r"接单后|赴装货点|赶去装货|去装货|到装货点|去装货点|前往装货|空驶去|空车去|空跑去|"
            r"接货路上|去接货|提货|取货|现在的位置|当前位置|所在位置|所在地|"
            r"current (?:location|position)|go (?:and|to) load|"

@@ -173,7 +173,7 @@ EVIDENCE: dict[str, Evidence] = {
                             "a loaded haul distance limit"),
     "max_pickup_deadhead_km": Evidence(
         (common.PICKUP + "|" + common.EMPTY,),
-        lambda f: _km(f) and not hit(f, MONTH) and (hit(f, common.EMPTY)
+        lambda f: _km(f) and not hit(f, MONTH) and (hit(f, common.EMPTY) or hit(f, common.HERE)
                                                      or not hit(f, common.HAUL)),
         "an empty run to one pickup in km"),
     "max_total_deadhead_km": Evidence((common.EMPTY, TOTAL), _km, "a month's empty kilometres"),
