@@ -423,22 +423,33 @@ def file_name(split: str, market: str) -> str:
     return f"drivers_{split}.json" if market == "calibrated" else f"drivers_{split}_{market}.json"
 
 
+def must_take_wants(ds: list[Draft]) -> list[tuple[str, Home, dict, int]]:
+    """What `pick_must_take` looks for: each driver with a must-take rule, its home, its
+    rules by kind and the rule's day."""
+    wants = []
+    for d in ds:
+        rules = {k: p for k, p, *_ in d.rules}
+        if "must_take_cargo" in rules:
+            wants.append((d.row["driver_id"], d.home, rules,
+                          rules["must_take_cargo"]["_say"]["day"]))
+    return wants
+
+
+def file_text(ds: list[Draft], picks: dict[str, dict]) -> str:
+    """A drivers file's JSON text: the drafts rendered with their must-take cargo."""
+    rows = [render(d, picks.get(d.row["driver_id"])) for d in ds]
+    return json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+
+
 def build_all() -> dict[str, str]:
     """-> file name -> JSON text, for every split and market."""
     texts: dict[str, str] = {}
     plans = {s: drafts(s) for s in SPLITS}
+    wants = must_take_wants([d for ds in plans.values() for d in ds])
     for market, toml in MARKETS.items():
-        wants = []
-        for ds in plans.values():
-            for d in ds:
-                rules = {k: p for k, p, *_ in d.rules}
-                if "must_take_cargo" in rules:
-                    wants.append((d.row["driver_id"], d.home, rules,
-                                  rules["must_take_cargo"]["_say"]["day"]))
         picks = pick_must_take(HERE / toml, wants)
         for s, ds in plans.items():
-            rows = [render(d, picks.get(d.row["driver_id"])) for d in ds]
-            texts[file_name(s, market)] = json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+            texts[file_name(s, market)] = file_text(ds, picks)
     return texts
 
 
@@ -465,12 +476,7 @@ def build_fresh(seed: int, market: str, n_drivers: int, out_dir: Path) -> tuple[
     without one for some driver is skipped for the next seed (deterministic). -> (TOML,
     drivers file), both written to `out_dir`."""
     plan = drafts("heldout", (n_drivers, seed, "P"))
-    wants = []
-    for d in plan:
-        rules = {k: p for k, p, *_ in d.rules}
-        if "must_take_cargo" in rules:
-            wants.append((d.row["driver_id"], d.home, rules,
-                          rules["must_take_cargo"]["_say"]["day"]))
+    wants = must_take_wants(plan)
     base = (HERE / f"{market}-heldout.toml").read_text(encoding="utf-8")
     name = file_name(FRESH, market)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -482,10 +488,8 @@ def build_fresh(seed: int, market: str, n_drivers: int, out_dir: Path) -> tuple[
             picks = pick_must_take(toml, wants) if wants else {}
         except RuntimeError:
             continue
-        rows = [render(d, picks.get(d.row["driver_id"])) for d in plan]
         drivers = out_dir / name
-        drivers.write_text(json.dumps(rows, ensure_ascii=False, indent=2) + "\n",
-                           encoding="utf-8")
+        drivers.write_text(file_text(plan, picks), encoding="utf-8")
         return toml, drivers
     toml.unlink()
     raise RuntimeError(f"no market seed in {seed}..{seed + FRESH_TRIES - 1} lists a must-take "
