@@ -38,6 +38,7 @@ from sim.official.timebase import DAY, drive_minutes
 from sim.official.versions import DEFAULT_VERSION, CapRule, settings_for
 from sim.official.windows import Window
 from sim.preferences.kinds import REGISTRY, Kind, RuleContext
+from sim.preferences.kinds.k09_max_total_deadhead_km import MaxTotalDeadheadKm
 from sim.preferences.pins import Pin
 from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
@@ -108,6 +109,24 @@ class RuleState:
 
     def status_line(self) -> str:
         return f"#{self.spec.index} {self.spec.kind} [{self.status}] {self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyKmFine:
+    """A monthly deadhead budget (K9) with no cap as the price of an empty move: km beyond
+    `free_km` cost `per_km` each in fines. A move toward a market is not priced by the takes'
+    what-ifs, so without this a driver whose budget was spent shuttled between markets at
+    the full fine per km (failure class "market moves past a spent deadhead budget")."""
+
+    free_km: float
+    per_km: float
+
+    def fine(self, km: float) -> float:
+        return max(0.0, km - self.free_km) * self.per_km
+
+    def line(self) -> str:
+        return (f"empty km: {self.free_km:.0f} km of budget left, then {self.per_km:g}/km in "
+                f"fines, no cap")
 
 
 @dataclass(frozen=True)
@@ -696,6 +715,23 @@ class RuleProgress:
                     position, Point(lat, lng), distance_km=round(km, 2))
         return sum(v for i, v in self.extra_for_steps([step], now, position).items()
                    if i not in self.waived)
+
+    def empty_km_fines(self, states: Iterable[RuleState]) -> tuple[EmptyKmFine, ...]:
+        """Each monthly deadhead budget with no cap (a null cap, or any cap under S4), as a
+        price of empty km from now (see `EmptyKmFine`). A capped one is left out: the most it
+        can cost is known, and staying stuck in a poor market for a month to save it costs
+        more (on a blind driver under S2, 14,804 net against 47,126 with moves free, cap
+        4,000)."""
+        out = []
+        for st in states:
+            rule = st.spec.rule
+            if not isinstance(rule, MaxTotalDeadheadKm) or st.spec.index in self.waived:
+                continue
+            if self.liability(st) is not None:
+                continue  # a cap bounds it: the whole rule is the price, weighed by `_book`
+            free = max(0.0, rule.params.max_km - float(st.counters.get("deadhead_km", 0.0)))
+            out.append(EmptyKmFine(free, st.spec.amount))
+        return tuple(out)
 
     def marginal_fine(self, state: RuleState) -> float:
         """What breaking this rule once more would add now: the fine, less once a cap is

@@ -214,7 +214,8 @@ class MainViews:
             failed_takes=d.failed_takes, short_plan=d.short_plan, lessons=m.lessons,
             time_price=s.time_price,
             rests=tuple(sorted(s.rests, key=lambda r: (-r.value, r.minutes))[:2]),
-            fences=() if m.rules is None else m.rules.place_rules(), **kw)
+            fences=() if m.rules is None else m.rules.place_rules(),
+            empty_km=() if m.rules is None else m.rules.empty_km_fines(s.rules), **kw)
 
     def bounded(self, m: MemoryReader, s: StepState) -> View:
         return self.build(m, s, s.candidates[:TOP_CANDIDATES], m.driver.recent)

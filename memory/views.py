@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from memory.driver_memory import ActionRecord
 from memory.market_memory import GridFact
-from memory.rule_progress import Todo
+from memory.rule_progress import EmptyKmFine, Todo
 from memory.time_price import UNPRICED, TimePrice
 from memory.tokens import FactLog, TokenCounter
 from sim.geo import Point
@@ -437,6 +437,7 @@ class MainDecisionView(View):
     time_price: TimePrice = UNPRICED  # what the driver's time earns (falsy: not priced)
     rests: tuple[RestOption, ...] = ()  # waits from now that avoid fines (priced)
     fences: tuple[Kind, ...] = ()  # rules about places alone: where a move may not end
+    empty_km: tuple[EmptyKmFine, ...] = ()  # monthly deadhead budgets: what empty km cost
     DIGEST_SECTIONS: ClassVar[tuple[str, ...]] = ("recent actions", "patterns")
 
     def allows(self, lat: float, lng: float) -> bool:
@@ -444,8 +445,17 @@ class MainDecisionView(View):
         p = Point(lat, lng)
         return all(f.allows_place(p) for f in self.fences)
 
+    def move_fine(self, lat: float, lng: float) -> float:
+        """The fines an empty move to (lat, lng) adds to the deadhead budgets (the logged
+        reposition distance is the straight-line km)."""
+        if not self.empty_km:
+            return 0.0
+        km = self.position.km_to(lat, lng)
+        return sum(e.fine(km) for e in self.empty_km)
+
     def _fence_lines(self) -> list[str]:
-        return [f"moves keep: {type(f).hint(f.params)}" for f in self.fences]
+        return ([f"moves keep: {type(f).hint(f.params)}" for f in self.fences]
+                + [e.line() for e in self.empty_km])
 
     def _state(self) -> list[str]:
         return [f"t{self.now:.0f} day {int(self.now // DAY)} position "

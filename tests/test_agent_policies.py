@@ -187,3 +187,31 @@ def test_main_decision_runs_through_the_caller(geo: Geography) -> None:
     assert d.action.name == "wait"
     assert records[-1].agent == "main_decision"
     assert records[-1].prompt_tokens > 0
+
+
+def test_a_market_move_past_a_spent_deadhead_budget_is_not_made(geo: Geography) -> None:
+    """Failure class "market moves past a spent deadhead budget": a blind driver under S4
+    (100 yuan a km over 1,200 km, no cap) shuttled 248 times between markets and paid 801,945.
+    A move toward a better grid or a denser market is made only while what it adds in fines
+    is at most what its driving is worth at the driver's rate (about a minute a km)."""
+    from memory.rule_progress import EmptyKmFine
+    from memory.time_price import TimePrice
+
+    agent = MainDecisionAgent(_caller(), geo, 30.0)
+    no_search = SearchAdvice(False, 0.0, 0.0, 10.0, "")
+    free = PreferenceAdvice(0.0, None, "nothing due")
+    far = h3.latlng_to_cell(23.40, 113.50, 6)  # about 38 km from Guangzhou
+    base = {"mode": "bounded", "now": 600.0, "position": GUANGZHOU, "here_value": 100.0,
+            "best_grid": _grid(far, 900.0), "waits_without_order": 2, "last_action": "wait",
+            "time_price": TimePrice(1.5)}
+    km = GUANGZHOU.km_to(*h3.cell_to_latlng(far))
+    for empty_km, want in (((), "reposition"),  # no budget: moves are free
+                           ((EmptyKmFine(0.0, 100.0),), "wait"),  # 100/km: stay
+                           ((EmptyKmFine(km + 1.0, 100.0),), "reposition"),  # within budget
+                           ((EmptyKmFine(0.0, 1.0),), "reposition")):  # 1/km < 1.5/min
+        view = MainDecisionView(**base, empty_km=empty_km)
+        got = agent.deterministic(view, free, no_search, Ranking((), ""))
+        assert got["action"] == want, empty_km
+    view = MainDecisionView(**base, empty_km=(EmptyKmFine(10.0, 100.0),))
+    assert view.move_fine(*h3.cell_to_latlng(far)) == pytest.approx((km - 10.0) * 100.0)
+    assert "empty km: 10 km of budget left, then 100/km in fines, no cap" in view.render()

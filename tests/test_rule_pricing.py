@@ -207,3 +207,28 @@ def test_going_home_for_a_curfew_commits_to_the_night_there():
     arrive = b.t + 62  # the drive home from Dongguan
     assert rp.stay_after(curfew, arrive, AT) == 24 * 60 + 7 * 60 - arrive
     assert rp.stay_after(haul, arrive, AT) == 0
+
+
+def test_a_deadhead_budget_without_a_cap_prices_empty_km_as_the_scorer_charges_them():
+    """`empty_km_fines`: a monthly deadhead budget with no cap (none given, or any under S4)
+    prices a move's empty km exactly as the kind's own test charges the reposition; a capped
+    one is left to the rule's whole price (its cap), and so is a waived one."""
+    capped = pref("max_total_deadhead_km", {"max_km": 10.0}, amount=100, cap=4000)
+    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH).wait(10)
+    here = Point(b.lat, b.lng)
+    target = (HOME[0] - 0.2, HOME[1])
+    km = here.km_to(*target)
+    rp = progress([capped], b, version="S4")  # S4 applies no cap
+    (e,) = rp.empty_km_fines(rp.states(b.t, here))
+    used = AT.km_to(*NORTH)
+    assert e.free_km == pytest.approx(max(0.0, 10.0 - used), abs=0.01)
+    assert e.fine(km) == pytest.approx(rp.reposition_extra(b.t, here, *target), rel=1e-3)
+    assert rp.reposition_extra(b.t, here, *target) > 0
+    rp = progress([capped], b, version="S2")  # capped at 4,000: left out
+    assert rp.empty_km_fines(rp.states(b.t, here)) == ()
+    uncapped = pref("max_total_deadhead_km", {"max_km": 10.0}, amount=100)
+    rp = progress([uncapped], b, version="S2")
+    assert len(rp.empty_km_fines(rp.states(b.t, here))) == 1
+    rp.waive(1)
+    assert rp.empty_km_fines(rp.states(b.t, here)) == ()
+

@@ -44,6 +44,15 @@ def _out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
             "lng": lng, "short_plan": plan}
 
 
+def move_pays(view: MainDecisionView, lat: float, lng: float) -> bool:
+    """Whether a move toward a market is worth its fines: what it adds to a spent deadhead
+    budget may be at most what its driving is worth at the driver's rate (about a minute a
+    km). A market move has no order to weigh it against; without this a driver whose budget
+    was spent shuttled between markets at 100 yuan a km (failure class "market moves past a
+    spent deadhead budget")."""
+    fine = view.move_fine(lat, lng)
+    return fine <= 0.0 or fine <= view.time_price.rate * view.position.km_to(lat, lng)
+
 class MainDecisionAgent:
     prompt = MAIN
 
@@ -113,8 +122,8 @@ class MainDecisionAgent:
         # hours without an order: the nearby grids have failed too, look for a big market
         far = stuck and view.minutes_without_order >= FAR_AFTER_MINUTES
         if moving_on and not far and g is not None and g.value > (view.here_value or 0.0) and (
-                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0) and view.allows(g.lat,
-                                                                                     g.lng):
+                great_circle_km(pos.lat, pos.lng, g.lat, g.lng) > 5.0) and view.allows(
+                    g.lat, g.lng) and move_pays(view, g.lat, g.lng):
             return _out("reposition", f"move to grid {g.cell} (value {g.value:.0f}), "
                         "then search there", lat=round(g.lat, 5), lng=round(g.lng, 5))
         # a market outside the driver's box (or inside a circle it must keep out of) is no
@@ -123,7 +132,7 @@ class MainDecisionAgent:
         target = (densest_nearby(self.geo, pos, elsewhere=True, scale_km=60.0, min_km=40.0,
                                  allowed=allowed)
                   if far else densest_nearby(self.geo, pos, elsewhere=True, allowed=allowed))
-        if stuck and target is not None:
+        if stuck and target is not None and move_pays(view, target.lat, target.lng):
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)
         if search.search and view.searches_in_row < 2:

@@ -38,6 +38,12 @@ class BBox(Params):
     def contains(self, p: Point) -> bool:
         return self.lat_min <= p.lat <= self.lat_max and self.lng_min <= p.lng <= self.lng_max
 
+    def nearest_inside(self, p: Point, margin: float = 0.01) -> Point:
+        """The point just inside the box nearest to `p` (`margin` degrees in from an edge,
+        so that rounded log coordinates stay inside)."""
+        return Point(min(max(p.lat, self.lat_min + margin), self.lat_max - margin),
+                     min(max(p.lng, self.lng_min + margin), self.lng_max - margin))
+
 
 class StayInsideBBox(Kind):
     name = "stay_inside_bbox"
@@ -71,11 +77,9 @@ class StayInsideBBox(Kind):
             return self.times_broken(counters, penalty)
         # every step starting or ending outside is fined: back to the nearest point inside
         _, fined = self.fined(penalty)
-        m = 0.01
-        lat = min(max(pos.lat, p.lat_min + m), p.lat_max - m)
-        lng = min(max(pos.lng, p.lng_min + m), p.lng_max - m)
+        back = p.nearest_inside(pos)
         return (Status.DUE, f"outside the allowed box; {counters.get('violations', 0)} steps fined"
-                f"{fined}", Todo("go", "back inside the box", lat=lat, lng=lng))
+                f"{fined}", Todo("go", "back inside the box", lat=back.lat, lng=back.lng))
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:

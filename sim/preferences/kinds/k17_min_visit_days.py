@@ -15,7 +15,15 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Km, Lat, Lng, Params
 from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
-from sim.preferences.text.common import DAYS_N, ENTER, MONTH, Claim, hit, int_before
+from sim.preferences.text.common import (
+    DAYS_N,
+    ENTER,
+    MONTH,
+    PLACE_LOADS,
+    Claim,
+    hit,
+    int_before,
+)
 from sim.preferences.text.extract import Facts
 
 
@@ -80,7 +88,8 @@ class MinVisitDays(Kind):
         if f.coords:
             lat, lng = f.coords[0].lat, f.coords[0].lng
         elif f.places and f.places[0].lat is not None and not hit(f, r"装货|卸货|loading|unloading|"
-                                                                    r"pickup|orders?|单"):
+                                                                    r"pickup|orders?|单|"
+                                                                    + PLACE_LOADS):
             lat, lng = f.places[0].lat, f.places[0].lng
             county = next((p for p in f.points if p.radius_km), None)
             if county is not None:  # a district/county: its centre and radius

@@ -14,7 +14,15 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import AT_LEAST, DAYS_N, REFUSE, Claim, hit, int_before
+from sim.preferences.text.common import (
+    AT_LEAST,
+    DAYS_N,
+    PLACE_LOADS,
+    REFUSE,
+    Claim,
+    hit,
+    int_before,
+)
 from sim.preferences.text.extract import Facts
 
 
@@ -70,7 +78,7 @@ class MinRegionOrderDays(Kind):
         score = 2.0 + 1.0 * hit(f, r"装货|卸货|装卸|loading|unloading|pickup|drop(?!\s+(?:by|in))|"
                                   r"start(?:s|ing)? or end(?:s|ing)?|"
                                   r"from or to|to or from|origin|destination|起点|终点|订单|单|"
-                                  r"orders?|jobs?|loads?|cargo")
+                                  r"orders?|jobs?|loads?|cargo|" + PLACE_LOADS)
         if f.coords:
             score -= 1.0
         if f.dates:

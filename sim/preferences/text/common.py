@@ -45,6 +45,8 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
               r"consecutive|"
               r"continuous|uninterrupted|unbroken|straight|at a stretch|one stretch|single block|"
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
+# a place's loads in words: 接台山的货, 在台山装或者在台山卸 (K18, not visits to the place, K17)
+PLACE_LOADS = r"接[^，。,;；]{0,8}货|装[^，。,;；]{0,8}卸"
 NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
@@ -52,7 +54,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
            r"不跑|不动车|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
-           r"不能开|"
+           r"不能开|别让车动|不让车动|车别动|别动车|(?:别|不要|不用)(?:给我)?(?:安排|派)|"
            r"no orders?|not take|no driving|not drive|don't drive|do not drive|no work|not work|"
            r"stay off|stop working|don't take|do not take|never take|no (?:new )?(?:jobs|loads|"
            r"cargo)|"

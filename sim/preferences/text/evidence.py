@@ -198,7 +198,8 @@ EVIDENCE: dict[str, Evidence] = {
     "first_order_deadline": Evidence((FIRST,), lambda f: bool(f.clocks),
                                      "a first order by a clock time"),
     "min_visit_days": Evidence((VISIT,), lambda f: _point(f) and _days(f) and not hit(
-        f, r"装货|卸货|loading|unloading|orders?|单"), "visits to a point on some days"),
+        f, r"装货|卸货|loading|unloading|orders?|单|" + common.PLACE_LOADS),
+        "visits to a point on some days"),
     "min_region_order_days": Evidence((LOAD,), lambda f: bool(f.places) and _day_count(f),
                                       "orders in a place on some days"),
     "must_take_cargo": Evidence((), lambda f: bool(cargo_ids(f.text)), "a cargo id"),

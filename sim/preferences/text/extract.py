@@ -644,6 +644,8 @@ def coords(t: str) -> list[Coord]:
         r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
         r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F,
         r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?!\d|\.\d)",
+        # N22.819 E113.673, E113.673 N22.819: the hemisphere letter before the number
+        r"(?<![A-Za-z])[NnEe]\s*" + _F + r"\s*°?\s*[,，、;/ ]?\s*[NnEe]\s*" + _F + r"(?!\d|\.\d)",
     ]
     for p in pats:
         for m in rx.finditer(p, t, re.I):

@@ -1,0 +1,99 @@
+"""The blind drivers files (benchmarks/blind_drivers/) and the set builder that runs them.
+
+Written from the kind definitions by someone who had read neither the text reader nor the
+phrase bank, they are the evaluation closest to the drivers files we will be checked on."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.geo import haversine_km
+from sim.preferences.kinds import build_rule, kind_names
+from sim.scenario import load_scenario
+from sim.scoring.scorer import read_driver_rows
+from sim.world.cargo_stream import official_cargo_records
+
+ROOT = Path(__file__).resolve().parents[1]
+BLIND = ROOT / "benchmarks" / "blind_drivers"
+FILES = {"drivers_blind_a.json": "BA", "drivers_blind_b.json": "BB"}
+
+
+def builder():
+    path = ROOT / "benchmarks" / "policy_eval" / "blind_set.py"
+    spec = importlib.util.spec_from_file_location("blind_set", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("blind_set", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_a_blind_file_holds_every_kind_in_rules_the_scorer_reads(name: str) -> None:
+    rows = json.loads((BLIND / name).read_text(encoding="utf-8"))
+    assert [r["driver_id"] for r in rows] == [f"{FILES[name]}{i:02d}" for i in range(1, 17)]
+    kinds = set()
+    for r in rows:
+        assert 3 <= len(r["preferences"]) <= 4
+        for p in r["preferences"]:
+            params = dict(p["structured"]["params"])
+            if p["structured"]["kind"] == "must_take_cargo":
+                assert params["cargo_id"] == "{CARGO}"
+                assert "{CARGO}" in p["content"]
+                params["cargo_id"] = "C00000001"
+            build_rule(p["structured"]["kind"], params)  # raises on a bad gold reading
+            kinds.add(p["structured"]["kind"])
+    assert kinds == set(kind_names())
+
+
+def test_a_blind_set_names_a_cargo_listed_that_day_near_the_driver(tmp_path: Path) -> None:
+    """The builder's must-take cargo is a real cargo of the market draw, listed on the rule's
+    day near the driver; the set runs in the harness as a fresh split."""
+    bs = builder()
+    rows = json.loads((BLIND / "drivers_blind_a.json").read_text(encoding="utf-8"))
+    row = copy.deepcopy(next(r for r in rows if any(
+        p["structured"]["kind"] == "must_take_cargo" for p in r["preferences"])))
+    rule = next(p for p in row["preferences"] if p["structured"]["kind"] == "must_take_cargo")
+    rule["start_time"], rule["end_time"] = "2026-03-02 07:00:00", "2026-03-02 23:59:59"
+    src = tmp_path / "blind.json"
+    src.write_text(json.dumps([row], ensure_ascii=False), encoding="utf-8")
+    toml, drivers = bs.build([src], "calibrated", 515, tmp_path / "set")
+    sc = load_scenario(str(toml))
+    assert sc.scenario.seed == 515
+    assert Path(sc.drivers.file).resolve() == drivers.resolve()
+    got = read_driver_rows(drivers)[row["driver_id"]]
+    filled = next(p for p in got["preferences"]
+                  if p["structured"]["kind"] == "must_take_cargo")
+    cid = filled["structured"]["params"]["cargo_id"]
+    assert cid != "{CARGO}"
+    assert cid in filled["content"]
+    assert "{CARGO}" not in filled["content"]
+    cargo = next(r for r in official_cargo_records(sc.with_overrides(scenario={"days": 2}))
+                 if r["cargo_id"] == cid)
+    assert filled["start_time"] == cargo["create_time"]
+    assert cargo["create_time"].startswith("2026-03-02")
+    assert haversine_km(row["current_lat"], row["current_lng"], cargo["start"]["lat"],
+                        cargo["start"]["lng"]) <= 30
+    # the other rules are the blind file's own, untouched
+    assert [p for p in got["preferences"] if p is not filled] == [
+        p for p in row["preferences"] if p is not rule]
+
+
+def test_a_blind_file_without_the_token_is_refused_by_driver(tmp_path: Path) -> None:
+    bs = builder()
+    rows = json.loads((BLIND / "drivers_blind_b.json").read_text(encoding="utf-8"))
+    for r in rows:
+        for p in r["preferences"]:
+            if p["structured"]["kind"] == "must_take_cargo":
+                p["structured"]["params"]["cargo_id"] = "C123"
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    with pytest.raises(bs.BlindFileError, match=r"bad\.json: driver BB\d\d, must-take rule 1: "
+                                                r"cargo_id expected '\{CARGO\}', found 'C123'"):
+        bs.build([src], "calibrated", 515, tmp_path / "set")
+    assert bs.main([str(src), "--out", str(tmp_path / "set")]) == 2
