@@ -15,8 +15,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from agents.app.cli import Terminated
+from sim.world import recorder
 from sim.world.events import ROW_SCHEMA
-from sim.world.recorder import FLUSH_SECONDS
+from sim.world.recorder import FLUSH_SECONDS, BatchedParquetWriter
 from tests.conftest import ROOT, SCENARIOS
 
 
@@ -117,3 +119,68 @@ def test_interrupt_before_any_output_names_no_directory(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
     assert "results written so far are in" not in err or out.exists()
+
+
+class _TornRow(dict):
+    """A row whose fifth column's read raises, as a SIGTERM's handler does mid-append."""
+
+    def __init__(self, row: dict) -> None:
+        super().__init__(row)
+        self.reads = 0
+
+    def get(self, key: str, default: object = None) -> object:
+        self.reads += 1
+        if self.reads == 5:
+            raise Terminated
+        return super().get(key, default)
+
+
+def _row(seq: int) -> dict:
+    return {"seq": seq, "t": float(seq), "kind": "wait", "driver_id": "D1", "detail": "{}"}
+
+
+def test_a_signal_between_a_rows_columns_drops_that_row_only(tmp_path: Path) -> None:
+    # failure class "a signal between a row's columns": a SIGTERM landed while the steps
+    # writer appended a row column by column; the flush on the way out found columns of
+    # unequal length, raised, and the run ended as an internal error (exit 70)
+    w = BatchedParquetWriter(tmp_path / "events.parquet", ROW_SCHEMA, batch_rows=1000)
+    for i in range(1, 4):
+        w.append(_row(i))
+    with pytest.raises(Terminated):
+        w.append(_TornRow(_row(4)))
+    assert len({len(c) for c in w.cols.values()}) == 2  # the columns are ragged
+    w.flush()
+    got = pq.read_table(tmp_path / "events.parquet")
+    assert got.column("seq").to_pylist() == [1, 2, 3]
+    assert w.rows_written == 3
+    assert w.n == 0
+    w.append(_row(5))  # the writer goes on whole
+    w.flush()
+    assert sorted(pq.read_table(tmp_path / "events.parquet").column("seq").to_pylist()) == [
+        1, 2, 3, 5]
+
+
+@pytest.mark.parametrize("when", ["before the part is renamed", "after it is renamed"])
+def test_a_signal_during_a_flush_writes_each_row_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    # a SIGTERM during a part's write unwinds to the flush on the way out: rows the part did
+    # not hold are written then, rows it holds are not written again
+    w = BatchedParquetWriter(tmp_path / "events.parquet", ROW_SCHEMA, batch_rows=1000)
+    for i in range(1, 4):
+        w.append(_row(i))
+    replace = os.replace
+
+    def replace_and_signal(src: object, dst: object) -> None:
+        if when.startswith("after"):
+            replace(src, dst)
+        raise Terminated
+
+    monkeypatch.setattr(recorder.os, "replace", replace_and_signal)
+    with pytest.raises(Terminated):
+        w.flush()
+    monkeypatch.setattr(recorder.os, "replace", replace)
+    assert w.n == (3 if when.startswith("before") else 0)
+    w.append(_row(4))
+    w.flush()
+    seq = pq.read_table(tmp_path / "events.parquet").column("seq").to_pylist()
+    assert sorted(seq) == [1, 2, 3, 4]

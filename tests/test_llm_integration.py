@@ -94,11 +94,12 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
 
 
 def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
-    # one step, two questions per mode: a 270M model on 2 cores spends seconds per reply
-    small = ("--qa-steps", "1", "--qa-max-questions", "2")
+    # one step, one question per mode: a 270M model on a CPU core spends seconds per reply
+    # (the scripted-server test in test_model_eval.py asks more and checks the figures)
+    small = ("--qa-steps", "1", "--qa-max-questions", "1")
     got = run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
     for mode in got["qa"].values():
-        assert mode["questions"] == 2
+        assert mode["questions"] == 1
         assert mode["accuracy"] is None or 0 <= mode["accuracy"] <= 1
     assert got["decision_agreement"]["steps"] == 1
     print(f"\nlocal model QA/agreement (plumbing, not quality): {json.dumps(got)}")

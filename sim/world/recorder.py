@@ -46,7 +46,7 @@ class BatchedParquetWriter:
         get = row.get
         for k, add in self._adders:
             add(get(k))
-        self.n += 1
+        self.n += 1  # the row counts once every column has it (see `flush`)
         # by rows for throughput, by wall time so a run killed at any moment has lost at
         # most the last few seconds, however slowly rows arrive
         if self.n >= self.batch_rows or time.monotonic() - self.last_flush >= self.flush_seconds:
@@ -56,16 +56,31 @@ class BatchedParquetWriter:
         self.last_flush = time.monotonic()
         if self.n == 0:
             return
-        table = pa.table(redact_columns(self.cols, self.text_cols), schema=self.schema)
-        final = self.dir / f"part-{self.parts:05d}.parquet"
-        tmp = self.dir / f".part-{self.parts:05d}.tmp"
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, final)
-        self.parts += 1
-        self.rows_written += self.n
+        cols, n, part = self.cols, self.n, self.parts
+        if any(len(c) != n for c in cols.values()):
+            # a Ctrl-C or SIGTERM came while a row was being appended, column by column: that
+            # torn row is dropped and the whole ones before it are written (failure class "a
+            # signal between a row's columns": the flush on the way out raised, the run ended
+            # as an internal error and the buffered rows were lost)
+            cols = {k: c[:n] for k, c in cols.items()}
+        # the buffers are handed over before the write, so a signal during it cannot make the
+        # flush on the way out write the same rows twice; an unfinished write gives them back
         self.cols = {k: [] for k in self.cols}
         self._adders = [(k, col.append) for k, col in self.cols.items()]
-        self.n = 0
+        self.n, self.parts = 0, part + 1
+        final = self.dir / f"part-{part:05d}.parquet"
+        try:
+            table = pa.table(redact_columns(cols, self.text_cols), schema=self.schema)
+            tmp = self.dir / f".part-{part:05d}.tmp"
+            pq.write_table(table, tmp, compression="zstd")
+            os.replace(tmp, final)
+        except BaseException:
+            if not final.exists():
+                self.cols = {k: cols[k] + self.cols[k] for k in cols}
+                self._adders = [(k, col.append) for k, col in self.cols.items()]
+                self.n += n
+            raise
+        self.rows_written += n
 
 
 class EventRecorder:
