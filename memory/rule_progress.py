@@ -56,7 +56,11 @@ OFF_KEYS = ("unworked_days", "off_days")
 # first-order deadlines), off days, and the dwells of errands and family events
 TIMED_KINDS = DAY_KINDS | {"min_days_without_orders", "min_full_off_days",
                            "dwell_at_point_on_day", "route_stops_on_day", "home_stay_event"}
-STEPS_AHEAD = 3  # the steps a per-step fine is counted over when a drive ends it
+# the steps a per-step fine is counted over when a drive ends it: the next one only (a take
+# ending outside is already charged the step after it; the steps after that are priced when
+# chosen). With 3, drivers with an uncapped box under S4 drove back empty after every long
+# haul and fell below the floor (failure class "a box left on every long haul")
+STEPS_AHEAD = 1
 # one-off fines: judged at the end, so what is at stake stays the whole fine until then
 ONE_OFF = frozenset({PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT,
                      PenaltyModel.EVENT})  # ... and of those kept by several days off

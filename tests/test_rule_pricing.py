@@ -85,8 +85,8 @@ def test_a_capped_rule_whose_cap_is_paid_costs_nothing_more():
     (s,) = progress([box], b, "S2").states(b.t)
     assert s.penalty == 600  # two steps outside: the cap
     assert progress([box], b, "S2").marginal_fine(s) == 0
-    (s,) = progress([box], b, "S4").states(b.t)  # S4 applies no cap: outside, every step
-    assert progress([box], b, "S4").marginal_fine(s) == 3 * 300  # is fined until back
+    (s,) = progress([box], b, "S4").states(b.t)  # S4 applies no cap: a drive back saves
+    assert progress([box], b, "S4").marginal_fine(s) == 300  # the next step's fine, not three
 
 
 def test_a_visit_day_is_worth_its_share_until_too_few_days_are_left():
