@@ -56,11 +56,6 @@ OFF_KEYS = ("unworked_days", "off_days")
 # first-order deadlines), off days, and the dwells of errands and family events
 TIMED_KINDS = DAY_KINDS | {"min_days_without_orders", "min_full_off_days",
                            "dwell_at_point_on_day", "route_stops_on_day", "home_stay_event"}
-# the steps a per-step fine is counted over when a drive ends it: the next one only (a take
-# ending outside is already charged the step after it; the steps after that are priced when
-# chosen). With 3, drivers with an uncapped box under S4 drove back empty after every long
-# haul and fell below the floor (failure class "a box left on every long haul")
-STEPS_AHEAD = 1
 # one-off fines: judged at the end, so what is at stake stays the whole fine until then
 ONE_OFF = frozenset({PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT,
                      PenaltyModel.EVENT})  # ... and of those kept by several days off
@@ -758,10 +753,12 @@ class RuleProgress:
             return fine
         c = dict(state.counters)
         if "violations" in c:
-            # a fine per step: standing outside a box is fined at every step until back,
-            # so what a drive back avoids is the next few steps' fines (the cap permitting)
-            c["violations"] = c["violations"] + (STEPS_AHEAD if spec.rule is not None and
-                                                 spec.rule.scope is Scope.STEP else 1)
+            # one more break; for a fine per step (outside a box) what a drive back avoids
+            # is the next step's fine, the cap permitting: a take that ends outside is
+            # charged the step after it, and the steps after that are priced when chosen.
+            # Counting three, drivers with an uncapped box under S4 drove back empty after
+            # every long haul (failure class "a box left on every long haul")
+            c["violations"] = c["violations"] + 1
         elif "over_km" in c:
             c["over_km"] = c["over_km"] + 1
         elif "failed" in c:

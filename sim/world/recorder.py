@@ -33,11 +33,9 @@ class BatchedParquetWriter:
         self.dir, self.schema, self.batch_rows = directory, schema, batch_rows
         self.flush_seconds = flush_seconds
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.cols: dict[str, list] = {f.name: [] for f in schema}
-        self._adders = [(k, col.append) for k, col in self.cols.items()]  # (column, its append)
+        self._buffers({f.name: [] for f in schema}, 0)
         self.text_cols = tuple(f.name for f in schema if pa.types.is_string(f.type)
                                or pa.types.is_large_string(f.type))
-        self.n = 0
         self.parts = 0
         self.rows_written = 0
         self.last_flush = time.monotonic()
@@ -65,9 +63,8 @@ class BatchedParquetWriter:
             cols = {k: c[:n] for k, c in cols.items()}
         # the buffers are handed over before the write, so a signal during it cannot make the
         # flush on the way out write the same rows twice; an unfinished write gives them back
-        self.cols = {k: [] for k in self.cols}
-        self._adders = [(k, col.append) for k, col in self.cols.items()]
-        self.n, self.parts = 0, part + 1
+        self._buffers({k: [] for k in cols}, 0)
+        self.parts = part + 1
         final = self.dir / f"part-{part:05d}.parquet"
         try:
             table = pa.table(redact_columns(cols, self.text_cols), schema=self.schema)
@@ -76,11 +73,15 @@ class BatchedParquetWriter:
             os.replace(tmp, final)
         except BaseException:
             if not final.exists():
-                self.cols = {k: cols[k] + self.cols[k] for k in cols}
-                self._adders = [(k, col.append) for k, col in self.cols.items()]
-                self.n += n
+                self._buffers({k: cols[k] + self.cols[k] for k in cols}, n + self.n)
             raise
         self.rows_written += n
+
+    def _buffers(self, cols: dict[str, list], n: int) -> None:
+        """Buffer these columns of `n` rows, appended to through `_adders`."""
+        self.cols = cols
+        self._adders = [(k, col.append) for k, col in cols.items()]  # (column, its append)
+        self.n = n
 
 
 class EventRecorder:
