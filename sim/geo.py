@@ -227,14 +227,21 @@ class Geography:
         v = self.speed_kmh * self.speed_profile[hour]
         return max(1, math.ceil(km / v * 60))
 
+    @cached_property
+    def _sampling(self) -> list[tuple[float, float]]:
+        """Per county: the sampling sigma and the km per degree of longitude (a month's cargo
+        samples a few hundred thousand points; the same floats as computed inline)."""
+        return [(max(c.radius_km, 1.0) / 2, 111.320 * math.cos(math.radians(c.lat)))
+                for c in self.counties]
+
     def sample_point(self, county_index: int, rng: np.random.Generator) -> Point:
         """A point around a county centroid (Gaussian, sigma = radius/2), kept inside Guangdong."""
         c = self.counties[county_index]
-        sigma_km = max(c.radius_km, 1.0) / 2
+        sigma_km, km_per_lng = self._sampling[county_index]
         for _ in range(16):
-            dy, dx = rng.normal(0.0, sigma_km, size=2)
+            dy, dx = rng.normal(0.0, sigma_km, size=2).tolist()
             lat = c.lat + dy / 110.574
-            lng = c.lng + dx / (111.320 * math.cos(math.radians(c.lat)))
+            lng = c.lng + dx / km_per_lng
             if in_guangdong(lat, lng):
                 return Point(round6(lat), round6(lng))
         return c.point

@@ -28,7 +28,11 @@ def _rows_written(folder: Path) -> int:
 
 def test_sigkill_leaves_readable_events(tmp_path: Path) -> None:
     scenario = tmp_path / "long.toml"
+    # the month without preferences: a drawn must-take rule reads the market ahead to its day
+    # before the first event (20 s of cargo), and this test is about the events
     text = (SCENARIOS / "month.toml").read_text()
+    assert "preferences_per_driver = 3" in text
+    text = text.replace("preferences_per_driver = 3", "preferences_per_driver = 0")
     scenario.write_text(text + "\n[output]\nbatch_rows = 2000\n")
     out = tmp_path / "run"
     proc = subprocess.Popen(

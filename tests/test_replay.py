@@ -36,7 +36,8 @@ def plausible(body: dict) -> tuple[int, str]:
 
 def test_replay_reproduces_recorded_run(tmp_path: Path, smoke: Scenario) -> None:
     cache = tmp_path / "cache.jsonl"
-    base = smoke.with_overrides(scenario={"days": 0.2}, drivers={"count": 2})
+    # 43 minutes of two drivers: about 350 requests (0.2 days made 2,300 and took half a minute)
+    base = smoke.with_overrides(scenario={"days": 0.03}, drivers={"count": 2})
     with ScriptedServer(plausible, prompt_tokens=321, completion_tokens=17) as srv:
         rec = base.with_overrides(llm={"backend": "llm", "base_url": srv.base_url,
                                        "cache": str(cache)})
