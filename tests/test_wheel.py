@@ -8,7 +8,7 @@ pip of its own), and the new venv sees this venv's third-party packages through 
 line: unpacking pandas, pyarrow and numpy again and bootstrapping pip took most of this test's
 minute and proved only that pip works. `pip check` still proves that the wheel's declared
 requirements are met. A path line does not run the `.pth` files of that folder, so this venv's
-editable install of the checkout stays invisible (the first assertion after the install).
+editable install of the checkout stays invisible (the `data.__file__` assertion below).
 """
 
 from __future__ import annotations

@@ -111,12 +111,10 @@ class CargoGenerator:
         w = geo.weights
         # destinations: gravity model, heavier for big counties and near ones
         dest = w[None, :] * np.exp(-d / cfg.destination_scale_km)
-        self.dest_cdf = np.cumsum(dest / dest.sum(axis=1, keepdims=True), axis=1)
-        self.origin_cdf = np.cumsum(w)
-        # the same figures as Python lists: a month draws a few hundred thousand picks, and
-        # bisect on a list gives numpy's searchsorted (side="left") at a fifth of its cost
-        self._dest_rows = self.dest_cdf.tolist()
-        self._origin_row = self.origin_cdf.tolist()
+        # the cumulative weights as Python lists: a month draws a few hundred thousand picks,
+        # and bisect on a list gives numpy's searchsorted (side="left") at a fifth of its cost
+        self._dest_rows = np.cumsum(dest / dest.sum(axis=1, keepdims=True), axis=1).tolist()
+        self._origin_row = np.cumsum(w).tolist()
         self._profile = self.profile.tolist()
         self._profile_max = max(self._profile)
         self.n = 0
