@@ -81,3 +81,25 @@ def test_best_grid_is_the_first_ranked_on_a_real_run(tmp_path):
     finally:
         mp.undo()
     assert asked[0] > 20
+
+
+def test_county_km_is_the_plain_expression_to_the_last_bit():
+    """The calibrated market's rows-to-counties km: its tabled cosines give the doubles the
+    plain expression gives, for points on the 0.01-degree grid the market asks about, points
+    off it, and points beyond the table (which fall back to the plain cosines)."""
+    from sim.geo import county_arrays
+    from sim.world.cargo_stream import KM_PER_DEG_LAT, KM_PER_DEG_LNG, CountyKm
+
+    k = county_arrays()
+    km = CountyKm(k.lat, k.lng)
+    rng = np.random.default_rng(5)
+    raw_lat, lng = rng.uniform(14.0, 31.0, 6000), rng.uniform(108.0, 118.0, 6000)
+    lat = np.concatenate([np.round(raw_lat[:3000], 2), raw_lat[3000:]])
+    lng = np.round(lng, 2)
+    plain = np.hypot((k.lng[None, :] - lng[:, None]) * KM_PER_DEG_LNG
+                     * np.cos(np.radians((lat[:, None] + k.lat[None, :]) / 2)),
+                     (k.lat[None, :] - lat[:, None]) * KM_PER_DEG_LAT)
+    assert np.array_equal(km(lat, lng), plain)
+    on = km(lat[:3000], lng[:3000])  # a block wholly on the grid takes no fallback
+    assert np.array_equal(on, plain[:3000])
+    assert ((lat < 17.2) | (lat > 28.55)).any()  # some rows lie beyond the table

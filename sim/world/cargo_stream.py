@@ -54,12 +54,41 @@ def official_km(lat1: np.ndarray, lng1: np.ndarray, lat2: np.ndarray,
     return haversine_np(lat1, lng1, lat2, lng2)
 
 
-def _flat_km(lat1: np.ndarray, lng1: np.ndarray, lat2: np.ndarray,
-             lng2: np.ndarray) -> np.ndarray:
-    """Equirectangular km: exact enough inside one province for choosing counties."""
-    dy = (lat2 - lat1) * KM_PER_DEG_LAT
-    dx = (lng2 - lng1) * KM_PER_DEG_LNG * np.cos(np.radians((lat1 + lat2) / 2))
-    return np.hypot(dx, dy)
+class CountyKm:
+    """Equirectangular km from points to every county: exact enough inside one province for
+    choosing counties, and the same doubles as the plain expression
+    `hypot((lng2 - lng1) * KM_PER_DEG_LNG * cos(radians((lat1 + lat2) / 2)), (lat2 - lat1) *
+    KM_PER_DEG_LAT)` (the market's draws depend on them), at two thirds of its cost.
+
+    The cosine of the mid-latitude is most of the work, and the points this market asks about
+    are rounded to 0.01 degrees (`np.round(x, 2)`), so each row's cosines are one row of a
+    table computed once: the same expression on the same doubles. A point off the grid (or
+    outside the table) gets its cosines computed as before, so the result never differs.
+    """
+
+    PAD = 3.0  # degrees of table beyond the province's box: destinations are tried off it
+
+    def __init__(self, lat: np.ndarray, lng: np.ndarray) -> None:
+        self.lat, self.lng = lat, lng
+        self.i0 = round((LAT_MIN - self.PAD) * 100)
+        grid = np.arange(self.i0, round((LAT_MAX + self.PAD) * 100) + 1) / 100
+        self.grid = np.round(grid, 2)  # the doubles np.round(x, 2) yields
+        self.cos = np.cos(np.radians((self.grid[:, None] + lat[None, :]) / 2))
+
+    def __call__(self, plat: np.ndarray, plng: np.ndarray) -> np.ndarray:
+        """km from each point (rows) to each county (columns)."""
+        i = np.clip(np.rint(plat * 100).astype(np.int64) - self.i0, 0, self.grid.size - 1)
+        on_grid = self.grid[i] == plat
+        c = self.cos[i]
+        if not on_grid.all():
+            off = ~on_grid
+            c[off] = np.cos(np.radians((plat[off, None] + self.lat[None, :]) / 2))
+        dx = self.lng[None, :] - plng[:, None]
+        dx *= KM_PER_DEG_LNG
+        dx *= c
+        dy = self.lat[None, :] - plat[:, None]
+        dy *= KM_PER_DEG_LAT
+        return np.hypot(dx, dy, out=dx)
 
 
 def _weights(table: tuple[tuple[str, float], ...]) -> tuple[list[str], np.ndarray]:
@@ -75,6 +104,7 @@ class CalibratedMarket:
         self.cfg = cfg
         self.rng = calibrated_rng(seed)
         self.k = county_arrays()
+        self.county_km = CountyKm(self.k.lat, self.k.lng)
         city_w = dict(cfg.origin_city_weights)
         # a city's weight is spread over its counties by population
         city_pop: dict[str, float] = {}
@@ -123,7 +153,7 @@ class CalibratedMarket:
         gap = np.empty(lat.size)
         for a in range(0, lat.size, BLOCK):  # blocks keep the rows x counties matrix small
             sl = slice(a, a + BLOCK)
-            d = _flat_km(lat[sl, None], lng[sl, None], k.lat[None, :], k.lng[None, :])
+            d = self.county_km(lat[sl], lng[sl])
             near[sl] = d.argmin(axis=1)
             gap[sl] = d[np.arange(d.shape[0]), near[sl]]
         inside = gap <= 1.2 * k.radius[near] + 2.0
@@ -147,7 +177,7 @@ class CalibratedMarket:
         dj = np.empty(n)
         for a in range(0, n, BLOCK):
             sl = slice(a, a + BLOCK)
-            dc = _flat_km(olat[sl, None], olng[sl, None], k.lat[None, :], k.lng[None, :])
+            dc = self.county_km(olat[sl], olng[sl])
             cum = np.cumsum(k.pop[None, :] * np.exp(-0.5 * ((dc - target[sl, None]) / bw) ** 2),
                             axis=1)
             j[sl] = np.minimum((cum < (u[sl] * cum[:, -1])[:, None]).sum(axis=1), len(k.lat) - 1)
