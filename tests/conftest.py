@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 from agents.app.runner import run_scenario
 from sim.scenario import Scenario, load_scenario
 from sim.world.recorder import read_events
+from tests.cli_fork import ForkedCli
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -40,10 +42,20 @@ def do_run(sc: Scenario, out: Path) -> Run:
     return Run(out)
 
 
-def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "agents.app.cli", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+_FORKED = ForkedCli()
+atexit.register(_FORKED.close)
+
+
+def cli(*args: str, timeout: float = 300, fresh: bool = False
+        ) -> subprocess.CompletedProcess[str]:
+    """`freightsim ARGS` from the repository root, in a process of its own: forked from a server
+    that has imported the package once (tests/cli_fork.py), or with `fresh` (or
+    FREIGHTSIM_TEST_CLI=spawn) a new interpreter."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if fresh or os.environ.get("FREIGHTSIM_TEST_CLI") == "spawn":
+        return subprocess.run([sys.executable, "-m", "agents.app.cli", *args],
+                              capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env)
+    return _FORKED.run(list(args), env, timeout)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
