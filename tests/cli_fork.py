@@ -76,6 +76,9 @@ def _child(req: dict) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         sys.argv = [str(CLI), *req["argv"]]
+        from sim.redact import forget_secrets
+
+        forget_secrets()  # keys are read from this call's environment, as at a fresh start
         from agents.app.cli import main
 
         rc = main(req["argv"])
