@@ -24,17 +24,21 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[dev]"
 	@touch $@
 
-$(VENV)/.llm-installed: $(VENV)/.installed Makefile
+# what `make test` needs, in one resolve: the base install and the llm-server extra together
+# (an install of `.[dev]` first and then `.[dev,llm-server]` resolved and built everything twice)
+$(VENV)/.llm-installed: pyproject.toml Makefile
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
 	@mkdir -p $(WHEELS)
 	@ls $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
 	  echo "building llama-cpp-python $(LLAMA_VERSION) once (about 6 minutes), cached in $(WHEELS)"; \
 	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel -q --no-cache-dir --no-deps \
 	    -w $(WHEELS) "llama-cpp-python==$(LLAMA_VERSION)"; }
-	$(BIN)/python -m pip install -q --find-links $(WHEELS) -e ".[dev,llm-server]"
+	$(BIN)/python -m pip install -q --no-compile --find-links $(WHEELS) -e ".[dev,llm-server]"
 	@# the cached portable wheel wins over any llama-cpp-python a venv got elsewhere
-	$(BIN)/python -m pip install -q --force-reinstall --no-deps \
+	$(BIN)/python -m pip install -q --no-compile --force-reinstall --no-deps \
 	  $(WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
-	@touch $@
+	@touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
 	$(BIN)/freightsim run $(SCENARIO) --out runs/default

@@ -98,7 +98,9 @@ def test_latency_benchmark_pairs_steps_against_the_server(tmp_path: Path,
 def test_qa_and_agreement_against_local_model(tmp_path: Path, model_server: str) -> None:
     # one step, one question per mode: a 270M model on a CPU core spends seconds per reply
     # (the scripted-server test in test_model_eval.py asks more and checks the figures)
-    small = ("--qa-steps", "1", "--qa-max-questions", "1")
+    # 24 tokens a reply: the JSON grammar costs about 0.13 s a token on this server, and a cut
+    # reply counts as unanswered, which the checks below allow
+    small = ("--qa-steps", "1", "--qa-max-questions", "1", "--qa-max-tokens", "24")
     got = run_slice(tmp_path / "live", "--base-url", model_server, "--model", "local", *small)
     for mode in got["qa"].values():
         assert mode["questions"] == 1

@@ -61,6 +61,11 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     with ScriptedServer(reader) as srv:
         got = run_slice(tmp_path / "live", "--base-url", srv.base_url, "--model", "scripted")
         requests = len(srv.requests)
+        # each reply capped as the probe needs: an answer 64 tokens, a decision 96
+        caps = {(b["response_format"]["json_schema"]["name"], b["max_tokens"])
+                for b in srv.requests}
+        assert {cap for name, cap in caps if name == "qa"} == {64}
+        assert {cap for name, cap in caps if name != "qa"} == {96}
     qa = got["qa"]
     assert got["steps"] == 3
     assert set(qa) == {"bounded", "compressed"}
@@ -80,3 +85,17 @@ def test_qa_and_agreement_against_scripted_server(tmp_path: Path) -> None:
     again = run_slice(tmp_path / "replay", "--llm-replay", "--llm-cache", str(cache),
                        "--model", "scripted")
     assert again == got
+
+
+def test_qa_max_tokens_caps_every_reply(tmp_path: Path) -> None:
+    """`--qa-max-tokens N`: every probe and decision asks at most N tokens (a slow server's
+    budget), and the probes run as before."""
+    with ScriptedServer(reader) as srv:
+        got = run_slice(tmp_path / "capped", "--base-url", srv.base_url, "--model", "scripted",
+                        "--qa-steps", "1", "--qa-max-tokens", "7")
+        assert srv.requests
+        assert {b["max_tokens"] for b in srv.requests} == {7}
+    assert got["decision_agreement"]["steps"] == 1
+    bad = cli("bench", str(SCENARIOS / "bench.toml"), "--qa-max-tokens", "0")
+    assert bad.returncode == 2
+    assert "--qa-max-tokens" in bad.stderr

@@ -107,8 +107,9 @@ def run_mode(sc: Scenario, run_dir: Path, keep_texts: bool) -> ProbeRecorder | N
 
 def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
               model_eval: dict | None = None) -> dict:
-    """`model_eval` (optional): {"model": LanguageModel, "steps": n, "max_questions": k} asks
-    a model the probes and the main decision on n sampled steps of every mode."""
+    """`model_eval` (optional): {"model": LanguageModel, "steps": n, "max_questions": k,
+    "max_tokens": t or None} asks a model the probes and the main decision on n sampled steps
+    of every mode."""
     report: dict = {"scenario": sc.scenario.name, "seed": sc.scenario.seed,
                     "days": sc.scenario.days, "drivers": sc.drivers.count,
                     "backend": sc.llm.backend, "modes": {}}
@@ -142,7 +143,7 @@ def run_bench(sc: Scenario, out: Path, modes: tuple[str, ...] | None = None,
 
         report["quality"]["model"] = model_quality(
             samples, model_eval["model"], model_eval.get("steps", 5),
-            model_eval.get("max_questions", 0))
+            model_eval.get("max_questions", 0), model_eval.get("max_tokens"))
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out / "report.json", json.dumps(report, indent=2))
     write_text_atomic(out / "report.md", markdown(report))

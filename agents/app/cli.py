@@ -193,7 +193,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         cache = Path(args.llm_cache) if args.llm_cache else out / "qa-cache.jsonl"
         model_eval = {"model": build_qa_model(args.base_url, args.model, cache,
                                               args.llm_replay),
-                      "steps": args.qa_steps, "max_questions": args.qa_max_questions}
+                      "steps": args.qa_steps, "max_questions": args.qa_max_questions,
+                      "max_tokens": args.qa_max_tokens}
     agents = tuple(args.agent or ())
     dup = next((a for i, a in enumerate(agents) if a in agents[:i]), None)
     if dup is not None:
@@ -520,6 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--qa-steps", type=int, default=5, help="sampled steps asked per mode")
     b.add_argument("--qa-max-questions", type=int, default=0,
                    help="questions per step (0: every probe)")
+    b.add_argument("--qa-max-tokens", type=_positive_int, default=None, metavar="N",
+                   help="cap every model reply of the QA and agreement probes (default 64 for "
+                        "an answer, 96 for a decision); a cut reply counts as unanswered")
     b.add_argument("--llm-cache", help="record/replay file (default <out>/qa-cache.jsonl)")
     b.add_argument("--llm-replay", action="store_true",
                    help="answer the model questions from --llm-cache only")

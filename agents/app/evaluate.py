@@ -151,10 +151,16 @@ def pick(keys: Sequence[tuple[str, int]], n: int) -> list[tuple[str, int]]:
     return [keys[round(i * (len(keys) - 1) / max(n - 1, 1))] for i in range(n)]
 
 
+QA_REPLY_TOKENS = 64  # an answer: one short JSON object
+DECISION_REPLY_TOKENS = 96  # a main decision: an action, its cargo or place, a reason
+
+
 def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: LanguageModel,
-                  steps: int, max_questions: int = 0, max_tokens: int = 64) -> dict:
+                  steps: int, max_questions: int = 0, max_tokens: int | None = None) -> dict:
     """QA accuracy per mode over the same `steps` sampled steps, and the main decision's
-    agreement between `bounded` and `compressed` views on those steps."""
+    agreement between `bounded` and `compressed` views on those steps. `max_tokens` caps
+    every reply (default: 64 for an answer, 96 for a decision): on a slow server a reply cut
+    short counts as unanswered, which the report shows."""
     kept = {m: s for m, s in samples.items() if any(x.texts for x in s.values())}
     common = set.intersection(*({k for k, x in s.items() if x.texts}
                                 for s in kept.values())) if kept else set()
@@ -168,7 +174,7 @@ def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: Lang
             for f in facts:
                 text = s.texts.get(f.agent, "")
                 msgs = QA.messages(text + f"## question\n{f.question}\n")
-                out = _ask(model, QA, msgs, max_tokens)
+                out = _ask(model, QA, msgs, max_tokens or QA_REPLY_TOKENS)
                 asked += 1
                 if out is None:
                     unanswered += 1
@@ -179,7 +185,8 @@ def model_quality(samples: dict[str, dict[tuple[str, int], Sample]], model: Lang
     agree = n = unanswered = 0
     if "bounded" in kept and "compressed" in kept:
         for k in keys:
-            got = [decision_of(_ask(model, MAIN, kept[m][k].main_messages or [], 96))
+            got = [decision_of(_ask(model, MAIN, kept[m][k].main_messages or [],
+                                    max_tokens or DECISION_REPLY_TOKENS))
                    for m in ("bounded", "compressed")]
             n += 1
             if None in got:
