@@ -318,11 +318,12 @@ def maker():
 def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
     """`make_drivers.py --fresh SEED`: drivers and a market draw nobody has tuned on, the same
     for the same seed, read by the harness with `--set-dir` (a check on files we do not have,
-    as the targets will be checked)."""
+    as the targets will be checked). Seeds 36 and 51 draw their must-take cargo on the third
+    day, so each call reads three days of the market, not fifteen."""
     mk = maker()
-    assert mk.main(["--fresh", "11", "--drivers", "8", "--out", str(tmp_path / "a")]) == 0
-    mk.main(["--fresh", "11", "--drivers", "8", "--out", str(tmp_path / "b")])
-    mk.main(["--fresh", "12", "--drivers", "8", "--out", str(tmp_path / "c")])
+    assert mk.main(["--fresh", "36", "--drivers", "8", "--out", str(tmp_path / "a")]) == 0
+    mk.main(["--fresh", "36", "--drivers", "8", "--out", str(tmp_path / "b")])
+    mk.main(["--fresh", "51", "--drivers", "8", "--out", str(tmp_path / "c")])
     a, b, c = (tmp_path / x / "drivers_fresh.json" for x in "abc")
     assert a.read_bytes() == b.read_bytes()  # one seed, one set
     assert a.read_bytes() != c.read_bytes()
@@ -346,7 +347,7 @@ def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
     assert {p["structured"]["kind"] for r in rows.values() for p in r["preferences"]} == set(
         kind_names())  # every kind, as in the shipped splits
     with pytest.raises(SystemExit):  # too few drivers to hold every kind
-        mk.main(["--fresh", "11", "--drivers", "5", "--out", str(tmp_path / "d")])
+        mk.main(["--fresh", "36", "--drivers", "5", "--out", str(tmp_path / "d")])
     # the harness reads it from --set-dir; a set that is not there is refused before any run
     mod = harness()
     out = tmp_path / "pe"

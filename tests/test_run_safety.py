@@ -54,17 +54,18 @@ def test_second_writer_is_refused_and_the_first_run_is_untouched(tmp_path: Path)
 
 
 def test_two_concurrent_runs_into_one_directory(tmp_path: Path) -> None:
+    # the second run is forked from an imported server (tests/cli_fork.py), so it reaches the
+    # lock within a fraction of a second: a one-day first run is long enough to be caught
     scenario = _write(tmp_path, (SCENARIOS / "default.toml").read_text().replace(
-        "days = 7", "days = 3"))
+        "days = 7", "days = 1"))
     out = tmp_path / "out"
-    args = [sys.executable, "-m", "agents.app.cli", "run", str(scenario), "--out", str(out),
-            "--no-progress"]
-    first = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    args = ["run", str(scenario), "--out", str(out), "--no-progress"]
+    first = subprocess.Popen([sys.executable, "-m", "agents.app.cli", *args], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not (out / "scenario.json").exists() and time.monotonic() < deadline:
         time.sleep(0.02)
-    second = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    second = cli(*args, timeout=120)
     first.communicate(timeout=120)
     assert first.returncode == 0
     if second.returncode == 0:

@@ -67,3 +67,17 @@ def test_wall_time_floors_seconds_and_rejects_other_formats():
                 "2026-03-01"):
         with pytest.raises(ValueError, match=r"time data|out of range"):
             wall_to_minutes(bad)
+
+
+def test_the_last_file_read_is_kept_while_its_bytes_are_the_same(tmp_path):
+    """Scoring a run twice parses its cargo file once; a file rewritten in place (same size,
+    perhaps the same timestamp) is read again, and the index cannot be changed by a caller."""
+    p = write(tmp_path, [cargo_row(1, HOME, DG, price=100)])
+    first = load_cargo_index(p)
+    assert load_cargo_index(p) is first
+    write(tmp_path, [cargo_row(1, HOME, DG, price=200)])  # the same length, other bytes
+    again = load_cargo_index(p)
+    assert again is not first
+    assert again["1"].price_fen == 200
+    with pytest.raises(TypeError):
+        again["2"] = again["1"]  # read-only: the kept index is shared by every caller

@@ -8,7 +8,7 @@ all geometry uses the logged `before`/`after` positions only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -135,10 +135,10 @@ class StepLog:
     """A driver's validated steps plus the derived quantities every kind shares."""
 
     steps: tuple[Step, ...]
-    cargo: dict[str, CargoRecord]
+    cargo: Mapping[str, CargoRecord]
 
     @classmethod
-    def from_records(cls, records: Sequence[dict], cargo: dict[str, CargoRecord], *,
+    def from_records(cls, records: Sequence[dict], cargo: Mapping[str, CargoRecord], *,
                      accepted_truthy: bool = False) -> StepLog:
         steps, prev = [], 0
         for i, rec in enumerate(records, 1):

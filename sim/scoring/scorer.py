@@ -436,7 +436,7 @@ def driver_id_of(path: Path) -> str:
 # --------------------------------------------------------------------------- scoring
 
 def _score_file(path: Path, driver: dict, prefs: list[Preference], inputs: RunInputs,
-                settings: VersionSettings, cargo: dict[str, CargoRecord], expected: int | None
+                settings: VersionSettings, cargo: Mapping[str, CargoRecord], expected: int | None
                 ) -> tuple[DriverReport, str | None]:
     did = driver_id_of(path)
     zero = dict.fromkeys(TOKEN_KEYS, 0)
