@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -123,10 +124,11 @@ def serve() -> None:
 # -- the client ------------------------------------------------------------------------------
 class ForkedCli:
     """The test worker's side: starts the server on first use and sends it one call at a
-    time."""
+    time (a lock keeps calls from threads apart)."""
 
     def __init__(self) -> None:
         self.proc: subprocess.Popen[str] | None = None
+        self.lock = threading.Lock()
 
     def _server(self) -> subprocess.Popen[str]:
         if self.proc is None or self.proc.poll() is not None:
@@ -149,6 +151,11 @@ class ForkedCli:
 
     def run(self, args: list[str], env: dict[str, str], timeout: float
             ) -> subprocess.CompletedProcess[str]:
+        with self.lock:
+            return self._run(args, env, timeout)
+
+    def _run(self, args: list[str], env: dict[str, str], timeout: float
+             ) -> subprocess.CompletedProcess[str]:
         proc = self._server()
         assert proc.stdin is not None
         with tempfile.TemporaryDirectory() as tmp:
