@@ -18,6 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("sim", "memory", "agents")
 # a lower layer never imports a higher one
@@ -193,35 +195,43 @@ def package_cycles(edges: Iterable[Import]) -> list[list[str]]:
         e for e in edges if e.source.split(".")[0] == pkg == e.target.split(".")[0]))]
 
 
-EDGES, PRIVATE = _project()
-SIM_EDGES = [e for e in EDGES if e.source.startswith("sim.") and e.target.startswith("sim.")]
+@pytest.fixture(scope="module")
+def project() -> tuple[list[Import], list[str]]:
+    """The project's imports and private uses, read once by the worker that runs this file
+    (at collection, every worker paid for it)."""
+    return _project()
 
 
-def test_no_upward_import() -> None:
-    assert upward(EDGES) == []
+def sim_edges(edges: list[Import]) -> list[Import]:
+    return [e for e in edges if e.source.startswith("sim.") and e.target.startswith("sim.")]
 
 
-def test_no_cycle_between_sim_modules() -> None:
-    assert cycles(graph_of(SIM_EDGES)) == []
+def test_no_upward_import(project) -> None:
+    assert upward(project[0]) == []
 
 
-def test_no_cycle_inside_any_package() -> None:
-    assert package_cycles(EDGES) == []
+def test_no_cycle_between_sim_modules(project) -> None:
+    assert cycles(graph_of(sim_edges(project[0]))) == []
 
 
-def test_no_cycle_between_sim_rooms() -> None:
+def test_no_cycle_inside_any_package(project) -> None:
+    assert package_cycles(project[0]) == []
+
+
+def test_no_cycle_between_sim_rooms(project) -> None:
     known = set(modules())
-    assert cycles(graph_of(SIM_EDGES, lambda m: room(m, known))) == []
+    assert cycles(graph_of(sim_edges(project[0]), lambda m: room(m, known))) == []
 
 
-def test_no_private_name_crosses_a_module() -> None:
-    assert PRIVATE == []
+def test_no_private_name_crosses_a_module(project) -> None:
+    assert project[1] == []
 
 
-def test_the_graph_is_read_at_all() -> None:
+def test_the_graph_is_read_at_all(project) -> None:
     """An empty graph would pass every check above."""
-    assert len(EDGES) > 300
-    assert any(e.source == "sim.world.world" and e.target == "sim.world.driver" for e in EDGES)
+    edges = project[0]
+    assert len(edges) > 300
+    assert any(e.source == "sim.world.world" and e.target == "sim.world.driver" for e in edges)
 
 
 # ------------------------------------------------------------- the checks can fail
