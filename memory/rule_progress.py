@@ -38,7 +38,9 @@ from sim.official.timebase import DAY, drive_minutes
 from sim.official.versions import DEFAULT_VERSION, CapRule, settings_for
 from sim.official.windows import Window
 from sim.preferences.kinds import REGISTRY, Kind, RuleContext
+from sim.preferences.kinds.common import DatedStopKind
 from sim.preferences.kinds.k09_max_total_deadhead_km import MaxTotalDeadheadKm
+from sim.preferences.kinds.k15_max_orders_per_day import MaxOrdersPerDay
 from sim.preferences.pins import Pin
 from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
@@ -59,6 +61,13 @@ TIMED_KINDS = DAY_KINDS | {"min_days_without_orders", "min_full_off_days",
 # one-off fines: judged at the end, so what is at stake stays the whole fine until then
 ONE_OFF = frozenset({PenaltyModel.ONCE, PenaltyModel.MUST_TAKE, PenaltyModel.FLAT,
                      PenaltyModel.EVENT})  # ... and of those kept by several days off
+
+
+# a take's minutes, scan to unload, before the driver has a take of its own (about a 150-km
+# haul: 237 min + 2.37 min/km, docs/competition.md §9)
+TYPICAL_TAKE_MINUTES = 600.0
+# the scan of a decision before the driver has made one: a full query's 100 items (§4)
+NEXT_SCAN_MINUTES = 10
 
 
 @dataclass(frozen=True)
@@ -781,13 +790,93 @@ class RuleProgress:
         got = self._extra.get(key)
         if got is None:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
-            got = self._extra[key] = self.extra_for_steps(
-                [self.hypothetical(take)], take.now, take.position, only=self._live())
+            got = self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
+                                       only=self._live())
+            lost = self.stops_lost(take)
+            if lost:
+                got = {**got, **{i: got.get(i, 0.0) + v for i, v in lost.items()}}
+            self._extra[key] = got
         return got
+
+    def _takes_so_far(self) -> tuple[dict[int, int], float]:
+        """Accepted takes by the day they started, and their mean minutes (scan to unload),
+        kept for the step."""
+        got = self._memo.get(("takes",)) if self.share_work else None
+        if got is None:
+            takes = [s for s in self.steps if s.accepted and s.action is ActionKind.TAKE_ORDER]
+            per_day: dict[int, int] = {}
+            for s in takes:
+                per_day[s.action_start // DAY] = per_day.get(s.action_start // DAY, 0) + 1
+            typical = (sum(s.step_end - s.step_start for s in takes) / len(takes) if takes
+                       else TYPICAL_TAKE_MINUTES)
+            got = (per_day, typical)
+            if self.share_work:
+                self._memo[("takes",)] = got
+        return got  # type: ignore[return-value]
+
+    def stops_lost(self, take: HypoTake) -> dict[int, float]:
+        """The fines of dated stops (K22, K23) this take would put out of reach: not due
+        yet, reachable now, and lost once the take ends, counting the scan minutes of the
+        decision after it before the drive. The stop's own test fails before and after such a
+        take alike (nothing is reached yet), so its what-if charges nothing; the stop's action
+        becomes due only when the time left is short, and a take just before that could end
+        where the drive arrives minutes late (failure class "a stop missed by one scan": a
+        blind driver's airport dwell, reached by 13:59 on paper and 14:09 with the scan)."""
+        stops = [s for s in self.rules if isinstance(s.rule, DatedStopKind)
+                 and s.index not in self.waived and take.now < s.rule.settled_after()]
+        if not stops:
+            return {}
+        step = self.hypothetical(take)
+        scan = max((s.scan for s in self.steps[-3:]), default=NEXT_SCAN_MINUTES)
+        at_end = self._view(step.step_end + scan, step.after)
+        states = {st.spec.index: st for st in self.states(take.now, take.position)}
+        log: StepLog | None = None
+        out: dict[int, float] = {}
+        for spec in stops:
+            st = states.get(spec.index)
+            if st is None or st.status is not Status.OK or not st.counters.get("failed"):
+                continue  # done, due (its action is priced beside the takes) or lost already
+            rule = spec.rule
+            assert rule is not None
+            log = log or self._full_plus([step])
+            after = rule.violations(log, self.ctx(spec))
+            if after.get("failed") and rule.progress(
+                    at_end, after, self._penalty(spec, after))[0] is Status.VIOLATED:
+                out[spec.index] = self.marginal_fine(st)
+        return out
 
     def extra_penalty(self, take: HypoTake) -> float:
         """The total of `extra_penalty_by_rule`."""
         return sum(self.extra_penalty_by_rule(take).values())
+
+    def slot_charge(self, take: HypoTake) -> float:
+        """What a take within a daily order cap (K15) costs the day's later orders.
+
+        The kind's own test fines only the orders past the cap, so the first orders of a
+        day look free and short ones win on value per hour; the later orders they crowd out
+        then pay the fine (blind drivers with a cap of 2 took 91 orders where the greedy took
+        51, and paid 5,800: failure class "a daily cap filled with short orders"). A take
+        whose day leaves room for more orders than the cap has slots left is charged the
+        fine for the share it crowds out: the minutes left in its day over the driver's mean
+        take, plus the orders already started that day, less the cap. A take that fills its
+        day (a long haul) is charged nothing."""
+        caps = [s for s in self.rules if isinstance(s.rule, MaxOrdersPerDay)
+                and s.index not in self.waived]
+        if not caps:
+            return 0.0
+        step = self.hypothetical(take)
+        if not step.accepted:
+            return 0.0
+        day = step.action_start // DAY
+        per_day, typical = self._takes_so_far()
+        k = 1 + per_day.get(day, 0)
+        more = max(0, (day + 1) * DAY - step.step_end) / max(typical, 60.0)
+        total = 0.0
+        for spec in caps:
+            cap = spec.rule.params.max_orders  # type: ignore[union-attr]
+            if k <= cap and spec.window.covers_day(day):
+                total += spec.amount * min(1.0, max(0.0, k + more - cap))
+        return total
 
     def due_states(self, now: float, position: Point | None = None
                    ) -> tuple[RuleState, ...]:

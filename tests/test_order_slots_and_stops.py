@@ -1,0 +1,152 @@
+"""Two prices a take's what-if misses on its own, found on the blind drivers (docs/agents.md).
+
+- "A daily cap filled with short orders": K15 fines only the orders past the cap, so the
+  first orders of a day look free. A take that leaves room in its day for more orders than
+  the cap has slots left is charged the fine of the order it crowds out
+  (`RuleProgress.slot_charge`).
+- "A stop missed by one scan": a dated stop (K22, K23) fails before and after a take that
+  puts it out of reach, so the stop's own test charges nothing, and its action is due only
+  when the time left is short. A take that ends where the drive arrives in time only
+  without the next decision's scan minutes is charged the stop's fine
+  (`RuleProgress.stops_lost`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from memory.memory_agent import rule_filter
+from memory.rule_progress import HypoTake, RuleProgress, rules_from_entries
+from memory.time_price import TimePrice
+from sim.geo import Point
+from sim.official.timebase import drive_minutes
+from tests.competition_logs import LogBuilder, cargo_row
+from tests.test_rule_progress import pref
+from tests.test_scoring_run import DG, HOME, NORTH
+
+DAYS = 3
+CAP = pref("max_orders_per_day", {"max_orders": 2}, amount=200)
+
+
+def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict]) -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S4", parser=None),
+                      n_days=DAYS, version="S4", initial=Point(*HOME))
+    for c in cargo:
+        rp.add_cargo(c)
+    for rec in builder.records:
+        rp.on_step(rec)
+    return rp
+
+
+SLOT_CARGO = [cargo_row("first", HOME, DG, cost_time=150),
+              cargo_row("short", DG, NORTH, cost_time=120),
+              cargo_row("long", DG, NORTH, cost_time=400, window=(1300, 1400)),
+              cargo_row("third", NORTH, DG, cost_time=60)]
+
+
+def test_a_short_take_that_leaves_its_day_open_pays_for_the_order_it_crowds_out():
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")  # order 1 of 2 today
+    rp = progress([CAP], b, SLOT_CARGO)
+    now, pos = b.t, Point(b.lat, b.lng)
+    short, long_ = (HypoTake(rp.cargo[c], now, pos) for c in ("short", "long"))
+    # order 2 of 2: the kind's own test fines neither
+    assert rp.extra_penalty(short) == 0.0
+    assert rp.extra_penalty(long_) == 0.0
+    # the short one ends mid-afternoon with most of the day left for a third, fined order
+    assert rp.slot_charge(short) == pytest.approx(200.0)
+    # the long one loads at 21:40 and runs past midnight: nothing left to crowd out
+    assert rp.slot_charge(long_) == 0.0
+
+
+def test_an_order_past_the_cap_is_fined_by_the_kind_and_not_charged_again():
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first").take("short")
+    rp = progress([CAP], b, SLOT_CARGO)
+    third = HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))
+    assert rp.extra_penalty(third) == pytest.approx(200.0)
+    assert rp.slot_charge(third) == 0.0
+
+
+def test_no_cap_no_slot_charge_and_a_waived_cap_none_either():
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
+    rp = progress([pref("max_haul_km", {"max_km": 500})], b, SLOT_CARGO)
+    assert rp.slot_charge(HypoTake(rp.cargo["short"], b.t, Point(b.lat, b.lng))) == 0.0
+    rp = progress([CAP], b, SLOT_CARGO)
+    rp.waive(rp.rules[0].index)
+    assert rp.slot_charge(HypoTake(rp.cargo["short"], b.t, Point(b.lat, b.lng))) == 0.0
+
+
+@dataclass(frozen=True)
+class Cargo:  # what rule_filter reads of a candidate's cargo
+    cargo_id: str
+
+
+@dataclass(frozen=True)
+class Cand:
+    cargo: Cargo
+
+
+@dataclass(frozen=True)
+class Opt:  # what it reads of an option, and replaces
+    net: float
+    finish: float
+
+
+def test_the_feasibility_check_ranks_with_the_slot_charge():
+    """rule_filter takes the charge off the take's net, as it does a fine: with time
+    unpriced, the short take (more net) ranks first without it and second with it."""
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
+    rp = progress([CAP], b, SLOT_CARGO)
+    now, pos = b.t, Point(b.lat, b.lng)
+
+    pairs = [(Cand(Cargo("short")), Opt(900.0, now + 120)),
+             (Cand(Cargo("long")), Opt(800.0, now + 1500))]
+    kept = rule_filter(rp, pairs, now, pos, min_net=0.0, price=TimePrice())
+    assert [c.cargo.cargo_id for c, _ in kept] == ["long", "short"]
+    assert {c.cargo.cargo_id: o.net for c, o in kept} == {"long": 800.0, "short": 700.0}
+
+
+# a dated dwell at NORTH on day 1, by 10:00
+BY = 1440 + 600
+GO = drive_minutes(Point(*DG).km_to(*NORTH), 60.0)
+DWELL = pref("dwell_at_point_on_day", {"date": "2026-03-02", "lat": NORTH[0], "lng": NORTH[1],
+                                       "radius_km": 2.0, "min_dwell_minutes": 60,
+                                       "arrive_by": "10:00"}, amount=1500)
+
+
+def stop_cargo(slack: int) -> list[dict]:
+    """A take from HOME to DG that loads at 1,800 and ends `slack` minutes before the last
+    moment from which a drive reaches NORTH by 10:00 (negative: after it)."""
+    end = BY - GO - slack
+    return [cargo_row("late", HOME, DG, cost_time=end - 1800, window=(1800, 1900)),
+            cargo_row("early", HOME, DG, cost_time=60)]
+
+
+@pytest.mark.parametrize(("slack", "charged"), [(-5, 1500.0), (5, 1500.0), (30, 0.0)])
+def test_a_take_that_ends_within_one_scan_of_losing_a_stop_is_charged_its_fine(slack, charged):
+    cargo = stop_cargo(slack)
+    b = LogBuilder("d1", *HOME, cargo).wait(600, scan=10).wait(400, scan=10)  # 16:40, day 0
+    rp = progress([DWELL], b, cargo)
+    now, pos = b.t, Point(b.lat, b.lng)
+    # not due yet: its action starts when the time left is short, so only the take can see it
+    state = rp.states(now, pos)[0]
+    assert state.todo is None
+    assert state.counters["failed"]
+    late = HypoTake(rp.cargo["late"], now, pos)
+    # with 5 minutes of slack the drive would arrive in time, but the decision after the take
+    # scans 10 minutes first (the driver's recent steps did)
+    assert sum(rp.stops_lost(late).values()) == pytest.approx(charged)
+    assert rp.extra_penalty(late) == pytest.approx(charged)
+    # a take that ends early leaves the stop in reach
+    assert rp.stops_lost(HypoTake(rp.cargo["early"], now, pos)) == {}
+
+
+def test_a_stop_already_due_is_left_to_its_action():
+    """Once the stop's action is due its value is held against every take
+    (`takes_uncharged`); charging the take too would count the fine twice."""
+    cargo = stop_cargo(-5)  # a take that loses the stop whatever the scan
+    b = LogBuilder("d1", *HOME, cargo).wait(1500, scan=10)  # day 1 01:00: due
+    rp = progress([DWELL], b, cargo)
+    now, pos = b.t, Point(b.lat, b.lng)
+    assert rp.states(now, pos)[0].todo is not None
+    assert rp.stops_lost(HypoTake(rp.cargo["late"], now, pos)) == {}
