@@ -784,8 +784,9 @@ class RuleProgress:
             r.index for r in self.rules if r.index not in self.waived)
 
     def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
-        """`extra_by_rule` over the rules not waived, cached until the next step (a decide
-        may refresh its memory several times around its searches)."""
+        """`extra_by_rule` over the rules not waived, plus the dated stops the take puts out
+        of reach (`stops_lost`), cached until the next step (a decide may refresh its memory
+        several times around its searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
