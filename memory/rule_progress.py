@@ -872,11 +872,16 @@ class RuleProgress:
         per_day, typical = self._takes_so_far()
         k = 1 + per_day.get(day, 0)
         more = max(0, (day + 1) * DAY - step.step_end) / max(typical, 60.0)
+        states = {st.spec.index: st for st in self.states(take.now, take.position)}
         total = 0.0
         for spec in caps:
             cap = spec.rule.params.max_orders  # type: ignore[union-attr]
             if k <= cap and spec.window.covers_day(day):
-                total += spec.amount * min(1.0, max(0.0, k + more - cap))
+                # the fine one more order past the cap would add: less once a money cap
+                # (where the version applies one) is nearly paid
+                left = self.liability(states[spec.index])
+                fine = spec.amount if left is None else min(spec.amount, left)
+                total += fine * min(1.0, max(0.0, k + more - cap))
         return total
 
     def due_states(self, now: float, position: Point | None = None

@@ -29,9 +29,10 @@ DAYS = 3
 CAP = pref("max_orders_per_day", {"max_orders": 2}, amount=200)
 
 
-def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict]) -> RuleProgress:
-    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S4", parser=None),
-                      n_days=DAYS, version="S4", initial=Point(*HOME))
+def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict],
+             version: str = "S4") -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
+                      n_days=DAYS, version=version, initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     for rec in builder.records:
@@ -65,6 +66,26 @@ def test_an_order_past_the_cap_is_fined_by_the_kind_and_not_charged_again():
     third = HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))
     assert rp.extra_penalty(third) == pytest.approx(200.0)
     assert rp.slot_charge(third) == 0.0
+
+
+def test_a_paid_money_cap_leaves_nothing_to_crowd_out():
+    """Under S2 a K15 fine stops at its money cap: once that is paid, an order past the
+    count cap costs nothing more, and neither does crowding one out."""
+    capped = pref("max_orders_per_day", {"max_orders": 1}, amount=200, cap=200)
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
+    rp = progress([capped], b, SLOT_CARGO, version="S2")
+    now, pos = b.t, Point(b.lat, b.lng)
+    assert rp.slot_charge(HypoTake(rp.cargo["short"], now, pos)) == 0.0  # past the count cap
+    b.take("short")  # the second order of day 0: 200, the whole money cap
+    # on day 1 the cap is paid; a take there is the first of its day, and the order it
+    # crowds out would cost nothing
+    b.wait_until(1440 + 60)
+    rp = progress([capped], b, SLOT_CARGO, version="S2")
+    assert rp.states(b.t, Point(b.lat, b.lng))[0].penalty == pytest.approx(200.0)
+    assert rp.slot_charge(HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))) == 0.0
+    rp = progress([capped], b, SLOT_CARGO, version="S4")  # S4 applies no money cap
+    assert rp.slot_charge(HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))) == (
+        pytest.approx(200.0))
 
 
 def test_no_cap_no_slot_charge_and_a_waived_cap_none_either():
