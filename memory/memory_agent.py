@@ -656,15 +656,13 @@ def rule_filter(rules: RuleProgress, pairs: list, now: float, pos: Point, min_ne
             break  # a whole batch unfined: later ones rank below it whatever their fines
         take = take_of(rules, c.cargo.cargo_id, int(now), pos)
         promised = promise_fine(promises, c.cargo.cargo_id, now, now + o.finish - t)
-        # the later orders a take crowds out of a daily cap count as its fine
-        slots = 0.0 if take is None else rules.slot_charge(take)
         if at_face and fine_weight != 1.0 and take is not None:
-            extra = fine_weight * (promised + slots) + sum(
+            extra = fine_weight * promised + sum(
                 v * (1.0 if i in at_face else fine_weight)
                 for i, v in rules.extra_penalty_by_rule(take).items())
         else:
             extra = 0.0 if take is None else rules.extra_penalty(take)
-            extra += promised + slots
+            extra += promised
             extra *= fine_weight
         if o.net - extra < min_net:
             continue

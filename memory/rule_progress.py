@@ -25,6 +25,7 @@ kind's own class in sim/preferences/kinds/; this module only builds the `Progres
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -785,29 +786,28 @@ class RuleProgress:
 
     def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
         """`extra_by_rule` over the rules not waived, plus the dated stops the take puts out
-        of reach (`stops_lost`), cached until the next step (a decide may refresh its memory
-        several times around its searches)."""
+        of reach (`stops_lost`) and the orders it crowds out of a daily cap (`slot_charge`),
+        cached until the next step (a decide may refresh its memory several times around its
+        searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
         got = self._extra.get(key)
         if got is None:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
             got = self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
                                        only=self._live())
-            lost = self.stops_lost(take)
-            if lost:
-                got = {**got, **{i: got.get(i, 0.0) + v for i, v in lost.items()}}
+            for more in (self.stops_lost(take), self.slot_charge(take)):
+                if more:
+                    got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
             self._extra[key] = got
         return got
 
-    def _takes_so_far(self) -> tuple[dict[int, int], float]:
+    def _takes_so_far(self) -> tuple[Counter[int], float]:
         """Accepted takes by the day they started, and their mean minutes (scan to unload),
         kept for the step."""
         got = self._memo.get(("takes",)) if self.share_work else None
         if got is None:
             takes = [s for s in self.steps if s.accepted and s.action is ActionKind.TAKE_ORDER]
-            per_day: dict[int, int] = {}
-            for s in takes:
-                per_day[s.action_start // DAY] = per_day.get(s.action_start // DAY, 0) + 1
+            per_day = Counter(s.action_start // DAY for s in takes)  # as K15 counts them
             typical = (sum(s.step_end - s.step_start for s in takes) / len(takes) if takes
                        else TYPICAL_TAKE_MINUTES)
             got = (per_day, typical)
@@ -850,8 +850,8 @@ class RuleProgress:
         """The total of `extra_penalty_by_rule`."""
         return sum(self.extra_penalty_by_rule(take).values())
 
-    def slot_charge(self, take: HypoTake) -> float:
-        """What a take within a daily order cap (K15) costs the day's later orders.
+    def slot_charge(self, take: HypoTake) -> dict[int, float]:
+        """What a take within a daily order cap (K15) costs the day's later orders, by rule.
 
         The kind's own test fines only the orders past the cap, so the first orders of a
         day look free and short ones win on value per hour; the later orders they crowd out
@@ -864,16 +864,16 @@ class RuleProgress:
         caps = [s for s in self.rules if isinstance(s.rule, MaxOrdersPerDay)
                 and s.index not in self.waived]
         if not caps:
-            return 0.0
+            return {}
         step = self.hypothetical(take)
         if not step.accepted:
-            return 0.0
+            return {}
         day = step.action_start // DAY
         per_day, typical = self._takes_so_far()
-        k = 1 + per_day.get(day, 0)
+        k = 1 + per_day[day]
         more = max(0, (day + 1) * DAY - step.step_end) / max(typical, 60.0)
         states = {st.spec.index: st for st in self.states(take.now, take.position)}
-        total = 0.0
+        out: dict[int, float] = {}
         for spec in caps:
             cap = spec.rule.params.max_orders  # type: ignore[union-attr]
             if k <= cap and spec.window.covers_day(day):
@@ -881,8 +881,10 @@ class RuleProgress:
                 # (where the version applies one) is nearly paid
                 left = self.liability(states[spec.index])
                 fine = spec.amount if left is None else min(spec.amount, left)
-                total += fine * min(1.0, max(0.0, k + more - cap))
-        return total
+                charge = fine * min(1.0, max(0.0, k + more - cap))
+                if charge > 0:
+                    out[spec.index] = charge
+        return out
 
     def due_states(self, now: float, position: Point | None = None
                    ) -> tuple[RuleState, ...]:

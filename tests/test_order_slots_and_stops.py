@@ -17,27 +17,20 @@ from dataclasses import dataclass
 import pytest
 
 from memory.memory_agent import rule_filter
-from memory.rule_progress import HypoTake, RuleProgress, rules_from_entries
+from memory.rule_progress import HypoTake, RuleProgress
 from memory.time_price import TimePrice
 from sim.geo import Point
 from sim.official.timebase import drive_minutes
 from tests.competition_logs import LogBuilder, cargo_row
-from tests.test_rule_progress import pref
+from tests.test_rule_progress import pref, progress
 from tests.test_scoring_run import DG, HOME, NORTH
 
-DAYS = 3
 CAP = pref("max_orders_per_day", {"max_orders": 2}, amount=200)
 
 
-def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict],
-             version: str = "S4") -> RuleProgress:
-    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
-                      n_days=DAYS, version=version, initial=Point(*HOME))
-    for c in cargo:
-        rp.add_cargo(c)
-    for rec in builder.records:
-        rp.on_step(rec)
-    return rp
+def slots(rp: RuleProgress, cargo_id: str, b: LogBuilder) -> float:
+    """The slot charge, summed over the rules, of taking `cargo_id` where the log `b` ends."""
+    return sum(rp.slot_charge(HypoTake(rp.cargo[cargo_id], b.t, Point(b.lat, b.lng))).values())
 
 
 SLOT_CARGO = [cargo_row("first", HOME, DG, cost_time=150),
@@ -52,12 +45,15 @@ def test_a_short_take_that_leaves_its_day_open_pays_for_the_order_it_crowds_out(
     now, pos = b.t, Point(b.lat, b.lng)
     short, long_ = (HypoTake(rp.cargo[c], now, pos) for c in ("short", "long"))
     # order 2 of 2: the kind's own test fines neither
-    assert rp.extra_penalty(short) == 0.0
-    assert rp.extra_penalty(long_) == 0.0
+    assert rp.extra_by_rule(short) == {}
+    assert rp.extra_by_rule(long_) == {}
     # the short one ends mid-afternoon with most of the day left for a third, fined order
-    assert rp.slot_charge(short) == pytest.approx(200.0)
+    assert sum(rp.slot_charge(short).values()) == pytest.approx(200.0)
     # the long one loads at 21:40 and runs past midnight: nothing left to crowd out
-    assert rp.slot_charge(long_) == 0.0
+    assert sum(rp.slot_charge(long_).values()) == 0.0
+    # what a take costs, rule by rule, carries the charge under the cap's rule
+    assert rp.extra_penalty_by_rule(short) == {rp.rules[0].index: pytest.approx(200.0)}
+    assert rp.extra_penalty(long_) == 0.0
 
 
 def test_an_order_past_the_cap_is_fined_by_the_kind_and_not_charged_again():
@@ -65,7 +61,7 @@ def test_an_order_past_the_cap_is_fined_by_the_kind_and_not_charged_again():
     rp = progress([CAP], b, SLOT_CARGO)
     third = HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))
     assert rp.extra_penalty(third) == pytest.approx(200.0)
-    assert rp.slot_charge(third) == 0.0
+    assert sum(rp.slot_charge(third).values()) == 0.0
 
 
 def test_a_paid_money_cap_leaves_nothing_to_crowd_out():
@@ -74,27 +70,25 @@ def test_a_paid_money_cap_leaves_nothing_to_crowd_out():
     capped = pref("max_orders_per_day", {"max_orders": 1}, amount=200, cap=200)
     b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
     rp = progress([capped], b, SLOT_CARGO, version="S2")
-    now, pos = b.t, Point(b.lat, b.lng)
-    assert rp.slot_charge(HypoTake(rp.cargo["short"], now, pos)) == 0.0  # past the count cap
+    assert slots(rp, "short", b) == 0.0  # past the count cap
     b.take("short")  # the second order of day 0: 200, the whole money cap
     # on day 1 the cap is paid; a take there is the first of its day, and the order it
     # crowds out would cost nothing
     b.wait_until(1440 + 60)
     rp = progress([capped], b, SLOT_CARGO, version="S2")
     assert rp.states(b.t, Point(b.lat, b.lng))[0].penalty == pytest.approx(200.0)
-    assert rp.slot_charge(HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))) == 0.0
+    assert slots(rp, "third", b) == 0.0
     rp = progress([capped], b, SLOT_CARGO, version="S4")  # S4 applies no money cap
-    assert rp.slot_charge(HypoTake(rp.cargo["third"], b.t, Point(b.lat, b.lng))) == (
-        pytest.approx(200.0))
+    assert slots(rp, "third", b) == pytest.approx(200.0)
 
 
 def test_no_cap_no_slot_charge_and_a_waived_cap_none_either():
     b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
     rp = progress([pref("max_haul_km", {"max_km": 500})], b, SLOT_CARGO)
-    assert rp.slot_charge(HypoTake(rp.cargo["short"], b.t, Point(b.lat, b.lng))) == 0.0
+    assert slots(rp, "short", b) == 0.0
     rp = progress([CAP], b, SLOT_CARGO)
     rp.waive(rp.rules[0].index)
-    assert rp.slot_charge(HypoTake(rp.cargo["short"], b.t, Point(b.lat, b.lng))) == 0.0
+    assert slots(rp, "short", b) == 0.0
 
 
 @dataclass(frozen=True)
@@ -114,7 +108,8 @@ class Opt:  # what it reads of an option, and replaces
 
 
 def test_the_feasibility_check_ranks_with_the_slot_charge():
-    """rule_filter takes the charge off the take's net, as it does a fine: with time
+    """rule_filter takes the charge off the take's net, as it does a fine (it is part of
+    `extra_penalty_by_rule`, under the cap's rule): with time
     unpriced, the short take (more net) ranks first without it and second with it."""
     b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
     rp = progress([CAP], b, SLOT_CARGO)

@@ -32,9 +32,10 @@ def pref(name: str, params: dict, amount: float = 100.0, cap: float | None = Non
             "structured": {"kind": name, "params": params}}
 
 
-def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict]) -> RuleProgress:
-    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version="S4", parser=None),
-                      n_days=DAYS, version="S4", initial=Point(*HOME))
+def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict],
+             version: str = "S4") -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
+                      n_days=DAYS, version=version, initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     for rec in builder.records:
