@@ -39,9 +39,7 @@ from sim.official.timebase import DAY, drive_minutes
 from sim.official.versions import DEFAULT_VERSION, CapRule, settings_for
 from sim.official.windows import Window
 from sim.preferences.kinds import REGISTRY, Kind, RuleContext
-from sim.preferences.kinds.common import DatedStopKind
 from sim.preferences.kinds.k09_max_total_deadhead_km import MaxTotalDeadheadKm
-from sim.preferences.kinds.k15_max_orders_per_day import MaxOrdersPerDay
 from sim.preferences.pins import Pin
 from sim.preferences.progress import ProgressContext, Scope, Status, Todo
 from sim.scoring.scorer import Parser, Preference, default_parser, read_preferences
@@ -823,7 +821,7 @@ class RuleProgress:
         becomes due only when the time left is short, and a take just before that could end
         where the drive arrives minutes late (failure class "a stop missed by one scan": a
         blind driver's airport dwell, reached by 13:59 on paper and 14:09 with the scan)."""
-        stops = [s for s in self.rules if isinstance(s.rule, DatedStopKind)
+        stops = [s for s in self.rules if s.rule is not None and s.rule.lost_unseen()
                  and s.index not in self.waived and take.now < s.rule.settled_after()]
         if not stops:
             return {}
@@ -861,21 +859,23 @@ class RuleProgress:
         fine for the share it crowds out: the minutes left in its day over the driver's mean
         take, plus the orders already started that day, less the cap. A take that fills its
         day (a long haul) is charged nothing."""
-        caps = [s for s in self.rules if isinstance(s.rule, MaxOrdersPerDay)
-                and s.index not in self.waived]
+        caps = [(s, n) for s in self.rules if s.index not in self.waived
+                for n in [s.rule.daily_order_slots() if s.rule is not None else None]
+                if n is not None]
         if not caps:
             return {}
         step = self.hypothetical(take)
         if not step.accepted:
             return {}
         day = step.action_start // DAY
+        if day * DAY >= self.horizon:
+            return {}  # a day the version does not score (S2's 31st): no order there is fined
         per_day, typical = self._takes_so_far()
         k = 1 + per_day[day]
         more = max(0, (day + 1) * DAY - step.step_end) / max(typical, 60.0)
         states = {st.spec.index: st for st in self.states(take.now, take.position)}
         out: dict[int, float] = {}
-        for spec in caps:
-            cap = spec.rule.params.max_orders  # type: ignore[union-attr]
+        for spec, cap in caps:
             if k <= cap and spec.window.covers_day(day):
                 # the fine one more order past the cap would add: less once a money cap
                 # (where the version applies one) is nearly paid

@@ -82,6 +82,18 @@ def test_a_paid_money_cap_leaves_nothing_to_crowd_out():
     assert slots(rp, "third", b) == pytest.approx(200.0)
 
 
+def test_a_day_the_version_does_not_score_crowds_nothing_out():
+    """S2 scores 30 days of a 31-day month: an order past the cap on the 31st is not fined,
+    so a take there crowds out nothing; S4 scores the 31st and charges it."""
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait_until(30 * 1440 + 10).take("first")
+    charged = {v: slots(progress([CAP], b, SLOT_CARGO, version=v, days=31), "short", b)
+               for v in ("S2", "S4")}
+    assert charged == {"S2": 0.0, "S4": pytest.approx(200.0)}
+    b = LogBuilder("d1", *HOME, SLOT_CARGO).wait_until(29 * 1440 + 10).take("first")
+    assert slots(progress([CAP], b, SLOT_CARGO, version="S2", days=31), "short", b) == \
+        pytest.approx(200.0)  # the 30th: scored under S2 too
+
+
 def test_no_cap_no_slot_charge_and_a_waived_cap_none_either():
     b = LogBuilder("d1", *HOME, SLOT_CARGO).wait(10).take("first")
     rp = progress([pref("max_haul_km", {"max_km": 500})], b, SLOT_CARGO)

@@ -33,9 +33,9 @@ def pref(name: str, params: dict, amount: float = 100.0, cap: float | None = Non
 
 
 def progress(entries: list[dict], builder: LogBuilder, cargo: list[dict],
-             version: str = "S4") -> RuleProgress:
-    rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
-                      n_days=DAYS, version=version, initial=Point(*HOME))
+             version: str = "S4", days: int = DAYS) -> RuleProgress:
+    rp = RuleProgress(rules_from_entries(entries, n_days=days, version=version, parser=None),
+                      n_days=days, version=version, initial=Point(*HOME))
     for c in cargo:
         rp.add_cargo(c)
     for rec in builder.records:

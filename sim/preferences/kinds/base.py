@@ -227,6 +227,19 @@ class Kind(ABC):
         later takes); never, by default."""
         return 10**12
 
+    def daily_order_slots(self) -> int | None:
+        """The orders a day may start before each further one is fined (K15), or None. A
+        take within them is free by the kind's own test, yet it crowds out the day's later
+        orders, which then pay: the memory prices that share (`RuleProgress.slot_charge`)."""
+        return None
+
+    def lost_unseen(self) -> bool:
+        """True for a rule whose own test fails alike before and after a take that puts it
+        out of reach (a dated stop, K22/K23: nothing is reached yet either way), so a take's
+        what-if cannot see the loss and the memory checks reach instead
+        (`RuleProgress.stops_lost`). False by default."""
+        return False
+
     # -- generated drivers (sim/preferences/draw.py) ----------------------------------------
     # what a per-count fine is charged for in a drawn text; "" where the model has no unit
     fine_per: ClassVar[FinePer] = ""

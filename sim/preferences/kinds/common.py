@@ -84,6 +84,9 @@ class DatedStopKind(Kind):
         """Steps starting after the day are outside every arrival and dwell test."""
         return (date_to_day(self.params.date) + 1) * DAY
 
+    def lost_unseen(self) -> bool:
+        return True
+
     @staticmethod
     def stop_lost(ctx: ProgressContext, arrived: int | None, lat: float, lng: float,
                   radius_km: float, by: int) -> bool:

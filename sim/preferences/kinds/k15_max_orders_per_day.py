@@ -39,6 +39,9 @@ class MaxOrdersPerDay(Kind):
                  if d in days and n > self.params.max_orders}
         return {"extra": sum(extra.values()), "extra_by_day": extra}
 
+    def daily_order_slots(self) -> int | None:
+        return self.params.max_orders
+
     @classmethod
     def hint(cls, params: MaxOrdersPerDayParams) -> str:
         return (f"Start at most {params.max_orders} orders per calendar day; each extra order "
