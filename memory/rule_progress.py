@@ -127,13 +127,17 @@ class EmptyKmFine:
 
     free_km: float
     per_km: float
+    paced: float = 0.0  # what a km of the budget left is worth (`RuleProgress.pace_empty_km`)
 
     def fine(self, km: float) -> float:
-        return max(0.0, km - self.free_km) * self.per_km
+        """What `km` of empty driving costs: the budget's km at their pacing price, the km
+        beyond it at the fine."""
+        return min(km, self.free_km) * self.paced + max(0.0, km - self.free_km) * self.per_km
 
     def line(self) -> str:
-        return (f"empty km: {self.free_km:.0f} km of budget left, then {self.per_km:g}/km in "
-                f"fines, no cap")
+        paced = f" (worth {self.paced:.1f}/km: paced to last the month)" if self.paced else ""
+        return (f"empty km: {self.free_km:.0f} km of budget left{paced}, then {self.per_km:g}/km"
+                f" in fines, no cap")
 
 
 @dataclass(frozen=True)
@@ -247,6 +251,8 @@ class RuleProgress:
         # month kinds: (steps tested, counters), kept while the log is kept (see _month_counters)
         self._month_counts: dict[int, tuple[int, dict]] = {}
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
+        # a deadhead budget's pacing price: yuan per km of the budget left (`pace_empty_km`)
+        self.km_price: dict[int, float] = {}
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
 
@@ -720,8 +726,9 @@ class RuleProgress:
         exe = drive_minutes(km, self.speed) if km > 1e-6 else 1
         step = Step(len(self.steps) + 1, ActionKind.REPOSITION, start, 0, exe, start + exe,
                     position, Point(lat, lng), distance_km=round(km, 2))
-        return sum(v for i, v in self.extra_for_steps([step], now, position).items()
-                   if i not in self.waived)
+        paced = sum(self.empty_km_charge(km).values())
+        return paced + sum(v for i, v in self.extra_for_steps([step], now, position).items()
+                           if i not in self.waived)
 
     def empty_km_fines(self, states: Iterable[RuleState]) -> tuple[EmptyKmFine, ...]:
         """Each monthly deadhead budget with no cap (a null cap, or any cap under S4), as a
@@ -737,8 +744,42 @@ class RuleProgress:
             if self.liability(st) is not None:
                 continue  # a cap bounds it: the whole rule is the price, weighed by `_book`
             free = max(0.0, rule.params.max_km - float(st.counters.get("deadhead_km", 0.0)))
-            out.append(EmptyKmFine(free, st.spec.amount))
+            out.append(EmptyKmFine(free, st.spec.amount, self.km_price.get(st.spec.index, 0.0)))
         return tuple(out)
+
+    def budgets_left(self) -> dict[int, tuple[float, float]]:
+        """Each monthly deadhead budget (K9) not waived and with no cap: (km used so far,
+        km left), by rule; kept for the step."""
+        got = self._memo.get(("budgets",))
+        if got is not None:
+            return got  # type: ignore[return-value]
+        out = {}
+        for st in self.states(self.end, self.position()):
+            rule = st.spec.rule
+            if (isinstance(rule, MaxTotalDeadheadKm) and st.spec.index not in self.waived
+                    and self.liability(st) is None):
+                used = float(st.counters.get("deadhead_km", 0.0))
+                out[st.spec.index] = (used, max(0.0, rule.params.max_km - used))
+        self._memo[("budgets",)] = out
+        return out
+
+    def pace_empty_km(self, prices: Mapping[int, float]) -> None:
+        """Set what a km of each deadhead budget is worth this step (yuan, by rule): the
+        memory's pacing price, so that a budget spent by mid-month does not leave the driver
+        idle for the rest of it. A take's and a move's km within the budget are charged it
+        (`empty_km_charge`); km beyond are fined by the kind's own test."""
+        prices = {i: p for i, p in prices.items() if p > 0}
+        if prices != self.km_price:
+            self.km_price = prices
+            self._extra.clear()
+
+    def empty_km_charge(self, km: float) -> dict[int, float]:
+        """The pacing price of `km` empty km, by rule, for the km within each budget left."""
+        if not self.km_price or km <= 0:
+            return {}
+        left = self.budgets_left()
+        return {i: p * min(km, left[i][1]) for i, p in self.km_price.items()
+                if i in left and left[i][1] > 0}
 
     def marginal_fine(self, state: RuleState) -> float:
         """What breaking this rule once more would add now: the fine, less once a cap is
@@ -784,7 +825,8 @@ class RuleProgress:
 
     def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
         """`extra_by_rule` over the rules not waived, plus the dated stops the take puts out
-        of reach (`stops_lost`) and the orders it crowds out of a daily cap (`slot_charge`),
+        of reach (`stops_lost`), the orders it crowds out of a daily cap (`slot_charge`) and
+        the pacing price of its pickup km within a deadhead budget (`empty_km_charge`),
         cached until the next step (a decide may refresh its memory several times around its
         searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
@@ -793,7 +835,9 @@ class RuleProgress:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
             got = self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
                                        only=self._live())
-            for more in (self.stops_lost(take), self.slot_charge(take)):
+            paced = self.empty_km_charge(self.hypothetical(take).pickup_deadhead_km) \
+                if self.km_price else {}
+            for more in (self.stops_lost(take), self.slot_charge(take), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
             self._extra[key] = got
