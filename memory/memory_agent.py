@@ -257,7 +257,7 @@ class MemoryAgent:
         now = obs.now + self.rule_offset  # the rules' clock
         states = self.rules.states(now, pos)
         self.book_wait(obs, states)
-        self.pace_budgets(now, obs.now)
+        self.pace_budgets(now, pos)
         before = {c.cargo.cargo_id: o.net for c, o in pairs}
         w = self.fine_weight()
         lean = self.sc.policy.what_ifs == "lean"
@@ -409,29 +409,35 @@ class MemoryAgent:
                     bound * self.fine_weight()):
                 self.rules.waive(i)
 
-    def pace_budgets(self, now: float, t: float) -> None:
+    def pace_budgets(self, now: float, pos: Point) -> None:
         """Price the km of each monthly deadhead budget (K9, no cap) so that it lasts the
         month. Its own test fines only the km past the budget, so early km look free: blind
-        drivers under S4 spent 1,500 km by the 14th and then waited out most of the
+        drivers under S4 spent 1,200-1,500 km by the 14th and then waited out most of the
         remaining days, since every pickup past the budget cost 100-150 a km (failure class
         "a deadhead budget spent by mid-month"). While the km used per day so far (`burn`)
         outrun the km left per day to come (`pace`), a km is worth what the driver's km have
-        earned so far (net over km used) times the share of the burn the budget cannot
-        carry, 1 - pace/burn; never more than the fine per km."""
+        earned (its net over the km used, both since the later of its start and the rule's
+        window's) times the share of the burn the budget cannot carry, 1 - pace/burn; never
+        more than the fine per km. `now` is the rules' clock."""
         assert self.rules is not None
-        elapsed = t - (self.driver.start or 0.0)
-        budgets = self.rules.budgets_left() if elapsed >= DAY / 2 else {}
+        start = self.driver.start
+        began = None if start is None else start + self.rule_offset  # on the rules' clock
+        budgets = ({} if began is None or now - began < DAY / 2
+                   else self.rules.budgets_left(now, pos))
         prices = {}
         for i, (used, left) in budgets.items():
             spec = next(r for r in self.rules.rules if r.index == i)
-            lo = max(0.0, float(spec.window.start))
-            hi = min(float(self.rules.horizon), float(spec.window.end))
+            # the km the kind counts: within its window where the version applies one
+            win = spec.window if self.rules.settings.window_applies(spec.kind) else None
+            lo = max(0.0, float(win.start if win else 0), began)
+            hi = min(float(self.rules.horizon), float(win.end if win else self.rules.horizon))
             days_in, days_left = (now - lo) / DAY, (hi - now) / DAY
             if used <= 0 or left <= 0 or days_in < 0.5 or days_left <= 0:
                 continue
             burn, pace = used / days_in, left / days_left
-            if burn > pace and self.driver.income > 0:
-                prices[i] = min(spec.amount, self.driver.income / used * (1.0 - pace / burn))
+            earned = self.driver.income * (now - lo) / (now - began)  # within the window
+            if burn > pace and earned > 0:
+                prices[i] = min(spec.amount, earned / used * (1.0 - pace / burn))
         self.rules.pace_empty_km(prices)
 
     def waive_off_days(self, states: tuple[RuleState, ...], now: float, t: float) -> None:

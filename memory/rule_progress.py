@@ -253,6 +253,8 @@ class RuleProgress:
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
         # a deadhead budget's pacing price: yuan per km of the budget left (`pace_empty_km`)
         self.km_price: dict[int, float] = {}
+        self._budgets = frozenset(r.index for r in self.rules
+                                  if isinstance(r.rule, MaxTotalDeadheadKm))
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
 
@@ -726,7 +728,7 @@ class RuleProgress:
         exe = drive_minutes(km, self.speed) if km > 1e-6 else 1
         step = Step(len(self.steps) + 1, ActionKind.REPOSITION, start, 0, exe, start + exe,
                     position, Point(lat, lng), distance_km=round(km, 2))
-        paced = sum(self.empty_km_charge(km).values())
+        paced = sum(self.empty_km_charge(km, now, position).values())
         return paced + sum(v for i, v in self.extra_for_steps([step], now, position).items()
                            if i not in self.waived)
 
@@ -747,20 +749,19 @@ class RuleProgress:
             out.append(EmptyKmFine(free, st.spec.amount, self.km_price.get(st.spec.index, 0.0)))
         return tuple(out)
 
-    def budgets_left(self) -> dict[int, tuple[float, float]]:
+    def budgets_left(self, now: float, position: Point | None = None
+                     ) -> dict[int, tuple[float, float]]:
         """Each monthly deadhead budget (K9) not waived and with no cap: (km used so far,
-        km left), by rule; kept for the step."""
-        got = self._memo.get(("budgets",))
-        if got is not None:
-            return got  # type: ignore[return-value]
+        km left), by rule. Read from `states(now, position)`, the step's own (kept) states."""
+        if not self._budgets:
+            return {}
         out = {}
-        for st in self.states(self.end, self.position()):
+        for st in self.states(now, position):
             rule = st.spec.rule
-            if (isinstance(rule, MaxTotalDeadheadKm) and st.spec.index not in self.waived
+            if (st.spec.index in self._budgets and st.spec.index not in self.waived
                     and self.liability(st) is None):
                 used = float(st.counters.get("deadhead_km", 0.0))
-                out[st.spec.index] = (used, max(0.0, rule.params.max_km - used))
-        self._memo[("budgets",)] = out
+                out[st.spec.index] = (used, max(0.0, rule.params.max_km - used))  # type: ignore[union-attr]
         return out
 
     def pace_empty_km(self, prices: Mapping[int, float]) -> None:
@@ -773,11 +774,13 @@ class RuleProgress:
             self.km_price = prices
             self._extra.clear()
 
-    def empty_km_charge(self, km: float) -> dict[int, float]:
-        """The pacing price of `km` empty km, by rule, for the km within each budget left."""
+    def empty_km_charge(self, km: float, now: float, position: Point | None
+                        ) -> dict[int, float]:
+        """The pacing price of `km` empty km driven from `position` at `now`, by rule, for the
+        km within each budget left."""
         if not self.km_price or km <= 0:
             return {}
-        left = self.budgets_left()
+        left = self.budgets_left(now, position)
         return {i: p * min(km, left[i][1]) for i, p in self.km_price.items()
                 if i in left and left[i][1] > 0}
 
@@ -835,8 +838,8 @@ class RuleProgress:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
             got = self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
                                        only=self._live())
-            paced = self.empty_km_charge(self.hypothetical(take).pickup_deadhead_km) \
-                if self.km_price else {}
+            paced = self.empty_km_charge(self.hypothetical(take).pickup_deadhead_km,
+                                         take.now, take.position) if self.km_price else {}
             for more in (self.stops_lost(take), self.slot_charge(take), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}

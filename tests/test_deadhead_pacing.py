@@ -17,7 +17,9 @@ from memory.memory_agent import MemoryAgent, rule_filter
 from memory.rule_progress import EmptyKmFine, RuleProgress, rules_from_entries, take_of
 from memory.time_price import TimePrice
 from sim.geo import Geography, Point
+from sim.official.versions import settings_for
 from sim.scenario import DriverSpec, load_scenario
+from sim.world.actions import Observation, Outcome
 from sim.world.events import EventBus
 from tests.competition_logs import LogBuilder, cargo_row
 from tests.test_order_slots_and_stops import Cand, Cargo, Opt
@@ -31,26 +33,43 @@ CARGO = [cargo_row("near", NORTH, DG, cost_time=300),
 
 
 def paced(max_km: float, *, version: str = "S4", cap: float | None = None,
-          income: float = 3_000.0, amount: float = 100.0
+          income: float = 3_000.0, amount: float = 100.0, offset: int = 0,
+          window_from: str = "2026-03-01 00:00:00", share_work: bool = True
           ) -> tuple[RuleProgress, LogBuilder]:
     """A driver with a K9 budget of `max_km` who drove to Dongguan and back (about 120 empty
-    km) in its first day and a half, with `income` earned; its memory has priced the budget."""
+    km) in its first day and a half of work, with `income` earned, then asked its memory for
+    a step (`refresh`, which prices the budget). `offset`: minutes from the rules' epoch to
+    the world's start, as a world that starts later than the scorer's month gives; the log is
+    on the rules' clock, so the driver's day and a half begin there."""
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
         scenario={"days": DAYS})
-    entries = [pref("max_total_deadhead_km", {"max_km": max_km}, amount=amount, cap=cap)]
+    entries = [{**pref("max_total_deadhead_km", {"max_km": max_km}, amount=amount, cap=cap),
+                "start_time": window_from}]
     rp = RuleProgress(rules_from_entries(entries, n_days=DAYS, version=version, parser=None),
-                      n_days=DAYS, version=version, initial=Point(*HOME))
+                      n_days=DAYS, version=version, initial=Point(*HOME),
+                      share_work=share_work)
     for c in CARGO:
         rp.add_cargo(c)
     agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
                         DriverSpec("d1", *HOME), sc, EventBus(), None)
-    agent.attach_rules(rp)
-    b = LogBuilder("d1", *HOME, CARGO).reposition(*DG).wait_until(36 * 60).reposition(*HOME)
+    agent.attach_rules(rp, clock_offset=offset)
+    b = LogBuilder("d1", *HOME, CARGO).wait_until(offset).reposition(*DG)
+    b.wait_until(offset + 36 * 60).reposition(*HOME)
     for rec in b.records:
         rp.on_step(rec)
-    agent.driver.start, agent.driver.income = 0.0, income
-    agent.pace_budgets(float(b.t), float(b.t))
+    agent.driver.start, agent.driver.income = 0.0, income  # the world's clock
+    agent.refresh(Observation("d1", float(b.t - offset), DAYS * 1440.0, Point(b.lat, b.lng),
+                              1.5, 0.0, 0, 0.0, 0.0, 10, last_outcome=Outcome()))
     return rp, b
+
+
+def expected(used: float, max_km: float, t: float, since: float, earned: float,
+             version: str = "S4") -> float:
+    """The pacing price: net per km times 1 - pace/burn, counted from `since` to the last
+    day the version scores."""
+    burn = used / ((t - since) / 1440)
+    pace = (max_km - used) / (settings_for(version).horizon_days(DAYS) - t / 1440)
+    return earned / used * (1 - pace / burn)
 
 
 def used_km(b: LogBuilder) -> float:
@@ -59,10 +78,7 @@ def used_km(b: LogBuilder) -> float:
 
 def test_a_budget_spent_faster_than_it_lasts_prices_its_km():
     rp, b = paced(200.0)
-    used = used_km(b)
-    burn = used / (b.t / 1440)
-    pace = (200.0 - used) / (DAYS - b.t / 1440)
-    want = 3_000.0 / used * (1 - pace / burn)
+    want = expected(used_km(b), 200.0, b.t, 0.0, 3_000.0)
     assert rp.km_price == {rp.rules[0].index: pytest.approx(want, rel=1e-3)}
     # a take's pickup km within the budget pay it, under the budget's rule
     near = take_of(rp, "near", b.t, Point(b.lat, b.lng))
@@ -123,3 +139,34 @@ def test_the_pacing_ranks_a_near_pickup_first():
     rp.pace_empty_km({})
     kept = rule_filter(rp, pairs, now, pos, min_net=0.0, price=TimePrice())
     assert [o.net for _, o in kept] == [3_000.0, 3_000.0]
+
+
+def test_the_burn_counts_from_the_drivers_start_on_the_rules_clock():
+    """A world that starts nine days into the scorer's month counts the burn from its own
+    start: counted from the 1st, the same 120 km would look like 12 km a day and nothing
+    would be paced. The kind counts a month's km whatever the rule's window (no version
+    applies windows to K9), and so does the pacing."""
+    late = 9 * 1440
+    rp, b = paced(600.0, offset=late)
+    want = expected(used_km(b), 600.0, b.t, late, 3_000.0)
+    assert want > 0
+    assert rp.km_price == {rp.rules[0].index: pytest.approx(want, rel=1e-3)}
+    for version in ("S1", "S2", "S3", "S4"):
+        rp, b = paced(600.0, version=version, window_from="2026-03-02 00:00:00")
+        assert rp.km_price == {rp.rules[0].index: pytest.approx(
+            expected(used_km(b), 600.0, b.t, 0.0, 3_000.0, version), rel=1e-3)}
+
+
+def test_the_shared_path_paces_as_the_reference_does():
+    """RuleProgress(share_work=False), which re-reads the log for every answer, prices the
+    pacing exactly as the shared path does."""
+    got = []
+    for share in (True, False):
+        rp, b = paced(200.0, share_work=share)
+        pos = Point(b.lat, b.lng)
+        take = take_of(rp, "near", b.t, pos)
+        assert take is not None
+        got.append((rp.km_price, rp.extra_penalty_by_rule(take),
+                    rp.reposition_extra(b.t, pos, *NORTH), rp.budgets_left(b.t, pos)))
+    assert got[0] == got[1]
+    assert got[0][0]

@@ -21,7 +21,8 @@ from sim.scenario import load_scenario
 ROOT = Path(__file__).resolve().parent.parent
 # what the agents and the runner call on a driver's rule progress
 OUTSIDE = ("add_cargo", "add_record", "on_step", "states", "extra_by_rule", "extra_penalty",
-           "wait_saving", "reposition_extra", "todo", "liability", "waive", "marginal_fine")
+           "wait_saving", "reposition_extra", "todo", "liability", "waive", "marginal_fine",
+           "pace_empty_km")  # the memory's pacing price: replayed so both objects carry it
 WHAT_IF = {"extra_by_rule", "extra_penalty", "wait_saving", "reposition_extra"}
 
 

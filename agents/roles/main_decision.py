@@ -45,10 +45,11 @@ def _out(action: str, plan: str, cargo_id: str = "", minutes: float = 0.0,
 
 
 def move_pays(view: MainDecisionView, lat: float, lng: float) -> bool:
-    """Whether a move toward a market is worth its fines: what it adds to a spent deadhead
-    budget may be at most what its driving is worth at the driver's rate (about a minute a
-    km). A market move has no order to weigh it against; without this a driver whose budget
-    was spent shuttled between markets at 100 yuan a km (failure class "market moves past a
+    """Whether a move toward a market is worth its fines: what it adds to a deadhead budget
+    (the fine past a spent one, the pacing price within one that would not last the month)
+    may be at most what its driving is worth at the driver's rate (about a minute a km). A
+    market move has no order to weigh it against; without this a driver whose budget was
+    spent shuttled between markets at 100 yuan a km (failure class "market moves past a
     spent deadhead budget")."""
     fine = view.move_fine(lat, lng)
     return fine <= 0.0 or fine <= view.time_price.rate * view.position.km_to(lat, lng)
