@@ -738,31 +738,29 @@ class RuleProgress:
         can cost is known, and staying stuck in a poor market for a month to save it costs
         more (on a blind driver under S2, 14,804 net against 47,126 with moves free, cap
         4,000)."""
-        out = []
-        for st in states:
-            rule = st.spec.rule
-            if not isinstance(rule, MaxTotalDeadheadKm) or st.spec.index in self.waived:
-                continue
-            if self.liability(st) is not None:
-                continue  # a cap bounds it: the whole rule is the price, weighed by `_book`
-            free = max(0.0, rule.params.max_km - float(st.counters.get("deadhead_km", 0.0)))
-            out.append(EmptyKmFine(free, st.spec.amount, self.km_price.get(st.spec.index, 0.0)))
-        return tuple(out)
+        return tuple(EmptyKmFine(left, st.spec.amount, self.km_price.get(st.spec.index, 0.0))
+                     for st, _, left in self._open_budgets(states))
 
-    def budgets_left(self, now: float, position: Point | None = None
-                     ) -> dict[int, tuple[float, float]]:
-        """Each monthly deadhead budget (K9) not waived and with no cap: (km used so far,
-        km left), by rule. Read from `states(now, position)`, the step's own (kept) states."""
-        if not self._budgets:
-            return {}
-        out = {}
-        for st in self.states(now, position):
+    def _open_budgets(self, states: Iterable[RuleState]
+                      ) -> Iterable[tuple[RuleState, float, float]]:
+        """Each monthly deadhead budget (K9) not waived and with no cap (a null cap, or any
+        cap under S4; a capped one's whole rule is the price, weighed by `_book`), with its km
+        used so far and left."""
+        for st in states:
             rule = st.spec.rule
             if (st.spec.index in self._budgets and st.spec.index not in self.waived
                     and self.liability(st) is None):
                 used = float(st.counters.get("deadhead_km", 0.0))
-                out[st.spec.index] = (used, max(0.0, rule.params.max_km - used))  # type: ignore[union-attr]
-        return out
+                yield st, used, max(0.0, rule.params.max_km - used)  # type: ignore[union-attr]
+
+    def budgets_left(self, now: float, position: Point | None = None
+                     ) -> dict[int, tuple[float, float]]:
+        """`_open_budgets` of the step's own (kept) `states(now, position)`: (km used so far,
+        km left), by rule."""
+        if not self._budgets:
+            return {}
+        return {st.spec.index: (used, left)
+                for st, used, left in self._open_budgets(self.states(now, position))}
 
     def pace_empty_km(self, prices: Mapping[int, float]) -> None:
         """Set what a km of each deadhead budget is worth this step (yuan, by rule): the
@@ -836,10 +834,9 @@ class RuleProgress:
         got = self._extra.get(key)
         if got is None:
             self.cargo.setdefault(take.cargo.cargo_id, take.cargo)  # as `extra_by_rule`
-            got = self.extra_for_steps([self.hypothetical(take)], take.now, take.position,
-                                       only=self._live())
-            paced = self.empty_km_charge(self.hypothetical(take).pickup_deadhead_km,
-                                         take.now, take.position) if self.km_price else {}
+            step = self.hypothetical(take)
+            got = self.extra_for_steps([step], take.now, take.position, only=self._live())
+            paced = self.empty_km_charge(step.pickup_deadhead_km, take.now, take.position)
             for more in (self.stops_lost(take), self.slot_charge(take), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
