@@ -97,3 +97,45 @@ def test_a_blind_file_without_the_token_is_refused_by_driver(tmp_path: Path) -> 
                                                 r"cargo_id expected '\{CARGO\}', found 'C123'"):
         bs.build([src], "calibrated", 515, tmp_path / "set")
     assert bs.main([str(src), "--out", str(tmp_path / "set")]) == 2
+
+
+def test_a_budget_set_gives_each_driver_without_a_budget_one_the_reader_reads() -> None:
+    """`--budgets SEED`: the deadhead-pacing check on drivers it was not tuned on. Every
+    driver without a K9 rule gets one, uncapped, in the ranges said, in its own texts'
+    language, for the month its other rules span, worded so the text reader gets it
+    exactly; the drivers that had one are left out; the draw is the seed's."""
+    from sim.scoring.scorer import default_parser
+
+    bs = builder()
+    rows = json.loads((BLIND / "drivers_blind_b.json").read_text(encoding="utf-8"))
+    had = {r["driver_id"] for r in rows
+           if any(p["structured"]["kind"] == bs.BUDGET for p in r["preferences"])}
+    assert had  # the file has drivers with a budget: they must be left out
+    out = bs.with_budgets(rows, 9)
+    assert [r["driver_id"] for r in out] == [r["driver_id"] for r in rows
+                                              if r["driver_id"] not in had]
+    parse = default_parser()
+    by_id = {r["driver_id"]: r for r in rows}
+    langs = set()
+    for r in out:
+        *others, rule = r["preferences"]
+        assert others == by_id[r["driver_id"]]["preferences"]
+        assert rule["structured"]["kind"] == bs.BUDGET
+        assert rule["penalty_cap"] is None
+        km = rule["structured"]["params"]["max_km"]
+        assert bs.BUDGET_KM[0] <= km <= bs.BUDGET_KM[1]
+        assert bs.BUDGET_FINE[0] <= rule["penalty_amount"] <= bs.BUDGET_FINE[1]
+        month = [p for p in others if p["structured"]["kind"] != bs.MUST_TAKE]
+        assert rule["start_time"] == min(p["start_time"] for p in month)
+        assert rule["end_time"] == max(p["end_time"] for p in month)
+        zh = sum(bool(bs.CJK.search(p["content"])) for p in others)
+        lang = "zh" if 2 * zh >= len(others) else "en"
+        assert bool(bs.CJK.search(rule["content"])) == (lang == "zh")
+        langs.add(lang)
+        reading = parse(rule["content"])
+        got = (reading.best if hasattr(reading, "best") else reading).to_dict()
+        assert got["kind"] == bs.BUDGET, rule["content"]
+        assert got["params"]["max_km"] == km, rule["content"]
+    assert langs == {"zh", "en"}
+    assert bs.with_budgets(rows, 9) == out
+    assert bs.with_budgets(rows, 10) != out

@@ -10,12 +10,20 @@ policy on wording nobody tuned to. Their must-take rules say a day and hold the 
         --market east --seed 515 --out runs/blind-east
     python benchmarks/policy_eval.py --set-dir runs/blind-east --split fresh --market east \\
         --read text ...
+
+`--budgets SEED` makes a set for one failure class instead: every driver without a monthly
+deadhead budget (K9) is given one, uncapped, drawn from SEED (600-2,000 km at 30-200 yuan a
+km), worded by the phrase bank in the language of the driver's own texts; the drivers that
+had a budget are left out. It checks the budget pacing (docs/agents.md) on drivers and
+markets the pacing was not tuned on.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import re
 import sys
 from pathlib import Path
 
@@ -30,12 +38,17 @@ from make_drivers import (  # noqa: E402
     pick_must_take,
     set_market_seed,
 )
+from phrases import k09  # noqa: E402
 
 from sim.geo import County, haversine_km, load_counties  # noqa: E402
 from sim.preferences.kinds import build_rule  # noqa: E402
 
 TOKEN = "{CARGO}"
 MUST_TAKE = "must_take_cargo"
+BUDGET = "max_total_deadhead_km"
+BUDGET_KM = (600, 2000)  # the drawn budget's range, km a month
+BUDGET_FINE = (30, 200)  # its fine's range, yuan a km past it
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 class BlindFileError(ValueError):
@@ -95,12 +108,42 @@ def fill(rows: list[dict], rules: list[tuple[str, dict, dict]], picks: dict[str,
     return out
 
 
-def build(files: list[Path], market: str, seed: int, out_dir: Path) -> tuple[Path, Path]:
-    """-> (market TOML, drivers file) in `out_dir`, for `policy_eval.py --split fresh`."""
+def with_budgets(rows: list[dict], seed: int) -> list[dict]:
+    """The drivers without a deadhead budget, each given an uncapped one drawn from `seed`
+    (in row order, so the same rows and seed give the same set) and worded in the language
+    most of the driver's texts are in."""
+    rng = random.Random(seed)
+    out = []
+    for row0 in rows:
+        if any(p["structured"]["kind"] == BUDGET for p in row0["preferences"]):
+            continue
+        row = json.loads(json.dumps(row0))
+        zh = sum(bool(CJK.search(p["content"])) for p in row["preferences"])
+        lang = "zh" if 2 * zh >= len(row["preferences"]) else "en"
+        params = {"max_km": float(rng.randrange(BUDGET_KM[0], BUDGET_KM[1] + 1, 100))}
+        fine = float(rng.randrange(BUDGET_FINE[0], BUDGET_FINE[1] + 1, 10))
+        # the month the driver's other rules span (a must-take rule spans its day only)
+        month = [p for p in row["preferences"] if p["structured"]["kind"] != MUST_TAKE]
+        start = min(p["start_time"] for p in month)
+        end = max(p["end_time"] for p in month)
+        row["preferences"].append({
+            "content": k09(params, fine, None, lang, rng), "start_time": start,
+            "end_time": end, "penalty_amount": fine, "penalty_cap": None,
+            "structured": {"kind": BUDGET, "params": params}})
+        out.append(row)
+    return out
+
+
+def build(files: list[Path], market: str, seed: int, out_dir: Path,
+          budgets: int | None = None) -> tuple[Path, Path]:
+    """-> (market TOML, drivers file) in `out_dir`, for `policy_eval.py --split fresh`;
+    with `budgets`, only the drivers `with_budgets` gives a budget."""
     rows: list[dict] = []
     rules: list[tuple[str, dict, dict]] = []
     for f in files:
         got = json.loads(f.read_text(encoding="utf-8"))
+        if budgets is not None:
+            got = with_budgets(got, budgets)
         rows += got
         rules += must_take_rules(got, str(f))
     ids = [r["driver_id"] for r in rows]
@@ -124,9 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--market", choices=sorted(MARKETS), default="calibrated")
     ap.add_argument("--seed", type=int, default=515, help="the market draw's [scenario] seed")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--budgets", type=int, metavar="SEED",
+                    help="only the drivers without a deadhead budget, each given one drawn "
+                         "from SEED (the budget-pacing check)")
     args = ap.parse_args(argv)
     try:
-        toml, drivers = build(args.files, args.market, args.seed, args.out)
+        toml, drivers = build(args.files, args.market, args.seed, args.out, args.budgets)
     except (BlindFileError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
