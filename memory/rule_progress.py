@@ -455,7 +455,7 @@ class RuleProgress:
             state = RuleState(spec, c, round(pen, 2), status, line, todo)
             if todo is not None:  # what following it avoids: the fine, less a paid cap
                 state = dataclasses.replace(state, todo=dataclasses.replace(
-                    todo, at_stake=self.marginal_fine(state)))
+                    todo, at_stake=self.todo_stake(state, view)))
             out.append(state)
         result = tuple(out)
         self._cache = (key, result)
@@ -782,6 +782,17 @@ class RuleProgress:
         return {i: p * min(km, left[i][1]) for i, p in self.km_price.items()
                 if i in left and left[i][1] > 0}
 
+    def todo_stake(self, state: RuleState, view: ProgressContext) -> float:
+        """What following the rule's action from `view` on saves against giving it up: the
+        kind's own two endings where it gives them (`Kind.follow_counters`), else one more
+        break's fine (`marginal_fine`)."""
+        rule = state.spec.rule
+        ends = rule.follow_counters(state.counters, view) if rule is not None else None
+        if ends is None:
+            return self.marginal_fine(state)
+        kept, lost = ends
+        return max(0.0, self._penalty(state.spec, lost) - self._penalty(state.spec, kept))
+
     def marginal_fine(self, state: RuleState) -> float:
         """What breaking this rule once more would add now: the fine, less once a cap is
         reached (a capped rule whose cap is paid costs nothing more), 0 for a one-off rule
@@ -840,6 +851,9 @@ class RuleProgress:
             for more in (self.stops_lost(take), self.slot_charge(take), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
+            late = self.delays(take, step)
+            if late:  # the delay holds the take's own effect on the rule: not added twice
+                got = {**got, **{i: max(got.get(i, 0.0), v) for i, v in late.items()}}
             self._extra[key] = got
         return got
 
@@ -856,6 +870,42 @@ class RuleProgress:
             if self.share_work:
                 self._memo[("takes",)] = got
         return got  # type: ignore[return-value]
+
+    def delays(self, take: HypoTake, step: Step) -> dict[int, float]:
+        """What a take costs the rules whose fine grows with how late their action is
+        (`Kind.follow_counters`, K24), by rule: the fine when the action is followed from
+        the take's end (after the scan of the next decision) less the fine when it is
+        followed from now, at most what following saves. Such a rule's own test sees only
+        minutes already away, so a take that ends 250 km from the pickup three hours before
+        the errand was free (failure class "an errand priced at its once-fine"). A rule with
+        its action due is left out: its action is priced beside the takes."""
+        rules = [s for s in self.rules if s.rule is not None and s.index not in self.waived
+                 and type(s.rule).follow_counters is not Kind.follow_counters]
+        if not rules:
+            return {}
+        states = {st.spec.index: st for st in self.states(take.now, take.position)}
+        scan = max((s.scan for s in self.steps[-3:]), default=NEXT_SCAN_MINUTES)
+        here = self._view(int(take.now), take.position)
+        there = self._view(step.step_end + scan, step.after)
+        out: dict[int, float] = {}
+        for spec in rules:
+            st, rule = states[spec.index], spec.rule
+            assert rule is not None
+            now_ends = rule.follow_counters(st.counters, here) if st.todo is None else None
+            if now_ends is None:
+                continue
+            after = st.counters
+            if not rule.unchanged_by(after, [step], self.cargo):
+                after = rule.violations(self._full_plus([step]), self.ctx(spec))
+            late_ends = rule.follow_counters(after, there)
+            if late_ends is None:
+                continue
+            kept = self._penalty(spec, now_ends[0])
+            charge = min(self._penalty(spec, late_ends[0]) - kept,
+                         self._penalty(spec, now_ends[1]) - kept)
+            if charge > 0:
+                out[spec.index] = charge
+        return out
 
     def stops_lost(self, take: HypoTake) -> dict[int, float]:
         """The fines of dated stops (K22, K23) this take would put out of reach: not due

@@ -233,6 +233,15 @@ class Kind(ABC):
         orders, which then pay: the memory prices that share (`RuleProgress.slot_charge`)."""
         return None
 
+    def follow_counters(self, counters: Counters, ctx: ProgressContext
+                        ) -> tuple[Counters, Counters] | None:
+        """The counters the rule ends with if its action is followed from `ctx` on, and if it
+        is given up, for a kind whose fine grows with how late the action is (K24: minutes
+        away from home at a rate), where one more break does not say what following saves
+        (`RuleProgress.todo_stake`) nor what a take that delays it costs
+        (`RuleProgress.delays`). None by default: one more break's fine is at stake."""
+        return None
+
     def lost_unseen(self) -> bool:
         """True for a rule whose own test fails alike before and after a take that puts it
         out of reach (a dated stop, K22/K23: nothing is reached yet either way), so a take's

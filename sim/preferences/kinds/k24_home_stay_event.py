@@ -18,7 +18,7 @@ from sim.geo import Point
 from sim.official.cargo_index import CargoRecord
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import ActionKind, Step, StepLog
-from sim.official.timebase import wall_to_minutes
+from sim.official.timebase import drive_minutes, wall_to_minutes
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock, wall_at
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params, ParamsError
@@ -170,17 +170,50 @@ class HomeStayEvent(Kind):
             "home, stay" if c["home_arrival"] is not None and c["pickup_done"] is not None
             else "pickup done" if c["pickup_done"] is not None else "pickup not yet")
         line += f", {away} min away so far"
-        if now >= w_end or now < w0 - DUE_SLACK:
+        # due once the drive to the pickup, with the slack, would reach it by the start: a
+        # driver far away at the start pays every minute of the drive (P24, 250 km off)
+        lead = ctx.go_minutes(p.pickup_lat, p.pickup_lng) if c["pickup_done"] is None else 0
+        if now >= w_end or now < w0 - DUE_SLACK - lead:
             return (Status.OK if not c["failed"] else Status.AT_RISK), line, None
         if c["pickup_done"] is None:
             if ctx.near(p.pickup_lat, p.pickup_lng, p.radius_km):
-                return Status.DUE, line, Todo("wait", "errand pickup",
-                                              minutes=max(1, p.min_pickup_dwell_minutes))
+                # a wait there counts once it ends after the start: one wait until then
+                return Status.DUE, line, Todo("wait", "errand pickup", minutes=max(
+                    1, p.min_pickup_dwell_minutes, w0 + 1 - now))
             return Status.DUE, line, Todo("go", "errand pickup", lat=p.pickup_lat,
                                           lng=p.pickup_lng)
         if not ctx.near(p.home_lat, p.home_lng, p.radius_km):
             return Status.DUE, line, Todo("go", "errand: home", lat=p.home_lat, lng=p.home_lng)
         return Status.DUE, line, Todo("wait", "errand: stay home", minutes=w_end - now)
+
+    def follow_counters(self, counters: Counters, ctx: ProgressContext
+                        ) -> tuple[Counters, Counters] | None:
+        """Followed from now: the pickup (after the drive there and its dwell, not before the
+        start), then the drive home, each minute of [w0, w1) until then away; given up: away
+        until w1 and failed. Only the once-fine was at stake before, so a driver 250 km off
+        at the start weighed 1,000 against the drive and put it off hour by hour while the
+        minutes away cost 3 each (P24 of a fresh set: 626 minutes away, failure class "an
+        errand priced at its once-fine"). None once home after the pickup (the stay is a
+        wait, priced as one) or where the driver is not known."""
+        p, c, now = self.params, counters, ctx.now
+        w0, w1, _ = self.span
+        if ctx.position is None:
+            return None
+        if c["pickup_done"] is None:
+            done = max(now + ctx.go_minutes(p.pickup_lat, p.pickup_lng)
+                       + p.min_pickup_dwell_minutes, w0 + 1)
+            home = done + drive_minutes(Point(p.pickup_lat, p.pickup_lng).km_to(
+                p.home_lat, p.home_lng), ctx.speed_kmh)
+        elif not ctx.near(p.home_lat, p.home_lng, p.radius_km):
+            home = now + ctx.go_minutes(p.home_lat, p.home_lng)
+        else:
+            return None
+        start = max(now, w0)
+        kept = {**c, "absence_minutes": c["absence_minutes"] + max(0, min(home, w1) - start),
+                "failed": False}
+        lost = {**c, "absence_minutes": c["absence_minutes"] + max(0, w1 - start),
+                "failed": True}
+        return kept, lost
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
