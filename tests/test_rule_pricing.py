@@ -89,49 +89,6 @@ def test_a_capped_rule_whose_cap_is_paid_costs_nothing_more():
     assert progress([box], b, "S4").marginal_fine(s) == 300  # the next step's fine, not three
 
 
-def test_a_drive_back_into_a_box_keeps_as_many_steps_as_the_driver_has_idled_outside():
-    """Failure class "stranded outside a box": a driver outside an uncapped box (S4), whose
-    drive back cost 9,400 (a spent deadhead budget), weighed one step's fine against it at
-    every decision and waited 30 minutes at a time outside, a fine a step, for 475 steps.
-    The drive back now keeps as many steps as the driver has idled outside so far (one right
-    after it leaves; its orders outside do not count), less what a cap has left."""
-    box = pref("stay_inside_bbox", {"lat_min": 22.5, "lat_max": 22.6, "lng_min": 114.0,
-                                    "lng_max": 114.1}, amount=300)
-    b = LogBuilder("d1", *HOME, CARGO).reposition(*NORTH)
-    rp = progress([box], b, "S4")
-    (s,) = rp.states(b.t, Point(*NORTH))
-    assert s.todo is not None
-    assert s.todo.action == "go"
-    assert s.todo.at_stake == 300  # just out: the step after the drive back
-    for n in range(2, 6):
-        b.wait(30)
-        rp = progress([box], b, "S4")
-        (s,) = rp.states(b.t, Point(*NORTH))
-        assert s.todo is not None
-        assert s.todo.at_stake == 300 * n  # each step outside so far, one more to come each
-    # a cap bounds it: under S2 the cap of 1,500 is paid after five steps
-    capped = pref("stay_inside_bbox", {"lat_min": 22.5, "lat_max": 22.6, "lng_min": 114.0,
-                                       "lng_max": 114.1}, amount=300, cap=2100)
-    rp = progress([capped], b, "S2")
-    (s,) = rp.states(b.t, Point(*NORTH))
-    assert s.penalty == 1500
-    assert s.todo is not None
-    assert s.todo.at_stake == 300  # the drive back is fined too: 300 of the cap is left
-    # an order outside is work, not idling: it does not add to the count
-    b.take("c5")  # NORTH to DG, outside too
-    (s,) = progress([box], b, "S4").states(b.t, Point(*DG))
-    assert s.todo is not None
-    assert s.todo.at_stake == 300 * 5
-    b.wait(30)
-    (s,) = progress([box], b, "S4").states(b.t, Point(*DG))
-    assert s.todo is not None
-    assert s.todo.at_stake == 300 * 6
-    # back inside, the excursion is over: nothing is due
-    b.reposition(22.55, 114.05)
-    (s,) = progress([box], b, "S4").states(b.t, Point(22.55, 114.05))
-    assert s.todo is None
-
-
 def test_a_visit_day_is_worth_its_share_until_too_few_days_are_left():
     visit = pref("min_visit_days", {"lat": NORTH[0], "lng": NORTH[1], "radius_km": 1.0,
                                     "min_days": 2}, amount=1000)

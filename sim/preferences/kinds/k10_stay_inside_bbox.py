@@ -7,7 +7,7 @@ from typing import Any
 
 from sim.geo import LAT_MAX, LAT_MIN, LNG_MAX, LNG_MIN, Point
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import ActionKind, StepLog
+from sim.official.steps import StepLog
 from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Lat, Lng, Params, ParamsError
@@ -80,30 +80,6 @@ class StayInsideBBox(Kind):
         back = p.nearest_inside(pos)
         return (Status.DUE, f"outside the allowed box; {counters.get('violations', 0)} steps fined"
                 f"{fined}", Todo("go", "back inside the box", lat=back.lat, lng=back.lng))
-
-    def follow_counters(self, counters: Counters, ctx: ProgressContext
-                        ) -> tuple[Counters, Counters] | None:
-        """Outside the box, what the drive back keeps: the steps the driver would otherwise
-        go on spending outside, each fined, taken to be as many idle steps (waits, moves,
-        failed takes) as it has spent outside on this excursion so far (at least one: right
-        after a long haul ends outside, only the step after the drive back). Pricing one
-        step only, a driver stranded outside (a spent deadhead budget made the 150 km back
-        cost 9,400) weighed 300 against the drive at every decision and waited 30 minutes at
-        a time, 300 a step, for 475 steps of an uncapped month (failure class "stranded
-        outside a box"). Its orders outside are not counted: a driver working outside pays
-        per step and earns (counting them drove the blind box drivers back early and cost
-        them 1,800-4,400 each). The drive back starts outside and is fined itself, either
-        way. None inside the box."""
-        box, pos = self.params, ctx.position
-        if pos is None or box.contains(pos):
-            return None
-        run = 0
-        for s in reversed(ctx.tail(ctx.today).steps):
-            if box.contains(s.before) and box.contains(s.after):
-                break
-            run += not (s.action is ActionKind.TAKE_ORDER and s.accepted)
-        v = int(counters.get("violations", 0)) + 1
-        return {**counters, "violations": v}, {**counters, "violations": v + max(1, run)}
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
