@@ -837,8 +837,10 @@ class RuleProgress:
 
     def extra_penalty_by_rule(self, take: HypoTake) -> dict[int, float]:
         """`extra_by_rule` over the rules not waived, plus the dated stops the take puts out
-        of reach (`stops_lost`), the orders it crowds out of a daily cap (`slot_charge`) and
-        the pacing price of its pickup km within a deadhead budget (`empty_km_charge`),
+        of reach (`stops_lost`), the orders it crowds out of a daily cap (`slot_charge`), the
+        pacing price of its pickup km within a deadhead budget (`empty_km_charge`) and, in
+        place of the plain what-if where larger, what it costs an errand it delays
+        (`delay_charges`),
         cached until the next step (a decide may refresh its memory several times around its
         searches)."""
         key = (len(self.steps), take.cargo.cargo_id, take.now, take.position, take.scan)
@@ -851,7 +853,7 @@ class RuleProgress:
             for more in (self.stops_lost(take), self.slot_charge(take), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
-            late = self.delays(take, step)
+            late = self.delay_charges(take, step)
             if late:  # the delay holds the take's own effect on the rule: not added twice
                 got = {**got, **{i: max(got.get(i, 0.0), v) for i, v in late.items()}}
             self._extra[key] = got
@@ -871,14 +873,15 @@ class RuleProgress:
                 self._memo[("takes",)] = got
         return got  # type: ignore[return-value]
 
-    def delays(self, take: HypoTake, step: Step) -> dict[int, float]:
+    def delay_charges(self, take: HypoTake, step: Step) -> dict[int, float]:
         """What a take costs the rules whose fine grows with how late their action is
         (`Kind.follow_counters`, K24), by rule: the fine when the action is followed from
         the take's end (after the scan of the next decision) less the fine when it is
         followed from now, at most what following saves. Such a rule's own test sees only
         minutes already away, so a take that ends 250 km from the pickup three hours before
         the errand was free (failure class "an errand priced at its once-fine"). A rule with
-        its action due is left out: its action is priced beside the takes."""
+        its action due is left out: its action is priced beside the takes. The scan's own
+        minutes, if inside the absence span, are left out (at most the rate times a scan)."""
         rules = [s for s in self.rules if s.rule is not None and s.index not in self.waived
                  and type(s.rule).follow_counters is not Kind.follow_counters]
         if not rules:

@@ -21,6 +21,7 @@ from tests.competition_logs import LogBuilder, cargo_row
 HOME = (22.4886, 113.9037)  # Shenzhen, Nanshan
 PICKUP = (22.5431, 114.0579)  # the station
 FAR = (23.35, 116.68)  # Shantou, about 300 km off
+NEAR_HOME = (22.4920, 113.9060)  # within the errand's 1 km of home
 W0, W1 = 1440 + 16 * 60, 2 * 1440 + 7 * 60  # 03-02 16:00, 03-03 07:00
 DWELL, RATE, ONCE = 15, 2.0, 2000.0
 
@@ -40,7 +41,8 @@ def errand(cap: float | None = None) -> dict:
 
 CARGO = [cargo_row("near", FAR, (23.30, 116.60), cost_time=120),
          cargo_row("home", FAR, HOME, cost_time=60),
-         cargo_row("away", HOME, FAR, cost_time=8 * 60)]  # ends past 14:00, 300 km off
+         cargo_row("away", HOME, FAR, cost_time=8 * 60),  # ends past 14:00, 300 km off
+         cargo_row("loop", HOME, NEAR_HOME, cost_time=180)]  # a local order ending at home
 
 
 def progress(at: tuple[float, float], until: int, cap: float | None = None) -> RuleProgress:
@@ -163,3 +165,33 @@ def test_an_errand_is_not_waived_by_a_month_projection():
                          face_if_dear=lambda st, elapsed: None)
     MemoryAgent._book(me, {1: 500.0}, 5000.0, states, DUE + 10)
     assert 1 in rp.waived
+
+
+def test_home_before_the_pickup_loses_the_sequence_and_only_minutes_are_left():
+    """The official test takes the first homecoming after the start: a driver still at home
+    at 16:30 has lost the sequence, and a drive to the pickup would only add minutes away
+    (the review of this change found the pickup asked for, at 3,642)."""
+    now = W0 + 30
+    rp = progress(HOME, now)
+    state = errand_state(rp, now, HOME)
+    assert state.counters["home_arrival"] is not None
+    assert state.todo is not None
+    assert (state.todo.action, state.todo.minutes) == ("wait", W1 - now)  # stay, not go
+    assert state.todo.at_stake == pytest.approx(RATE * (W1 - now))  # no once-fine left
+
+
+def test_a_take_that_comes_home_before_the_pickup_pays_the_lost_sequence():
+    now = W0 - 120  # 14:00 at home, the station 20 minutes off: nothing due yet
+    rp = progress(HOME, now)
+    assert errand_state(rp, now, HOME).todo is None
+    take = HypoTake(rp.cargo["loop"], now, Point(*HOME))
+    assert rp.hypothetical(take).step_end > W0  # back home after the start, no pickup
+    got = rp.extra_penalty_by_rule(take)
+    assert got[1] >= ONCE  # the once-fine it makes certain, with the minutes
+
+
+def test_nothing_is_charged_once_no_minute_away_counts():
+    now = W1 + 10
+    rp = progress(FAR, now)
+    take = HypoTake(rp.cargo["near"], now, Point(*FAR))
+    assert rp.delay_charges(take, rp.hypothetical(take)) == {}

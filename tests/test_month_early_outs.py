@@ -46,7 +46,7 @@ def test_early_outs_and_grown_logs_agree_with_the_plain_tests(tmp_path):
                 current.pop()
         return g
 
-    for name in ("extra_for_steps", "states", "delays"):
+    for name in ("extra_for_steps", "states", "delay_charges"):
         mp.setattr(RuleProgress, name, within(name))
 
     def checked(kind):

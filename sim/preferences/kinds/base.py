@@ -239,7 +239,7 @@ class Kind(ABC):
         is given up, for a kind whose fine grows with how late the action is (K24: minutes
         away from home at a rate), where one more break does not say what following saves
         (`RuleProgress.todo_stake`) nor what a take that delays it costs
-        (`RuleProgress.delays`). None by default: one more break's fine is at stake."""
+        (`RuleProgress.delay_charges`). None by default: one more break's fine is at stake."""
         return None
 
     def lost_unseen(self) -> bool:

@@ -175,6 +175,15 @@ class HomeStayEvent(Kind):
         lead = ctx.go_minutes(p.pickup_lat, p.pickup_lng) if c["pickup_done"] is None else 0
         if now >= w_end or now < w0 - DUE_SLACK - lead:
             return (Status.OK if not c["failed"] else Status.AT_RISK), line, None
+        if self.sequence_lost(c):
+            # only the minutes away are left to save, until w1
+            w1 = self.span[1]
+            if now >= w1:
+                return Status.AT_RISK, line, None
+            if not ctx.near(p.home_lat, p.home_lng, p.radius_km):
+                return Status.DUE, line, Todo("go", "errand lost: home", lat=p.home_lat,
+                                              lng=p.home_lng)
+            return Status.DUE, line, Todo("wait", "errand lost: stay home", minutes=w1 - now)
         if c["pickup_done"] is None:
             if ctx.near(p.pickup_lat, p.pickup_lng, p.radius_km):
                 # a wait there counts once it ends after the start: one wait until then
@@ -186,19 +195,38 @@ class HomeStayEvent(Kind):
             return Status.DUE, line, Todo("go", "errand: home", lat=p.home_lat, lng=p.home_lng)
         return Status.DUE, line, Todo("wait", "errand: stay home", minutes=w_end - now)
 
+    @staticmethod
+    def sequence_lost(counters: Counters) -> bool:
+        """The once-fine can no longer be avoided: the first homecoming after the start came
+        before the pickup (the official test takes the first), or the driver left home early
+        after it."""
+        c = counters
+        return bool(c["left_early"]) or (c["home_arrival"] is not None
+                                         and not c["sequence_ok"])
+
     def follow_counters(self, counters: Counters, ctx: ProgressContext
                         ) -> tuple[Counters, Counters] | None:
         """Followed from now: the pickup (after the drive there and its dwell, not before the
-        start), then the drive home, each minute of [w0, w1) until then away; given up: away
-        until w1 and failed. Only the once-fine was at stake before, so a driver 250 km off
-        at the start weighed 1,000 against the drive and put it off hour by hour while the
-        minutes away cost 3 each (P24 of a fresh set: 626 minutes away, failure class "an
-        errand priced at its once-fine"). None once home after the pickup (the stay is a
-        wait, priced as one) or where the driver is not known."""
+        start), then the drive home, each minute of [w0, w1) until then away; given up: taken
+        to be away until w1, and failed. Only the once-fine was at stake before, so a driver
+        250 km off at the start weighed 1,000 against the drive and put it off hour by hour
+        while the minutes away cost 3 each (P24 of a fresh set: 626 minutes away, failure
+        class "an errand priced at its once-fine"). Once the sequence is lost
+        (`sequence_lost`), following is going home, and only the minutes away differ. None
+        from w1 on (no minute away is counted any more: the once-fine is one more break's),
+        near home with the pickup done (the stay is a wait, priced as one) or where the
+        driver is not known."""
         p, c, now = self.params, counters, ctx.now
         w0, w1, _ = self.span
-        if ctx.position is None:
+        if ctx.position is None or now >= w1:
             return None
+        start = max(now, w0)
+        if self.sequence_lost(c):
+            home = (now if ctx.near(p.home_lat, p.home_lng, p.radius_km)
+                    else now + ctx.go_minutes(p.home_lat, p.home_lng))
+            kept = {**c, "absence_minutes": c["absence_minutes"]
+                    + max(0, min(home, w1) - start)}
+            return kept, {**c, "absence_minutes": c["absence_minutes"] + max(0, w1 - start)}
         if c["pickup_done"] is None:
             done = max(now + ctx.go_minutes(p.pickup_lat, p.pickup_lng)
                        + p.min_pickup_dwell_minutes, w0 + 1)
@@ -208,7 +236,6 @@ class HomeStayEvent(Kind):
             home = now + ctx.go_minutes(p.home_lat, p.home_lng)
         else:
             return None
-        start = max(now, w0)
         kept = {**c, "absence_minutes": c["absence_minutes"] + max(0, min(home, w1) - start),
                 "failed": False}
         lost = {**c, "absence_minutes": c["absence_minutes"] + max(0, w1 - start),
