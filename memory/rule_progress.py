@@ -255,6 +255,9 @@ class RuleProgress:
         self.km_price: dict[int, float] = {}
         self._budgets = frozenset(r.index for r in self.rules
                                   if isinstance(r.rule, MaxTotalDeadheadKm))
+        # the rules whose fine grows with how late their action is (`delay_charges`)
+        self._late = tuple(r for r in self.rules if r.rule is not None
+                           and type(r.rule).follow_counters is not Kind.follow_counters)
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
 
@@ -873,6 +876,11 @@ class RuleProgress:
                 self._memo[("takes",)] = got
         return got  # type: ignore[return-value]
 
+    def _next_scan(self) -> int:
+        """The scan minutes the decision after a take is taken to spend before it moves: the
+        longest of the driver's last three (a full query's before it has made one)."""
+        return max((s.scan for s in self.steps[-3:]), default=NEXT_SCAN_MINUTES)
+
     def delay_charges(self, take: HypoTake, step: Step) -> dict[int, float]:
         """What a take costs the rules whose fine grows with how late their action is
         (`Kind.follow_counters`, K24), by rule: the fine when the action is followed from
@@ -882,14 +890,12 @@ class RuleProgress:
         the errand was free (failure class "an errand priced at its once-fine"). A rule with
         its action due is left out: its action is priced beside the takes. The scan's own
         minutes, if inside the absence span, are left out (at most the rate times a scan)."""
-        rules = [s for s in self.rules if s.rule is not None and s.index not in self.waived
-                 and type(s.rule).follow_counters is not Kind.follow_counters]
+        rules = [s for s in self._late if s.index not in self.waived]
         if not rules:
             return {}
         states = {st.spec.index: st for st in self.states(take.now, take.position)}
-        scan = max((s.scan for s in self.steps[-3:]), default=NEXT_SCAN_MINUTES)
         here = self._view(int(take.now), take.position)
-        there = self._view(step.step_end + scan, step.after)
+        there = self._view(step.step_end + self._next_scan(), step.after)
         out: dict[int, float] = {}
         for spec in rules:
             st, rule = states[spec.index], spec.rule
@@ -923,8 +929,7 @@ class RuleProgress:
         if not stops:
             return {}
         step = self.hypothetical(take)
-        scan = max((s.scan for s in self.steps[-3:]), default=NEXT_SCAN_MINUTES)
-        at_end = self._view(step.step_end + scan, step.after)
+        at_end = self._view(step.step_end + self._next_scan(), step.after)
         states = {st.spec.index: st for st in self.states(take.now, take.position)}
         log: StepLog | None = None
         out: dict[int, float] = {}

@@ -164,7 +164,7 @@ class HomeStayEvent(Kind):
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, c, now = self.params, counters, ctx.now
-        w0, w_end = wall_to_minutes(p.w0), wall_to_minutes(p.w_end)
+        w0, w1, w_end = self.span
         away = c["absence_minutes"]
         line = f"errand from {p.w0}: " + (
             "home, stay" if c["home_arrival"] is not None and c["pickup_done"] is not None
@@ -177,7 +177,6 @@ class HomeStayEvent(Kind):
             return (Status.OK if not c["failed"] else Status.AT_RISK), line, None
         if self.sequence_lost(c):
             # only the minutes away are left to save, until w1
-            w1 = self.span[1]
             if now >= w1:
                 return Status.AT_RISK, line, None
             if not ctx.near(p.home_lat, p.home_lng, p.radius_km):
@@ -220,14 +219,11 @@ class HomeStayEvent(Kind):
         w0, w1, _ = self.span
         if ctx.position is None or now >= w1:
             return None
-        start = max(now, w0)
-        if self.sequence_lost(c):
+        lost_already = self.sequence_lost(c)
+        if lost_already:
             home = (now if ctx.near(p.home_lat, p.home_lng, p.radius_km)
                     else now + ctx.go_minutes(p.home_lat, p.home_lng))
-            kept = {**c, "absence_minutes": c["absence_minutes"]
-                    + max(0, min(home, w1) - start)}
-            return kept, {**c, "absence_minutes": c["absence_minutes"] + max(0, w1 - start)}
-        if c["pickup_done"] is None:
+        elif c["pickup_done"] is None:
             done = max(now + ctx.go_minutes(p.pickup_lat, p.pickup_lng)
                        + p.min_pickup_dwell_minutes, w0 + 1)
             home = done + drive_minutes(Point(p.pickup_lat, p.pickup_lng).km_to(
@@ -236,8 +232,9 @@ class HomeStayEvent(Kind):
             home = now + ctx.go_minutes(p.home_lat, p.home_lng)
         else:
             return None
+        start = max(now, w0)
         kept = {**c, "absence_minutes": c["absence_minutes"] + max(0, min(home, w1) - start),
-                "failed": False}
+                "failed": lost_already}
         lost = {**c, "absence_minutes": c["absence_minutes"] + max(0, w1 - start),
                 "failed": True}
         return kept, lost
