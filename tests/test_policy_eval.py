@@ -359,3 +359,34 @@ def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
     assert [d["driver_id"] for d in rep["versions"]["S2"]["modes"]["off"]["drivers"]] == [
         "P01", "P02"]
     assert mod.main([*args[:1], str(tmp_path / "none"), *args[2:]]) == 2
+
+
+def test_a_fresh_set_on_the_third_market_is_its_own_market(tmp_path):
+    """`make_drivers.py --fresh SEED --market west`: the third market has no tune or held-out
+    split (no agent was tuned on it), only fresh draws; its model is neither of the others
+    (a night market: its busiest hour is in the evening, the calibrated one's in the
+    morning), and the harness runs it with `--market west`."""
+    mk = maker()
+    assert mk.main(["--fresh", "36", "--market", "west", "--drivers", "8", "--out",
+                    str(tmp_path / "w")]) == 0
+    toml = tmp_path / "w" / "west-fresh.toml"
+    sc = load_scenario(str(toml))
+    assert sc.scenario.seed == 36
+    assert Path(sc.drivers.file).resolve() == (tmp_path / "w" / "drivers_fresh_west.json"
+                                                ).resolve()
+    others = [load_scenario(str(SET / f"{m}-heldout.toml")).cargo for m in ("calibrated", "east")]
+    assert all(sc.cargo != o for o in others)
+    hours = sc.cargo.hour_weights
+    assert hours.index(max(hours)) >= 19
+    assert others[0].hour_weights.index(max(others[0].hour_weights)) < 12
+    assert sc.cargo.cargo_per_day < min(o.cargo_per_day for o in others)
+    rows = read_driver_rows(tmp_path / "w" / "drivers_fresh_west.json")
+    assert {p["structured"]["kind"] for r in rows.values() for p in r["preferences"]} == set(
+        kind_names())
+    out = tmp_path / "pe"
+    args = ["--set-dir", str(tmp_path / "w"), "--split", "fresh", "--market", "west", "--days",
+            "1", "--drivers", "P01", "--versions", "S2", "--modes", "off", "--out", str(out)]
+    harness().main(args)
+    rep = json.loads(next(out.glob("report-west-*.json")).read_text(encoding="utf-8"))
+    assert (rep["market"], rep["market_seed"]) == ("west", 36)
+    assert rep["versions"]["S2"]["modes"]["off"]["drivers"][0]["gross"] > 0
