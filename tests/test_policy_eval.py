@@ -386,7 +386,7 @@ def test_a_fresh_set_on_the_third_market_is_its_own_market(tmp_path):
     out = tmp_path / "pe"
     args = ["--set-dir", str(tmp_path / "w"), "--split", "fresh", "--market", "west", "--days",
             "1", "--drivers", "P01", "--versions", "S2", "--modes", "off", "--out", str(out)]
-    harness().main(args)
+    assert harness().main(args) == 1  # a run, judged: the greedy alone fails its own 1.25x
     rep = json.loads(next(out.glob("report-west-*.json")).read_text(encoding="utf-8"))
     assert (rep["market"], rep["market_seed"]) == ("west", 36)
     assert rep["versions"]["S2"]["modes"]["off"]["drivers"][0]["gross"] > 0

@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE))
 
 from make_drivers import (  # noqa: E402
     FRESH,
+    FRESH_MARKETS,
     MARKETS,
     Home,
     file_name,
@@ -149,7 +150,7 @@ def build(files: list[Path], market: str, seed: int, out_dir: Path,
     ids = [r["driver_id"] for r in rows]
     if len(set(ids)) != len(ids):
         raise BlindFileError(f"{', '.join(map(str, files))}: driver ids repeat")
-    base = (HERE / MARKETS[market].replace("-tune", "-heldout")).read_text(encoding="utf-8")
+    base = (HERE / FRESH_MARKETS[market]).read_text(encoding="utf-8")
     name = file_name(FRESH, market)
     out_dir.mkdir(parents=True, exist_ok=True)
     toml = out_dir / f"{market}-{FRESH}.toml"

@@ -41,8 +41,10 @@ MONTH_START, MONTH_END = "2026-03-01 00:00:00", "2026-03-31 23:59:59"
 SPLITS = {"tune": (32, 20261903, "T"), "heldout": (22, 20261977, "H")}
 # market name -> scenario TOML of that market (any split: only the cargo matters here)
 MARKETS = {"calibrated": "calibrated-tune.toml", "east": "east-tune.toml"}
-# markets no split was drawn on, only fresh sets (`--fresh`): name -> their own TOML
-FRESH_MARKETS = {"west": "west-fresh.toml"}
+# market name -> the TOML a fresh draw of it starts from (`--fresh`, blind_set.py): a split's
+# market its held-out TOML; west has no split, only fresh sets, so nothing was tuned on it
+FRESH_MARKETS = {"calibrated": "calibrated-heldout.toml", "east": "east-heldout.toml",
+                 "west": "west-fresh.toml"}
 
 # how many of each kind per split (tune); heldout scales these down, at least one each
 KIND_COUNTS = {
@@ -479,7 +481,7 @@ def build_fresh(seed: int, market: str, n_drivers: int, out_dir: Path) -> tuple[
     drivers file), both written to `out_dir`."""
     plan = drafts("heldout", (n_drivers, seed, "P"))
     wants = must_take_wants(plan)
-    base = (HERE / FRESH_MARKETS.get(market, f"{market}-heldout.toml")).read_text(encoding="utf-8")
+    base = (HERE / FRESH_MARKETS[market]).read_text(encoding="utf-8")
     name = file_name(FRESH, market)
     out_dir.mkdir(parents=True, exist_ok=True)
     toml = out_dir / f"{market}-{FRESH}.toml"
@@ -504,7 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", type=int, metavar="SEED",
                     help="write a fresh set instead (new drivers, a new draw of the market) to "
                          "--out, for policy_eval.py --set-dir OUT --split fresh")
-    ap.add_argument("--market", choices=sorted({*MARKETS, *FRESH_MARKETS}), default="calibrated",
+    ap.add_argument("--market", choices=sorted(FRESH_MARKETS), default="calibrated",
                     help="the market a fresh set redraws (default calibrated)")
     ap.add_argument("--drivers", type=int, default=SPLITS["heldout"][0],
                     help="drivers in a fresh set (default as many as the held-out split)")
