@@ -123,6 +123,12 @@ def test_the_price_never_passes_the_fine_nor_charges_km_past_the_budget():
     assert km > left > 0
     # the km within the budget are paced, those past it fined by the kind's own test
     assert rp.extra_penalty(far) == pytest.approx(100.0 * left + 100.0 * (km - left), abs=1.0)
+    # a move past the budget the same: its km within paced, the rest fined, none charged twice
+    here = Point(b.lat, b.lng)
+    move_km = here.km_to(*DG)
+    assert move_km > left
+    assert rp.reposition_extra(b.t, here, *DG) == pytest.approx(
+        100.0 * left + 100.0 * (move_km - left), abs=1.0)
     assert EmptyKmFine(left, 100.0, 100.0).fine(km) == pytest.approx(100.0 * km)
 
 
