@@ -39,7 +39,7 @@ from memory.modes import OFF, current_name, mode_names  # noqa: E402
 from sim.scenario import Scenario, ScenarioError, load_scenario  # noqa: E402
 
 SET_DIR = ROOT / "benchmarks" / "policy_eval"
-MARKETS = ("calibrated", "east", "west")  # west: fresh sets only (make_drivers.py)
+MARKETS = ("calibrated", "east", "west", "delta")  # west, delta: fresh sets only
 SPLITS = ("tune", "heldout", "fresh")  # fresh: make_drivers.py --fresh, with --set-dir
 VERSIONS = ("S2", "S4")
 NET_RATIO = 1.25  # best mode's net over greedy's

@@ -361,32 +361,61 @@ def test_a_fresh_set_is_new_repeatable_and_runs_in_the_harness(tmp_path):
     assert mod.main([*args[:1], str(tmp_path / "none"), *args[2:]]) == 2
 
 
-def test_a_fresh_set_on_the_third_market_is_its_own_market(tmp_path):
-    """`make_drivers.py --fresh SEED --market west`: the third market has no tune or held-out
-    split (no agent was tuned on it), only fresh draws; its model is neither of the others
-    (a night market: its busiest hour is in the evening, the calibrated one's in the
-    morning), and the harness runs it with `--market west`."""
-    mk = maker()
-    assert mk.main(["--fresh", "36", "--market", "west", "--drivers", "8", "--out",
-                    str(tmp_path / "w")]) == 0
-    toml = tmp_path / "w" / "west-fresh.toml"
-    sc = load_scenario(str(toml))
-    assert sc.scenario.seed == 36
-    assert Path(sc.drivers.file).resolve() == (tmp_path / "w" / "drivers_fresh_west.json"
-                                                ).resolve()
-    others = [load_scenario(str(SET / f"{m}-heldout.toml")).cargo for m in ("calibrated", "east")]
-    assert all(sc.cargo != o for o in others)
+DELTA = {"Shenzhen", "Dongguan", "Guangzhou", "Foshan"}
+
+
+def _origin_share(cargo, cities: set[str]) -> float:
+    w = dict(cargo.origin_city_weights)
+    return sum(v for k, v in w.items() if k in cities) / sum(w.values())
+
+
+def _night_market(sc, others) -> None:
+    """west: its busiest hour in the evening (the calibrated one's in the morning), sparser."""
     hours = sc.cargo.hour_weights
     assert hours.index(max(hours)) >= 19
     assert others[0].hour_weights.index(max(others[0].hour_weights)) < 12
     assert sc.cargo.cargo_per_day < min(o.cargo_per_day for o in others)
-    rows = read_driver_rows(tmp_path / "w" / "drivers_fresh_west.json")
+
+
+def _short_haul_delta(sc, others) -> None:
+    """delta: more short hauls, shorter listings and more of its origins in the delta's four
+    big cities than any other market; a realistic month's size."""
+    c = sc.cargo
+    assert c.haul_short_share > max(o.haul_short_share for o in others)
+    assert c.online_median_minutes < min(o.online_median_minutes for o in others)
+    assert _origin_share(c, DELTA) > max(_origin_share(o, DELTA) for o in others)
+    assert c.cargo_per_day >= 16000
+
+
+@pytest.mark.parametrize(("market", "check"), [("west", _night_market),
+                                              ("delta", _short_haul_delta)])
+def test_a_fresh_set_on_a_market_of_its_own(tmp_path, market, check):
+    """`make_drivers.py --fresh SEED --market west|delta`: the third and fourth markets have no
+    tune or held-out split (no agent was tuned on them), only fresh draws; each model is
+    unlike every other market's (`check`), and the harness runs it with `--market`."""
+    mk = maker()
+    assert mk.main(["--fresh", "36", "--market", market, "--drivers", "8", "--out",
+                    str(tmp_path / "w")]) == 0
+    toml = tmp_path / "w" / f"{market}-fresh.toml"
+    sc = load_scenario(str(toml))
+    assert sc.scenario.seed == 36
+    drivers = tmp_path / "w" / f"drivers_fresh_{market}.json"
+    assert Path(sc.drivers.file).resolve() == drivers.resolve()
+    others = [load_scenario(str(SET / f"{m}-heldout.toml")).cargo for m in ("calibrated", "east")]
+    for m in ("west", "delta"):  # the other fresh market, as a draw writes it
+        if m != market:
+            assert mk.main(["--fresh", "36", "--market", m, "--drivers", "8", "--out",
+                            str(tmp_path / m)]) == 0
+            others.append(load_scenario(str(tmp_path / m / f"{m}-fresh.toml")).cargo)
+    assert all(sc.cargo != o for o in others)
+    check(sc, others)
+    rows = read_driver_rows(drivers)
     assert {p["structured"]["kind"] for r in rows.values() for p in r["preferences"]} == set(
         kind_names())
     out = tmp_path / "pe"
-    args = ["--set-dir", str(tmp_path / "w"), "--split", "fresh", "--market", "west", "--days",
+    args = ["--set-dir", str(tmp_path / "w"), "--split", "fresh", "--market", market, "--days",
             "1", "--drivers", "P01", "--versions", "S2", "--modes", "off", "--out", str(out)]
     assert harness().main(args) == 1  # a run, judged: the greedy alone fails its own 1.25x
-    rep = json.loads(next(out.glob("report-west-*.json")).read_text(encoding="utf-8"))
-    assert (rep["market"], rep["market_seed"]) == ("west", 36)
+    rep = json.loads(next(out.glob(f"report-{market}-*.json")).read_text(encoding="utf-8"))
+    assert (rep["market"], rep["market_seed"]) == (market, 36)
     assert rep["versions"]["S2"]["modes"]["off"]["drivers"][0]["gross"] > 0

@@ -42,9 +42,10 @@ SPLITS = {"tune": (32, 20261903, "T"), "heldout": (22, 20261977, "H")}
 # market name -> scenario TOML of that market (any split: only the cargo matters here)
 MARKETS = {"calibrated": "calibrated-tune.toml", "east": "east-tune.toml"}
 # market name -> the TOML a fresh draw of it starts from (`--fresh`, blind_set.py): a split's
-# market its held-out TOML; west has no split, only fresh sets, so nothing was tuned on it
+# market its held-out TOML; west and delta have no split, only fresh sets, so nothing was
+# tuned on them
 FRESH_MARKETS = {"calibrated": "calibrated-heldout.toml", "east": "east-heldout.toml",
-                 "west": "west-fresh.toml"}
+                 "west": "west-fresh.toml", "delta": "delta-fresh.toml"}
 
 # how many of each kind per split (tune); heldout scales these down, at least one each
 KIND_COUNTS = {
