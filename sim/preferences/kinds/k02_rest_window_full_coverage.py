@@ -15,13 +15,22 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Scope
 from sim.preferences.text import rx
-from sim.preferences.text.common import REST, REST_REQUIRED, SLEEP, Claim, fmt, hit, span
+from sim.preferences.text.common import (
+    REST,
+    REST_OPTIONAL,
+    REST_REQUIRED,
+    SLEEP,
+    Claim,
+    fmt,
+    hit,
+    span,
+)
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
 
 def _weekend_start(f: Facts, start: int) -> str | None:
-    m = rx.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?)", f.low, re.I)
+    m = rx.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?|\bsat\b)", f.low, re.I)
     if not m:
         return None
     tail = f.num[m.start():]
@@ -96,6 +105,8 @@ class RestWindowFullCoverage(WindowKind):
             score -= 1.0
         if f.coords or hit(f, r"回家|到家|home"):
             score -= 1.5
+        if hit(f, REST_OPTIONAL):  # rest not asked for: a window without work (K3)
+            score -= 2.0
         a, b = sp
         ws = _weekend_start(f, a.minutes)
         return Claim("rest_window_full_coverage", score,

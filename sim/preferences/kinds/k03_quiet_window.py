@@ -13,7 +13,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Params
 from sim.preferences.kinds.wording import FinePer
 from sim.preferences.progress import Scope
-from sim.preferences.text.common import NO_WORK, Claim, hit, span
+from sim.preferences.text.common import NO_WORK, REST_OPTIONAL, Claim, hit, span
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
@@ -31,6 +31,7 @@ class QuietWindow(WindowKind):
     family = "night/lunch window"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
     signals = (r"不能|不得|不许|不准|不要|不接|不空|不跑|不动|不开|不出车|不派|别派|别接|"
+               r"不揽|别揽|放空|干活|"
                r"no (?:orders?|"
                r"loads?|jobs?|work|driving|empty|moving)|"
                r"not (?:take|drive|move|run|work)|don't|do not|"
@@ -78,6 +79,8 @@ class QuietWindow(WindowKind):
             score += 0.8
         if f.coords or hit(f, r"回家|到家|\bhome\b"):
             score -= 1.5
+        if hit(f, REST_OPTIONAL):  # no work, rest or not as the driver likes
+            score += 1.0
         if hit(f, r"首单|第一单|first (?:order|job|load)"):
             score -= 1.5
         a, b = sp

@@ -105,7 +105,8 @@ class MaxTotalDeadheadKm(Kind):
         if km is None or not hit(f, EMPTY):
             return None
         score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, TOTAL) + 0.6 * hit(
-            f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|excess|"
+            f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|excess|"
+               r"超出(?:去)?的?那?部分|"
                r"每公里|every (?:extra|additional) (?:km|kilomet)|"
                r"each (?:extra|additional) (?:km|kilomet)|(?:every|each|per) km over|km over")
         if hit(f, DAILY) and not hit(f, MONTH):

@@ -40,6 +40,13 @@ REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确�
                  r"has to|"
                  r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
+# rest said to be optional: a window with no work in it, not one of rest (K3, not K2):
+# 歇不歇随我, 睡不睡无所谓, 不用睡, I don't have to sleep, no need to rest, just no work
+REST_OPTIONAL = (r"(?:歇|睡|休息)不(?:歇|睡|休息)|(?:歇|睡|休息)(?:觉)?(?:都)?(?:随我|随便|无所谓|"
+                 r"没关系|不强求|不要求)|不(?:用|必|需要)(?:歇|睡|休息)|"
+                 r"(?:don't|do not|doesn't|does not|needn't|need not|no need to|not required to)"
+                 r"\s+(?:have to\s+|need to\s+)?(?:sleep|rest)|"
+                 r"(?:sleep|rest)(?:ing)?\s+(?:is\s+)?(?:optional|up to me)|just no work")
 CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|"
               r"连轴转|in a row|"
               r"consecutive|"
@@ -65,7 +72,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
            r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
 REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
-          r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别派|别给|拒接|"
+          r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|别接|别拉|别运|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
           r"\bno\b(?!\s+(?:fewer|less|more|later|earlier)\b)|won't|will not|decline|not take|"
@@ -248,7 +255,7 @@ RADIUS = r"半径|radius|圆心|circle"
 
 TOTAL = (r"together|all my|整个月|whole month|entire month|"
          r"all of|里程|mileage|plus|加上|包括|including|总|累计|总和|合计|"
-          r"加起来|加一起|一共|共计|总共|"
+          r"加起来|加一起|加一块|加在一块|加在一起|合起来|一共|共计|总共|"
           r"总量|total|altogether|in total|sum|cumulative|"
           r"combined|overall|all together|added up")
 

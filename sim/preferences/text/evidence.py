@@ -122,15 +122,15 @@ SLEEP = r"睡|sleep|asleep|\bbed\b|熄火|engine off"
 ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|也行|就行)|可以停|想歇就歇|"
            r"(?:停|歇|等)[^，。,;；]{0,6}没事|(?:may|can) stay (?:parked|put)|"
            r"吃饭|午饭|晚饭|饭点|歇脚|午休|lunch|meal|dinner|(?:is|are) (?:fine|allowed|ok|okay)|"
-           r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)")
+           r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|" + common.REST_OPTIONAL)
 # empty moves allowed on the days without orders (K13), not a truck at rest (K14)
 MOTION_ALLOWED = (r"(?:空车|空跑|空驶|挪|empty|reposition\w*|move)[^。；;.!]{0,12}?"
                   r"(?:可以|没关系|没事|也行|无所谓|不算|不要紧|"
                   r"(?:is|are) (?:fine|ok|okay|allowed))")
 SEQUENCE = r"先|再|然后|接着|之后|first|then|after that|on to|followed by|next"
 MONTH = common.MONTH
-TOTAL = (MONTH + r"|总和|累计|加起来|加一起|一共|共计|总共|合计|total|altogether|sum|combined|"
-         r"added up|overall")
+TOTAL = (MONTH + r"|总和|累计|加起来|加一起|加一块|加在一块|加在一起|合起来|一共|共计|总共|合计|"
+         r"total|altogether|sum|combined|added up|overall")
 AVOID = common.REFUSE + "|" + common.ENTER + r"|别|不|stay out|keep out|away"
 KEEP_OUT = (common.ENTER + r"|圆心|禁区|方圆|(?:never|not|don't|do not|no) "
             r"(?:drive|go|come|get|be)\w* (?:within|near|closer)")

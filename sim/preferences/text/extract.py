@@ -276,8 +276,15 @@ def number_view(t: str) -> str:
             v = x if x[0].isdigit() else cn_to_int(x)
             return m.group(0) if v is None else f"{m.group(1)}{v}公里"
 
-        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|最多|至多|顶多|上限(?:为|是)?)\s*"
+        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|(?:不得|不能|不要|别|不)过|最多|至多|顶多|"
+                   rf"上限(?:为|是)?)\s*"
                    rf"([{_CN}]+|\d+(?:\.\d+)?)(?=\s*(?:[,，。;；!！]|$))", km_bound, t)
+    # "empty km over the month must stay at or below 600;": a bare bound on km named before
+    # it in the same clause (not a fine's cap: "capped at 1000" names no km)
+    t = rx.sub(r"(\b(?:km|kilomet\w*|mileage)\b[^,.;:!?]{0,60}?\b(?:at or (?:below|under)|"
+               r"no more than|not more than|at most|must not (?:exceed|pass|go over)|"
+               r"not (?:exceed|pass|go over)|stay (?:under|below|within))\s+)"
+               r"(\d+(?:\.\d+)?)(?=\s*(?:[,.;:!?]|$))", r"\1\2 km", t, flags=re.I)
     # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
     # (not 赔一百块一晚: 一 before a counter is "a night")
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
