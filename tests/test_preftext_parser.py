@@ -226,6 +226,10 @@ def test_wordings_the_sixth_blind_part_misread(text: str, kind: str, params: dic
     # rest required stays a rest window, whatever the no-work words beside it
     ("每晚23点到次日6点必须停车睡觉，不接单不空跑，违反一次罚200。", "rest_window_full_coverage",
      {"start": "23:00", "end": "06:00", "weekend_start": None}, None),
+    # where to rest is up to the driver, not whether: still a rest window
+    ("每晚23点到次日6点必须停车休息，休息随便找个地方停，违反一次罚200。",
+     "rest_window_full_coverage", {"start": "23:00", "end": "06:00", "weekend_start": None},
+     None),
     # a fine's cap in a km text is a cap, not a km bound
     ("Keep the month's empty km under 900 km. 5 yuan per km over, capped at 1000.",
      "max_total_deadhead_km", {"max_km": 900.0}, 1000.0),
