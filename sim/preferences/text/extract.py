@@ -276,7 +276,8 @@ def number_view(t: str) -> str:
             v = x if x[0].isdigit() else cn_to_int(x)
             return m.group(0) if v is None else f"{m.group(1)}{v}公里"
 
-        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|(?:不得|不能|不要|别|不)过|最多|至多|顶多|"
+        # (不能过 as 不能超过; a bare 不过 is "but")
+        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|(?:不得|不能|不要|别)过|最多|至多|顶多|"
                    rf"上限(?:为|是)?)\s*"
                    rf"([{_CN}]+|\d+(?:\.\d+)?)(?=\s*(?:[,，。;；!！]|$))", km_bound, t)
     # "empty km over the month must stay at or below 600;": a bare bound on km named before
