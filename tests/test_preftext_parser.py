@@ -198,6 +198,9 @@ def test_rules_parser_dev_f_reads_every_line() -> None:
     ("No loads and no empty driving between 9pm and 2am. I don't have to sleep then, just no "
      "work. 40 each night I break it, max 600 a month.",
      "quiet_window", {"start": "21:00", "end": "02:00", "count": "per_day"}),
+    # rest allowed by the roadside: was ambiguous between the two windows
+    ("晚上11点至次日早上6点不接单，也不空车赶路，路边停车休息没关系。",
+     "quiet_window", {"start": "23:00", "end": "06:00", "count": "per_day"}),
     # "Sat/Sun": the weekend's later start
     ("Lights out 22:00 till 5am: truck parked and me resting the whole stretch, no exceptions. "
      "Sat/Sun the rest can start an hour later. 60 per broken night, capped at 1000.",
@@ -213,8 +216,9 @@ def test_rules_parser_dev_f_reads_every_line() -> None:
      "costs 3 yuan.", "max_total_deadhead_km", {"max_km": 600.0}),
 ])
 def test_wordings_the_sixth_blind_part_misread(text: str, kind: str, params: dict) -> None:
-    """The six lines of dev-f read wrong when it was measured blind; each general class is
-    read right now, by kind and parameters."""
+    """The six lines of dev-f read wrong when it was measured blind (and a generated quiet
+    window the same fix reads with confidence); each general class is read right now, by
+    kind and parameters."""
     r = read_preference(text)
     assert r.status is ReadingStatus.PARSED, r.reason
     assert r.best is not None

@@ -43,7 +43,7 @@ SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine of
 # rest said to be optional: a window with no work in it, not one of rest (K3, not K2):
 # 歇不歇随我, 睡不睡无所谓, 不用睡, I don't have to sleep, no need to rest, just no work
 REST_OPTIONAL = (r"(?:歇|睡|休息)不(?:歇|睡|休息)|"
-                 r"(?:歇|睡|休息)(?:觉)?(?:都)?(?:随我|无所谓|不强求|不要求)|"
+                 r"(?:歇|睡|休息)(?:觉)?(?:都)?(?:随我|无所谓|没关系|不强求|不要求)|"
                  r"不(?:用|必|需要)(?:歇|睡|休息)|"
                  r"(?:don't|do not|doesn't|does not|needn't|need not|no need to|not required to)"
                  r"\s+(?:have to\s+|need to\s+)?(?:sleep|rest)|"
