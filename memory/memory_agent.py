@@ -28,7 +28,7 @@ from memory.modes import MODES, Layer, MemoryMode, mode_names
 from memory.promises import open_promises, promise_fine, promise_todo
 from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
 from memory.step_state import Digest, StepState
-from memory.time_price import FLAT, UNPRICED, TimePrice
+from memory.time_price import FLAT, UNPRICED, SlotPrice, TimePrice
 from memory.tokens import TokenCounter
 from memory.view_builders import BUILDERS, ViewBuilder
 from memory.views import Candidate, RestOption, View
@@ -238,7 +238,7 @@ class MemoryAgent:
         if self._routes_from != (obs.position, obs.cost_per_km):
             self._routes_from, self._routes = (obs.position, obs.cost_per_km), {}
         cands = tuple(self.candidates(obs))
-        tp = self.time_price(obs)
+        tp = self.slot_price(self.time_price(obs))
         pairs = []
         routes = self._routes
         for c in cands:
@@ -482,6 +482,17 @@ class MemoryAgent:
             if rates:
                 self.market.hours.add(obs.last_search_time, max(rates))
         return TimePrice(self.driver.earning_rate(obs.now), self.market.hours.factors())
+
+    def slot_price(self, tp: TimePrice) -> TimePrice:
+        """`tp` as a capped driver's takes weigh it (`SlotPrice`): with a daily order cap among
+        the rules not waived, a take is charged at least `[policy] slot_share` of the day over
+        the tightest cap. Unchanged without a cap, without the driver layer, or unpriced."""
+        share = self.sc.policy.slot_share
+        if self.rules is None or not tp or share <= 0:
+            return tp
+        caps = [n for sp in self.rules.rules if sp.index not in self.rules.waived
+                and sp.rule is not None for n in [sp.rule.daily_order_slots()] if n is not None]
+        return SlotPrice(tp.rate, tp.factors, share * DAY / min(caps)) if caps else tp
 
     def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice,
                     rest_there: frozenset[int] = frozenset()) -> Todo | None:

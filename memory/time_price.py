@@ -76,6 +76,21 @@ class TimePrice:
         return out
 
 
+@dataclass(frozen=True)
+class SlotPrice(TimePrice):
+    """The time price of a driver with a daily order cap: a take holds the truck for its
+    hours, and it also uses one of the day's few order slots, so it is charged at least
+    `slot_minutes` (`[policy] slot_share` of the day over the cap). Short orders valued by
+    their hours alone filled a capped day and pushed its long hauls past the cap (failure
+    class "a capped day filled with short orders": BA08, 78 orders at 1,089 of gross against
+    the greedy's 51 at 1,696). Rests and drives are priced by `cost`, as before."""
+
+    slot_minutes: float = 0.0
+
+    def value(self, o: Option, now: float) -> float:
+        return o.net - self.cost(now, max(max(0.0, o.finish - now), self.slot_minutes))
+
+
 class HourRates:
     """The best order rate (net per minute of the take) searches found, by clock hour.
 

@@ -230,6 +230,10 @@ class PolicyConfig:
     # of 1-10 h and the rules' own lengths) or "lean" (takes in batches of 6, rests of 2 and
     # 8 h and the rules' own lengths): faster, and it changes decisions (docs/agents.md)
     what_ifs: str = "all"
+    # under a daily order cap (K15) the order slot is scarce, not only the hour: a take is
+    # charged its hours or this share of a slot's part of the day (a day over the cap),
+    # whichever is longer, so short orders stop filling the day's few slots. 0: hours only
+    slot_share: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -396,7 +400,8 @@ NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
     ("drivers", "preferences_per_driver"), ("policy", "compliance_budget"),
-    ("market", "search_min_minutes"), ("llm", "max_retries"), ("llm", "temperature"),
+    ("policy", "slot_share"), ("market", "search_min_minutes"), ("llm", "max_retries"),
+    ("llm", "temperature"),
     ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
     ("llm", "step_deadline_s"),
 }
@@ -426,7 +431,8 @@ UPPER: dict[tuple[str, str], float] = {
     ("drivers", "preferences_per_driver"): 24,
     ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
     ("policy", "fine_weight"): 100, ("policy", "compliance_budget"): 100,
-    ("memory", "low_yield_net"): 1e7, ("memory", "compress_threshold"): 1_000_000,
+    ("policy", "slot_share"): 1, ("memory", "low_yield_net"): 1e7,
+    ("memory", "compress_threshold"): 1_000_000,
     ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
     ("llm", "timeout_s"): 3600, ("llm", "max_retries"): 10, ("llm", "backoff_s"): 60,
     ("llm", "temperature"): 2, ("llm", "max_tokens"): 32_768, ("llm", "max_calls"): 10_000_000,
