@@ -90,6 +90,12 @@ class SlotPrice(TimePrice):
     def value(self, o: Option, now: float) -> float:
         return o.net - self.cost(now, max(max(0.0, o.finish - now), self.slot_minutes))
 
+    def lines(self) -> list[str]:
+        """The time price's lines, and the least a take is charged for its order slot."""
+        return [*super().lines(),
+                f"a take is charged at least {self.slot_minutes:.0f} min (its slot under the "
+                f"daily order cap)"]
+
 
 class HourRates:
     """The best order rate (net per minute of the take) searches found, by clock hour.

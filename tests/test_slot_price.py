@@ -40,6 +40,10 @@ def test_a_take_is_charged_its_hours_or_its_slot_whichever_is_longer():
     assert slot.value(long_, 0.0) > slot.value(short, 0.0)
     # rests and drives are priced by their minutes alone, as before
     assert slot.cost(0.0, 60.0) == FLAT_RATE.cost(0.0, 60.0)
+    # and the views say so, beside the rate
+    assert slot.lines() == [*TimePrice(1.0).lines(),
+                            "a take is charged at least 360 min (its slot under the daily "
+                            "order cap)"]
 
 
 def agent(entries: list[dict], slot_share: float | None = None) -> MemoryAgent:
