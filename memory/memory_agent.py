@@ -490,8 +490,7 @@ class MemoryAgent:
         share = self.sc.policy.slot_share
         if self.rules is None or not tp or share <= 0:
             return tp
-        caps = [n for sp in self.rules.rules if sp.index not in self.rules.waived
-                and sp.rule is not None for n in [sp.rule.daily_order_slots()] if n is not None]
+        caps = [n for _, n in self.rules.daily_caps()]
         return SlotPrice(tp.rate, tp.factors, share * DAY / min(caps)) if caps else tp
 
     def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice,

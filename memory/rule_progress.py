@@ -950,6 +950,14 @@ class RuleProgress:
         """The total of `extra_penalty_by_rule`."""
         return sum(self.extra_penalty_by_rule(take).values())
 
+    def daily_caps(self) -> list[tuple[RuleSpec, int]]:
+        """Each daily order cap (`Kind.daily_order_slots`, K15) among the rules not waived, with
+        its orders a day: what the slot charge and the slot price (`MemoryAgent.slot_price`)
+        both read."""
+        return [(s, n) for s in self.rules if s.index not in self.waived
+                for n in [s.rule.daily_order_slots() if s.rule is not None else None]
+                if n is not None]
+
     def slot_charge(self, take: HypoTake) -> dict[int, float]:
         """What a take within a daily order cap (K15) costs the day's later orders, by rule.
 
@@ -961,9 +969,7 @@ class RuleProgress:
         fine for the share it crowds out: the minutes left in its day over the driver's mean
         take, plus the orders already started that day, less the cap. A take that fills its
         day (a long haul) is charged nothing."""
-        caps = [(s, n) for s in self.rules if s.index not in self.waived
-                for n in [s.rule.daily_order_slots() if s.rule is not None else None]
-                if n is not None]
+        caps = self.daily_caps()
         if not caps:
             return {}
         step = self.hypothetical(take)

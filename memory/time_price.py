@@ -88,7 +88,7 @@ class SlotPrice(TimePrice):
     slot_minutes: float = 0.0
 
     def value(self, o: Option, now: float) -> float:
-        return o.net - self.cost(now, max(max(0.0, o.finish - now), self.slot_minutes))
+        return o.net - self.cost(now, max(0.0, o.finish - now, self.slot_minutes))
 
     def lines(self) -> list[str]:
         """The time price's lines, and the least a take is charged for its order slot."""
