@@ -9,6 +9,7 @@ import copy
 import importlib.util
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,35 @@ def test_a_budget_set_gives_each_driver_without_a_budget_one_the_reader_reads() 
     assert langs == {"zh", "en"}
     assert bs.with_budgets(rows, 9) == out
     assert bs.with_budgets(rows, 10) != out
+
+
+@pytest.mark.parametrize("market", ["west", "delta"])
+def test_a_blind_set_on_a_market_nothing_was_tuned_on(tmp_path: Path, market: str) -> None:
+    """`--market` offers the fresh-only markets too: the set's TOML is that market's own
+    (its cargo model, seed replaced) and its must-take cargo is one of that market's draw."""
+    bs = builder()
+    rows = json.loads((BLIND / "drivers_blind_b.json").read_text(encoding="utf-8"))
+    row = copy.deepcopy(next(r for r in rows if any(
+        p["structured"]["kind"] == "must_take_cargo" for p in r["preferences"])))
+    rule = next(p for p in row["preferences"] if p["structured"]["kind"] == "must_take_cargo")
+    rule["start_time"], rule["end_time"] = "2026-03-02 07:00:00", "2026-03-02 23:59:59"
+    src = tmp_path / "blind.json"
+    src.write_text(json.dumps([row], ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "set"
+    assert bs.main([str(src), "--market", market, "--seed", "77", "--out", str(out)]) == 0
+    toml = out / f"{market}-fresh.toml"
+    own = tomllib.loads((ROOT / "benchmarks" / "policy_eval" / f"{market}-fresh.toml")
+                        .read_text(encoding="utf-8"))
+    made = tomllib.loads(toml.read_text(encoding="utf-8"))
+    assert made["cargo"] == own["cargo"]  # the market's cargo model, not the calibrated one
+    sc = load_scenario(str(toml))
+    assert sc.scenario.seed == 77
+    got = read_driver_rows(Path(sc.drivers.file))[row["driver_id"]]
+    cid = next(p for p in got["preferences"]
+               if p["structured"]["kind"] == "must_take_cargo")["structured"]["params"][
+        "cargo_id"]
+    assert any(r["cargo_id"] == cid for r in official_cargo_records(
+        sc.with_overrides(scenario={"days": 2})))
+    with pytest.raises(SystemExit) as bad:  # argparse names the markets it offers
+        bs.main([str(src), "--market", "north", "--out", str(out)])
+    assert bad.value.code == 2

@@ -7,7 +7,7 @@ policy on wording nobody tuned to. Their must-take rules say a day and hold the 
 (the same choice as `make_drivers.py`) and sets the rule's start to its listing time.
 
     python benchmarks/policy_eval/blind_set.py benchmarks/blind_drivers/drivers_blind_*.json \\
-        --market east --seed 515 --out runs/blind-east
+        --market east --seed 515 --out runs/blind-east   # or calibrated, west, delta
     python benchmarks/policy_eval.py --set-dir runs/blind-east --split fresh --market east \\
         --read text ...
 
@@ -33,7 +33,6 @@ sys.path.insert(0, str(HERE))
 from make_drivers import (  # noqa: E402
     FRESH,
     FRESH_MARKETS,
-    MARKETS,
     Home,
     file_name,
     pick_must_take,
@@ -165,7 +164,9 @@ def build(files: list[Path], market: str, seed: int, out_dir: Path,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+", type=Path, help="blind drivers files")
-    ap.add_argument("--market", choices=sorted(MARKETS), default="calibrated")
+    ap.add_argument("--market", choices=sorted(FRESH_MARKETS), default="calibrated",
+                    help="the market drawn: a split's (calibrated, east) or a fresh-only one "
+                         "(west, delta), on which nothing was tuned")
     ap.add_argument("--seed", type=int, default=515, help="the market draw's [scenario] seed")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--budgets", type=int, metavar="SEED",
