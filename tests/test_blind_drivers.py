@@ -22,7 +22,9 @@ from sim.world.cargo_stream import official_cargo_records
 
 ROOT = Path(__file__).resolve().parents[1]
 BLIND = ROOT / "benchmarks" / "blind_drivers"
-FILES = {"drivers_blind_a.json": "BA", "drivers_blind_b.json": "BB"}
+# file -> (driver id prefix, drivers)
+FILES = {"drivers_blind_a.json": ("BA", 16), "drivers_blind_b.json": ("BB", 16),
+         "drivers_blind_c.json": ("BC", 20)}
 
 
 def builder():
@@ -37,7 +39,8 @@ def builder():
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_a_blind_file_holds_every_kind_in_rules_the_scorer_reads(name: str) -> None:
     rows = json.loads((BLIND / name).read_text(encoding="utf-8"))
-    assert [r["driver_id"] for r in rows] == [f"{FILES[name]}{i:02d}" for i in range(1, 17)]
+    prefix, count = FILES[name]
+    assert [r["driver_id"] for r in rows] == [f"{prefix}{i:02d}" for i in range(1, count + 1)]
     kinds = set()
     for r in rows:
         assert 3 <= len(r["preferences"]) <= 4
