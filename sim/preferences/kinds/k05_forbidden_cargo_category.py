@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +13,13 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.text import rx
 from sim.preferences.text.common import REFUSE, Claim, hit
 from sim.preferences.text.extract import Facts
+
+# what a truck is said to carry, before a category in the same clause
+CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carry|haul|take)\b|"
+           r"专拉|专跑|专门拉|专门运|只拉|只运|只跑|用来拉|用来运|拉的是|运的是")
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,12 @@ class ForbiddenCargoCategory(Kind):
 
     @staticmethod
     def recognise(f: Facts) -> Claim | None:
-        if not f.categories or not hit(f, REFUSE):
+        # a category named as what the truck is for (my van is for food, 专拉水果) is kept,
+        # not refused
+        cats = [c for c, at in f.categories
+                if not rx.search(CARRIES, rx.split(r"[.,;:!?，。；：！？]| - ", f.low[:at])[-1],
+                                 re.I)]
+        if not cats or not hit(f, REFUSE):
             return None
         score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
                                    r"type of|"
@@ -60,7 +71,7 @@ class ForbiddenCargoCategory(Kind):
         if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
             score -= 2.0
         return Claim("forbidden_cargo_category", score,
-                         {"categories": [c for c, _ in f.categories]})
+                         {"categories": cats})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "order"

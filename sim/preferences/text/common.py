@@ -214,7 +214,7 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
          r"不进入|不想进入|不要进入|别进|不进|(?:不能|不可|不准|不许|不得|不要)(?:去|进)|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
-         r"不准进入|"
+         r"不准进入|禁行|不准入|不要入|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
          r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off[- ]limits|"

@@ -17,6 +17,7 @@ from functools import cache
 
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURES_ZH, load_counties
+from sim.official.timebase import EPOCH
 from sim.preferences.text import rx
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
@@ -69,6 +70,8 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
     (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
     (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
+    # 停个把钟: about an hour
+    (r"(?<![\d零〇一二两三四五六七八九十])个把(?:钟头|钟|小时)", "1个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])\s*个半钟(?!头|点)", "个半小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十])钟(?!头|点)", "小时"),
@@ -80,6 +83,9 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     # Cantonese N日 = N天 for a Chinese numeral that is no date (三月十五日, 到三日 stay dates)
     (r"(?<![月\d一二两三四五六七八九十到至~\-、和及号第初])([一二两三四五六七八九十]+)日"
      r"(?![期子前后内起])", r"\1天"),
+    # and a count in digits after "at least" (起码有6日要返老家): a date never follows those
+    (r"((?:起码|至少|最少|最起码|不少于|不少过)有?)\s*(\d{1,2})\s*日(?![期子前后内起号])",
+     r"\1\2天"),
 )
 
 # Colloquial shapes of one wording, to the plain one: an indirect object between a negation and
@@ -528,7 +534,7 @@ class Date:
         return f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
 
 
-def dates(t: str, year: int = 2026) -> list[Date]:
+def dates(t: str, year: int = EPOCH.year) -> list[Date]:
     """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
     out: list[Date] = []
     for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*(?:日|号)?"
@@ -555,6 +561,7 @@ def dates(t: str, year: int = 2026) -> list[Date]:
             else:
                 out.append(Date(y, mo2, d2, m.start(), m.end()))
             mo = mo2
+    _bare_days(out, t, year)
     for m in rx.finditer(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)", t):
         out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
     for m in rx.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
@@ -582,6 +589,43 @@ def dates(t: str, year: int = 2026) -> list[Date]:
     return uniq
 
 
+# a day of the month said without its month (21号, 12、13号两天, 7号（礼拜六）); not a number of a
+# thing (5号仓库, 3号线, 编号, 第2号) and not a time or quantity
+_BARE_DAY = (r"(?<![\d.:/月号第编序型])(\d{1,2})((?:\s*号)?(?:\s*(?:、|,|和|及|与|至|到|~|-)\s*"
+             r"\d{1,2}(?![\d.:]))+|)\s*号(?![码线楼门仓库位柜台道口站房室院])")
+
+
+def _bare_days(out: list[Date], t: str, year: int) -> None:
+    """Days of the month written without a month, in the month of the last date before them,
+    else the month the text names, else the competition's month (`EPOCH`): a driver writes
+    "21号" for the 21st of the month the rule is for."""
+    named = months(t, year)
+    for m in rx.finditer(_BARE_DAY, t):
+        if any(d.start <= m.start() < d.end for d in out):
+            continue
+        before = [d for d in out if d.end <= m.start()]
+        if before:
+            y, mo = before[-1].year, before[-1].month
+        elif named:
+            y, mo = (int(x) for x in named[0][0].split("-"))
+        else:
+            y, mo = year, EPOCH.month
+        first = int(m.group(1))
+        if not 1 <= first <= 31:
+            continue
+        got = [Date(y, mo, first, m.start(), m.end())]
+        for sep, d2 in rx.findall(r"(、|,|和|及|与|至|到|~|-)\s*(\d{1,2})", m.group(2) or ""):
+            d2 = int(d2)
+            if not 1 <= d2 <= 31:
+                continue
+            if sep in ("至", "到", "~", "-") and d2 > got[-1].day:
+                got += [Date(y, mo, dd, m.start(), m.end())
+                        for dd in range(got[-1].day + 1, d2 + 1)]
+            else:
+                got.append(Date(y, mo, d2, m.start(), m.end()))
+        out += got
+
+
 def distinct_isos(ds: list[Date]) -> list[str]:
     out: list[str] = []
     for d in ds:
@@ -604,7 +648,7 @@ def _en_dates(out: list[Date], m: re.Match[str], mo: int, d: int, y: int, rest: 
             out.append(Date(y, mo, d2, m.start(), m.end()))
 
 
-def months(t: str, year: int = 2026) -> list[tuple[str, int]]:
+def months(t: str, year: int = EPOCH.year) -> list[tuple[str, int]]:
     """'YYYY-MM' months named alone (3月, 三月份, March, 2026年4月), with positions."""
     out = []
     for m in rx.finditer(r"(?:(\d{4})\s*年\s*)?(?<!\d)(\d{1,2})\s*月(?!\s*\d{1,2}\s*(?:日|号))", t):
