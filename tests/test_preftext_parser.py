@@ -247,15 +247,17 @@ def test_the_sixth_rounds_fixes_leave_their_neighbours(text: str, kind: str, par
     assert r.best.penalty_cap == cap
 
 
-def test_the_third_blind_drivers_file_reads_every_rule() -> None:
-    """benchmarks/blind_drivers/drivers_blind_c.json (70 rules, written blind on 2026-12-06):
-    measured once before any change (61/70 exact, 65/70 kind, one read confidently as
-    another kind), then read for misses and fixed in general ways, so it is a dev file
-    from here on. Every rule's kind and stated parameters (a null gold is not compared)."""
+@pytest.mark.parametrize(("name", "rules"), [("drivers_blind_c.json", 70),
+                                              ("drivers_blind_d.json", 72)])
+def test_a_blind_drivers_file_read_for_misses_reads_every_rule(name: str, rules: int) -> None:
+    """benchmarks/blind_drivers/drivers_blind_c.json (70 rules) and drivers_blind_d.json (72),
+    written blind on 2026-12-06: each measured once before any change for it (C 61/70 exact,
+    D 52/72), then read for misses and fixed in general ways (rounds 8 and 9), so both are dev
+    files from here on. Every rule's kind and stated parameters (a null gold is not
+    compared)."""
     import json
     from pathlib import Path
-    path = (Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" /
-            "drivers_blind_c.json")
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" / name
     n, wrong = 0, []
     for row in json.loads(path.read_text(encoding="utf-8")):
         for p in row["preferences"]:
@@ -269,7 +271,7 @@ def test_the_third_blind_drivers_file_reads_every_rule() -> None:
             if got.get("kind") != p["structured"]["kind"] or any(
                     v is not None and got["params"].get(k) != v for k, v in gold.items()):
                 wrong.append((row["driver_id"], p["structured"]["kind"], got))
-    assert n == 70
+    assert n == rules
     assert wrong == []
 
 
@@ -347,6 +349,89 @@ def test_what_a_truck_carries_is_not_refused(text: str, cats: list[str]) -> None
     assert r.best is not None
     assert r.best.kind == "forbidden_cargo_category"
     assert r.best.params["categories"] == cats
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # traditional characters (三個整天, 罰款, 十時)
+    ("本月至少要有三個整天完全停駛：不接單、也不空車跑動，車子一整天都靜止不動。做不到的話，月底一次性罰款"
+     "一千元。", "min_full_off_days", {"min_days": 3}),
+    ("有接單的日子，第一單必須在上午十時之前開始，逾時每日罰一百。", "first_order_deadline",
+     {"latest": "10:00"}),
+    # a reason is no category (车上没有打氧设备)
+    ("鮮活水產品的貨不裝，車上沒有打氧設備。", "forbidden_cargo_category",
+     {"categories": ["鲜活水产品"]}),
+    # English clocks: 8.30am, half past ten every night, 22h-06h, 5.30 in the morning
+    ("On any day you take work, the first job has to be under way before 8.30am. Late starts "
+     "are fined ¥100 a day.", "first_order_deadline", {"latest": "08:30"}),
+    ("Home rule: be parked within 1 km of home (N22.80 E114.46) by half past ten every night, "
+     "and no jobs or empty runs until 6am the next morning. RMB 250 for each day this isn't "
+     "kept.", "home_by_curfew", {"curfew": "22:30", "quiet_until": "06:00"}),
+    ("Mandatory sleep: 22h-06h, parked with the engine off for the entire period. On Saturday "
+     "and Sunday nights it may start at 23h instead. RMB 200 for each night that isn't fully "
+     "covered.", "rest_window_full_coverage",
+     {"start": "22:00", "end": "06:00", "weekend_start": "23:00"}),
+    ("From the 10th onwards: no work between half past nine at night and 5.30 in the morning - "
+     "no orders, no empty driving. RMB 120 a night.", "quiet_window",
+     {"start": "21:30", "end": "05:30"}),
+    # a window given by its start and its length
+    ("Lunch: from noon, ninety minutes with no order-taking and no empty driving. Waiting at "
+     "the roadside is fine. 80 RMB per violation.", "quiet_window",
+     {"start": "12:00", "end": "13:30", "count": "per_step"}),
+    # 23-6点: one 点 for a range; 三点一刻 = 15:15
+    ("夜班禁：23-6点不接单不空跑，罚100/晚，月封顶1000", "quiet_window",
+     {"start": "23:00", "end": "06:00"}),
+    # dates: 3.20那天, 3/28、3/29两日, 10/03 (Tuesday) in the rule's month
+    ("3.20那天车要回花都的修理厂（23.40, 113.22）做年审，上午十点前到，在那停够三个钟。"
+     "没做到罚六百。",
+     "dwell_at_point_on_day", {"date": "2026-03-20", "min_dwell_minutes": 180,
+                               "arrive_by": "10:00"}),
+    ("3/28、3/29两日市区嗰块（北纬23.20至23.50，东经116.55至116.85）封路，唔好入去，入一次罚两百。",
+     "date_region_avoid", {"dates": ["2026-03-28", "2026-03-29"]}),
+    # the month named (for the whole of March) makes a deadhead total, not a pickup bound
+    ("Empty kms (driving to pickups plus repositioning) for the whole of March must stay within "
+     "1,500 km in total. Every km over that costs fifty yuan.", "max_total_deadhead_km",
+     {"max_km": 1500.0}),
+    # English wordings of a haul bound, order-free days, a long-haul cap, a category quota
+    ("The Driver shall not accept any consignment where the loading point and the unloading "
+     "point are more than 180 km apart. Penalty: 300 CNY per consignment.", "max_haul_km",
+     {"max_km": 180.0}),
+    ("Keep at least five days in March free of orders - doesn't matter if you move the truck "
+     "on those days.", "min_days_without_orders", {"min_days": 5}),
+    ("Long-haul limit: jobs whose cost time is over 8 hours - no more than six of those in a "
+     "month. Each one beyond six will be charged RMB 400.", "monthly_long_haul_cap",
+     {"threshold_minutes": 480, "max_per_month": 6}),
+    ("March KPI - fruit loads: minimum 6 for the month. Each load short of target is fined "
+     "¥250.", "monthly_category_quota", {"category": "水果", "min_orders": 6}),
+])
+def test_wordings_the_fourth_blind_file_misread(text: str, kind: str, params: dict) -> None:
+    """Rules of drivers_blind_d.json read wrong when it was measured blind (52/72), one or
+    two for each general class fixed in round 9; each is read right now."""
+    r = read_preference(text)
+    assert r.status is ReadingStatus.PARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == kind
+    assert {k: r.best.params.get(k) for k in params} == params
+
+
+@pytest.mark.parametrize(("text", "hhmm"), [
+    ("I must rest for the whole span 21:00 to 05:00 every night.", ["21:00", "05:00"]),
+    ("rest 8h a day", []),  # a duration, not a clock
+    ("from 9:30 at night to 6:00", ["21:30", "06:00"]),
+])
+def test_round_nine_clocks_and_their_neighbours(text: str, hhmm: list[str]) -> None:
+    from sim.preferences.text.extract import clocks, number_view
+    assert [c.hhmm for c in clocks(number_view(text))] == hhmm
+
+
+@pytest.mark.parametrize(("text", "isos"), [
+    ("28/3 no driving", ["2026-03-28"]),  # only day first reads
+    ("3/15 no driving", ["2026-03-15"]),  # month first
+    ("10/03 (Tuesday) no driving", ["2026-03-10"]),  # the day-first reading is the rule's month
+    ("diesel at 3.20 yuan a litre", []),  # a price, not 20 March
+])
+def test_round_nine_dates_and_their_neighbours(text: str, isos: list[str]) -> None:
+    from sim.preferences.text.extract import dates, number_view
+    assert [d.iso for d in dates(number_view(text))] == isos
 
 
 def test_english_phrasings() -> None:

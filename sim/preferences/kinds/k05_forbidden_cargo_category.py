@@ -17,9 +17,11 @@ from sim.preferences.text import rx
 from sim.preferences.text.common import REFUSE, Claim, hit
 from sim.preferences.text.extract import Facts
 
-# what a truck is said to carry, before a category in the same clause
+# what a truck is said to carry, or to lack (车上没有打氧设备: the reason, not a category),
+# before a category word in the same clause
 CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carry|haul|take)\b|"
-           r"专拉|专跑|专门拉|专门运|只拉|只运|只跑|用来拉|用来运|拉的是|运的是")
+           r"专拉|专跑|专门拉|专门运|只拉|只运|只跑|用来拉|用来运|拉的是|运的是|"
+           r"没有|缺|\b(?:don't|do not|doesn't|does not) have\b|\bwithout\b|\black")
 
 
 @dataclass(frozen=True)

@@ -120,7 +120,9 @@ class MonthlyCategoryQuota(Kind):
                   # "500 per missing order" is a fine, not a count
                   and not rx.match(r"\d+\s*(?:yuan\s*)?per\b", f.low[m.start():])]
         counts += [(int(m.group(1)), m.start()) for m in
-                   rx.finditer(r"(?:quota|target|kpi)\s*(?:of|:)?\s*(\d+)", f.low)]
+                   rx.finditer(r"(?:quota|target|kpi|minimum|at least|no fewer than)\s*(?:of|:)?\s*"
+                               r"(\d+)(?!\s*(?:yuan|rmb|cny|元|km|公里|hours?|minutes?|days?))",
+                               f.low)]
         if not counts:
             return None
         score = 1.5 + 1.0 * hit(f, r"考核|kpi|指标|必须接满|接满|至少|不少于|起码|quota|target|"

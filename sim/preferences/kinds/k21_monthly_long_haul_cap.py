@@ -16,6 +16,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Minutes, Params
 from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import Progress, ProgressContext, Scope
+from sim.preferences.text import rx
 from sim.preferences.text.common import LIMIT, MONTH, ORDERS, Claim, hit, int_before
 from sim.preferences.text.extract import Facts
 
@@ -65,6 +66,10 @@ class MonthlyLongHaulCap(Kind):
         hs = list(f.durations)
         counts = int_before(f, ORDERS + r"|(?:a|per|each|every)\s+month|每月|每个月|/\s*月|"
                                         r"/\s*month")
+        # "no more than 6 of those in a month": a bound with its orders said before it
+        counts += [(int(m.group(1)), m.start(1)) for m in rx.finditer(
+            r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+(\d+)\s+"
+            r"(?:of (?:those|them|these)|such)", f.low)]
         if not hs or not counts or not hit(f, MONTH):
             return None
         score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|"

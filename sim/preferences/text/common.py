@@ -31,7 +31,12 @@ DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每�
          r"per day|a day|"
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
-MONTH = r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month"
+DAY_MINUTES = 24 * 60
+MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month|"
+         # a month named: 3月 (not a date, 3月5日), March ("may" is a verb too: only "in May")
+         r"(?<!\d)\d{1,2}\s*月(?!\s*\d{1,2}\s*[日号])|\b(?:jan(?:uary)?|feb(?:ruary)?|march|"
+         r"april|june|july|aug(?:ust)?|sept(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|"
+         r"\b(?:in|for|during|of) may\b")
 REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|"
         r"just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
         r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
@@ -118,6 +123,14 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
             break
     if pair is None and len(cs) >= 2:
         pair = (cs[0], cs[1])
+    if pair is None and len(cs) == 1:
+        # a start and a length ("from noon, ninety minutes", 12点起两个小时): the end follows
+        a = cs[0]
+        d = next((m for m, p in f.durations if a.end <= p <= a.end + 14
+                  and rx.search(r"from|起|开始|for", f.num[max(0, a.start - 8):p], re.I)), None)
+        if d is not None and 0 < d < DAY_MINUTES:
+            end = (a.minutes + int(d)) % DAY_MINUTES
+            pair = (a, dataclasses.replace(a, minutes=end, start=a.end, bare=False))
     if pair is None:
         return None
     a, b = pair
@@ -181,7 +194,8 @@ OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完
              r"entire day|full day off|off the road|maintenance|rest completely")
 
 
-NO_ORDERS = (r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
+NO_ORDERS = (r"free of (?:orders|jobs|loads|work)|"
+              r"什么活都不接|啥活都不接|什么单都不接|都不接|no-order|无单日|without orders|零接单|"
               r"\brest\b|\bdays? off\b|不接任何|放假|休假|"
               r"放.{0,3}天假|一单(?:都|也)?不(?:接|拉|跑|干)|"
               r"一单都没有|zero orders|not a single order|无订单|无单|没单|没有单|不接单|不接活|"
@@ -221,7 +235,8 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"forbidden")
 
 
-HAUL = (r"单笔|装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
+HAUL = (r"单笔|loading (?:point|place|site)s? (?:and|to) (?:the )?unloading|\bapart\b|"
+        r"装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
          r"一趟|单程|"
          r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
          r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"

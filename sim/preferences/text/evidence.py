@@ -36,7 +36,8 @@ class Evidence:
 
 
 def _span(f: Facts) -> bool:
-    return len(f.clocks) >= 2
+    """Two clocks, or one and a length after it (from noon, ninety minutes: `common.span`)."""
+    return len(f.clocks) >= 2 or common.span(f) is not None
 
 
 def _km(f: Facts) -> bool:
@@ -116,7 +117,7 @@ NO_ORDER = (r"不接|没单|无单|无订单|无接单|没订单|零单|零接�
             r"不干活|放空|放假|休假|假|不揽|"
             r"days? off|no[ -]orders?|without (?:any )?orders|order-free|no jobs?|no loads?|"
             r"not take|take nothing|not accept|rest days?|free days?|zero orders|"
-            r"not a single order|休息|歇|\brest\b")
+            r"not a single order|休息|歇|\brest\b|free of (?:orders|jobs|loads|work)")
 SLEEP = r"睡|sleep|asleep|\bbed\b|熄火|engine off"
 # rest allowed, not required (K3), and a meal break (§8 K3: 吃饭歇脚)
 ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|也行|就行)|可以停|想歇就歇|"
@@ -126,7 +127,9 @@ ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|
 # empty moves allowed on the days without orders (K13), not a truck at rest (K14)
 MOTION_ALLOWED = (r"(?:空车|空跑|空驶|挪|empty|reposition\w*|move)[^。；;.!]{0,12}?"
                   r"(?:可以|没关系|没事|也行|无所谓|不算|不要紧|"
-                  r"(?:is|are) (?:fine|ok|okay|allowed))")
+                  r"(?:is|are) (?:fine|ok|okay|allowed))|"
+                  r"(?:doesn't|does not|won't|will not|no) matter (?:if|whether) \w+ "
+                  r"(?:move|drive|reposition)")
 SEQUENCE = r"先|再|然后|接着|之后|first|then|after that|on to|followed by|next"
 MONTH = common.MONTH
 TOTAL = (MONTH + r"|总和|累计|加起来|加一起|加一块|加在一块|加在一起|合起来|一共|共计|总共|合计|"

@@ -70,6 +70,8 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"啥", "什么"), (r"甭", "别"), (r"(?<![月\d])一日(?!期)", "一天"), (r"同一日", "同一天"),
     (r"(?<=[号日])同(?=\s*(?:\d|[一二三四五六七八九十]))", "和"),
     (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*蚊", "元"),
+    # 3/29两日: a count of days right after a date is no part of it
+    (r"(?<=\d)(?=[一二两三四五六七八九十]+[日天])", " "),
     # 停个把钟: about an hour
     (r"(?<![\d零〇一二两三四五六七八九十])个把(?:钟头|钟|小时)", "1个小时"),
     (r"(?<=[\d零〇一二两三四五六七八九十半])\s*个钟(?!头|点)", "个小时"),
@@ -103,8 +105,24 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 )
 
 
+# Traditional characters some drivers write (Hong Kong, Macau, Taiwan habits; 罰款 for 罚款) ->
+# the simplified ones the kinds' keyword groups know. Only characters whose simplified form is
+# unambiguous in these texts; a character that is the same in both scripts is left alone.
+_TRAD = str.maketrans(
+    "個單車貨裝罰鮮產範圍內時點駛靜動應條檢續達當於與準進區過邊處離開關東緯經庫倉鐘頭夠幾後"
+    "週禮滿兩萬塊錢額違規則運輸載類礦機備設飲紡織遞築膠廣門慶連線務須將無沒會錯誤順這裡裏來"
+    "還說讓給們對從為並僅業專號歲餘總計數筆啟發聯係絡訂編碼認證場醫長遠臨約辦節媽婦鎮縣鄉島"
+    "灣橋園廠樓層彎間隔題備斷續態舊暫夜駐卸擔費歷曆週際盡儘晝夥趕況稱視覽級復複農陸際"
+    "屆壓價準鄰樣這種隻雙積極歡該誰請讀寫聽視記錄錄統網週點鬆話嗎",
+    "个单车货装罚鲜产范围内时点驶静动应条检续达当于与准进区过边处离开关东纬经库仓钟头够几后"
+    "周礼满两万块钱额违规则运输载类矿机备设饮纺织递筑胶广门庆连线务须将无没会错误顺这里里来"
+    "还说让给们对从为并仅业专号岁余总计数笔启发联系络订编码认证场医长远临约办节妈妇镇县乡岛"
+    "湾桥园厂楼层弯间隔题备断续态旧暂夜驻卸担费历历周际尽尽昼伙赶况称视览级复复农陆际"
+    "届压价准邻样这种只双积极欢该谁请读写听视记录录统网周点松话吗")
+
+
 def normalise_text(text: str) -> str:
-    t = unicodedata.normalize("NFKC", text)
+    t = unicodedata.normalize("NFKC", text).translate(_TRAD)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
     for pat, rep in _DIALECT + _SHAPES:
         t = rx.sub(pat, rep, t)
@@ -147,29 +165,47 @@ _EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten
                   r"\d{1,2})(?![:\d])")
 
 
+_DAY_PART = (r"at night|in the (?:morning|evening|afternoon)|tonight|(?:every|each|a) "
+             r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning")
+
+
 def _english_clocks(t: str) -> str:
+    # 8.30am, 5.30 in the morning: a dot between hour and minutes
+    t = rx.sub(r"(?<![\d.])(\d{1,2})\.([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b|o'clock|" + _DAY_PART
+               + r"))", r"\1:\2", t, flags=re.I)
+    # 22h-06h, at 23h: a 24-hour clock with an h (not a duration: 8h of rest)
+    t = rx.sub(r"(?<![\d.:])([01]?\d|2[0-4])h(\s*(?:-|to|till|until)\s*)([01]?\d|2[0-4])h\b",
+               r"\1:00\2\3:00", t, flags=re.I)
+    t = rx.sub(r"(?<![\d.:])(0\d|1[3-9]|2[0-4])h\b", r"\1:00", t, flags=re.I)
+    t = rx.sub(r"\b(at|from|until|till|by|after|before)\s+(\d{1,2})h\b", r"\1 \2:00", t,
+               flags=re.I)
+
     def hour(w: str) -> int:
         return int(w) if w.isdigit() else _EN_NUM[w.lower()]
 
     def day_part(m: re.Match[str], h: int, mi: int) -> str:
         part = (m.group("part") or "").lower()
-        suffix = " pm" if rx.search(r"night|evening|afternoon", part) else (
-            " am" if "morning" in part else "")
+        pm = rx.search(r"night|evening|afternoon", part) and "morning" not in part
+        suffix = " pm" if pm else (" am" if "morning" in part else "")
         if "night" in part and h == 12:
             return f"0:{mi:02d} am"
         if "night" in part and h < 5:  # two at night: 02:00
             suffix = " am"
         return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
 
-    part = (r"(?:\s+(?P<part>at night|in the (?:morning|evening|afternoon)|tonight|"
-            r"(?:the )?(?:next|following) morning))?")
+    part = r"(?:\s+(?P<part>" + _DAY_PART + r"))?"
+    # 9:30 at night, 5:30 in the morning: minutes given, the day part still says which half
+    # ("05:00 every night" is a rule said every night, not five in the evening)
+    t = rx.sub(r"(?<![\d.:])(\d{1,2}):([0-5]\d)(?!\s*(?:a\.?m|p\.?m))\s+(?P<part>at night|"
+               r"in the (?:morning|evening|afternoon)|tonight)",
+               lambda m: day_part(m, int(m.group(1)), int(m.group(2))) if int(m.group(1)) <= 12
+               else m.group(0), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?(half|quarter)\s+past\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, hour(m.group(2)), 30 if m.group(1).lower() == "half"
                                   else 15), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
-    part = (r"(?:\s+o'clock)?\s+(?P<part>at night|in the (?:morning|evening|afternoon)|"
-            r"tonight|(?:the )?(?:next|following) morning)\b")
+    part = r"(?:\s+o'clock)?\s+(?P<part>" + _DAY_PART + r")\b"
 
     def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
         return (day_part(m, hour(m.group(1)), 0) + m.group(2)
@@ -193,6 +229,11 @@ def _english_numbers(t: str) -> str:
     """'two hours', 'half an hour', 'an hour', 'one and a half hours', 'a six-hour block' as
     digits."""
     t = rx.sub(r"\b(\w+)-(hour|day|minute|km|kilometre|kilometer)s?\b", r"\1 \2s", t, flags=re.I)
+    # a bound in words ("no more than six of those", "each one beyond six"): digits
+    t = rx.sub(r"\b(no more than|not more than|at most|at least|up to|more than|fewer than|"
+               r"less than|beyond|maximum(?: of)?|minimum(?: of)?|max|min)\s+(" + _EN_WORD
+               + r")\b(?![\s-]+(?:hundred|thousand))",
+               lambda m: f"{m.group(1)} {_EN_NUM[m.group(2).lower()]}", t, flags=re.I)
     t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
     t = rx.sub(r"\b(\w+) and a half hours\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
@@ -310,6 +351,11 @@ def number_view(t: str) -> str:
                r"(?:st|nd|rd|th)?(?=\s*[:;,.]|\s*$)", r"\1 \2\3\1 \4", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
+    t = rx.sub(r"(\d+)点一刻(?!钟)", r"\1点15分", t)  # 三点一刻 = 15:15
+    t = rx.sub(r"(\d+)点三刻(?!钟)", r"\1点45分", t)
+    # 23-6点 = 23点-6点: a range of hours with one 点
+    t = rx.sub(r"(?<![\d./])(?<!\d:)([01]?\d|2[0-4])\s*([-~到至])\s*([01]?\d|2[0-4])\s*点",
+               r"\1点\2\3点", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
     t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
     if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
@@ -566,7 +612,18 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
         out.append(Date(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.start(), m.end()))
     for m in rx.finditer(r"(?<![\d./])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d|\s*(?:km|公里|元|yuan|"
                          r"h\b))", t):
-        if 1 <= int(m.group(1)) <= 12 and 1 <= int(m.group(2)) <= 31:
+        a, b = int(m.group(1)), int(m.group(2))
+        # month first (3/15) unless only day first reads (28/3), or the day-first reading is
+        # the competition's month and the other is not (10/03: 10 March, the rule's month)
+        if 1 <= b <= 12 and (a > 12 or (b == EPOCH.month != a and 1 <= a <= 31)):
+            a, b = b, a
+        if 1 <= a <= 12 and 1 <= b <= 31:
+            out.append(Date(year, a, b, m.start(), m.end()))
+    # 3.20那天: month.day before a word that makes it a day (not a price or a decimal)
+    for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])(?=\s*(?:那天|当天|这天|"
+                         r"那日|当日|号|日|[(（]\s*(?:星期|周|礼拜|mon|tue|wed|thu|fri|sat|sun)))",
+                         t, re.I):
+        if 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
     for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
                          r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
