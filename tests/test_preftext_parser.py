@@ -413,6 +413,14 @@ def test_wordings_the_fourth_blind_file_misread(text: str, kind: str, params: di
     assert {k: r.best.params.get(k) for k in params} == params
 
 
+def test_a_window_by_its_start_and_length_in_chinese() -> None:
+    r = read_preference("中午12点起两个小时不接单不空跑，路边停车休息没关系。")
+    assert r.status is ReadingStatus.PARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == "quiet_window"
+    assert (r.best.params["start"], r.best.params["end"]) == ("12:00", "14:00")
+
+
 @pytest.mark.parametrize(("text", "hhmm"), [
     ("I must rest for the whole span 21:00 to 05:00 every night.", ["21:00", "05:00"]),
     ("rest 8h a day", []),  # a duration, not a clock
