@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sim.official.timebase import DAY
 from sim.preferences.text import rx
 from sim.preferences.text.extract import Clock, Facts, km_values
 
@@ -31,7 +32,6 @@ DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每�
          r"per day|a day|"
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
-DAY_MINUTES = 24 * 60
 MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month|"
          # a month named: 3月 (not a date, 3月5日), March ("may" is a verb too: only "in May")
          r"(?<!\d)\d{1,2}\s*月(?!\s*\d{1,2}\s*[日号])|\b(?:jan(?:uary)?|feb(?:ruary)?|march|"
@@ -128,8 +128,8 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
         a = cs[0]
         d = next((m for m, p in f.durations if a.end <= p <= a.end + 14
                   and rx.search(r"from|起|开始|for", f.num[max(0, a.start - 8):p], re.I)), None)
-        if d is not None and 0 < d < DAY_MINUTES:
-            end = (a.minutes + int(d)) % DAY_MINUTES
+        if d is not None and 0 < d < DAY:
+            end = (a.minutes + int(d)) % DAY
             pair = (a, dataclasses.replace(a, minutes=end, start=a.end, bare=False))
     if pair is None:
         return None
