@@ -80,7 +80,7 @@ def test_a_kind_claimed_from_numbers_alone_is_ambiguous() -> None:
     ("a solid six-hour block", "a solid 6 hours block"),
     ("From half past eleven at night to six in the morning", "From 11:30 pm to 6:00 am"),
     ("Between 1 and 5 in the morning", "Between 1:00 am and 5:00 am"),
-    ("before 8:00 in the morning", "before 8:00 in the morning"),  # clocks() reads it as is
+    ("before 8:00 in the morning", "before 8:00 am"),  # a clock and its half of the day
     ("on five or more different days", "on at least 5 different days"),
     ("on 10 and 11 May", "on May 10 and May 11"),
     ("眯仨钟头，超过仨百公里", "睡3个钟头,超过300公里"),
