@@ -248,13 +248,14 @@ def test_the_sixth_rounds_fixes_leave_their_neighbours(text: str, kind: str, par
 
 
 @pytest.mark.parametrize(("name", "rules"), [("drivers_blind_c.json", 70),
-                                              ("drivers_blind_d.json", 72)])
+                                              ("drivers_blind_d.json", 72),
+                                              ("drivers_blind_e.json", 70)])
 def test_a_blind_drivers_file_read_for_misses_reads_every_rule(name: str, rules: int) -> None:
-    """benchmarks/blind_drivers/drivers_blind_c.json (70 rules) and drivers_blind_d.json (72),
-    written blind on 2026-12-06: each measured once before any change for it (C 61/70 exact,
-    D 52/72), then read for misses and fixed in general ways (rounds 8 and 9), so both are dev
-    files from here on. Every rule's kind and stated parameters (a null gold is not
-    compared)."""
+    """benchmarks/blind_drivers/drivers_blind_c.json (70 rules), drivers_blind_d.json (72) and
+    drivers_blind_e.json (70), written blind on 2026-12-06: each measured once before any
+    change for it (C 61/70 exact, D 52/72, E 59/70), then read for misses and fixed in general
+    ways (rounds 8, 9 and 10), so all three are dev files from here on. Every rule's kind and
+    stated parameters (a null gold is not compared)."""
     import json
     from pathlib import Path
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" / name
@@ -440,6 +441,67 @@ def test_round_nine_clocks_and_their_neighbours(text: str, hhmm: list[str]) -> N
 def test_round_nine_dates_and_their_neighbours(text: str, isos: list[str]) -> None:
     from sim.preferences.text.extract import dates, number_view
     assert [d.iso for d in dates(number_view(text))] == isos
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # four-digit clocks in a range (2300-次日0600)
+    ("规则：每晚2300-次日0600必须熄火睡觉，整段停着不许动；罚则：哪晚没做到扣300元，当月累计最多扣3000元",
+     "rest_window_full_coverage", {"start": "23:00", "end": "06:00"}),
+    # phone-IME typos: 公理 for 公里, 修息 for 休息, 空使 for 空驶
+    ("单趟从装货到卸货别超过300公理，太远了吃不消，超一单扣伍佰", "max_haul_km", {"max_km": 300.0}),
+    ("每日必须连续修息满七个半小时，不然按天扣200，上限2400", "daily_continuous_rest",
+     {"min_minutes": 450, "days": "all"}),
+    ("本月空使总里程限1000公里以内，超出的每公里扣50元，封顶两千", "max_total_deadhead_km",
+     {"max_km": 1000.0}),
+    # English inside a Chinese sentence (连续rest至少6h)
+    ("mon-fri 每天连续rest至少6h, 不够的那天扣150", "daily_continuous_rest",
+     {"min_minutes": 360, "days": "weekdays"}),
+    # 10+ days, 1500m
+    ("Need to check in at the depot N24.8040 E113.6110 (within 1500m) on 10+ separate days in "
+     "March. fewer = one-off ¥900", "min_visit_days",
+     {"lat": 24.804, "lng": 113.611, "radius_km": 1.5, "min_days": 10}),
+    # "on the 22nd" (no month), and a per-minute fine with the currency before the number
+    ("Family thing on the 22nd: from 09:00 go to the kindergarten at 23.7502, 114.6880 and wait "
+     "there at least 30 mins to collect my kid, then head home (23.7298, 114.7023; within 1 km "
+     "= home). Every minute not at home between 9am and 6pm costs ¥2, and don't leave again "
+     "before 9pm. Pickup or getting home not done, or leaving early: +¥600 one-off. Total "
+     "capped at ¥1500.", "home_stay_event",
+     {"w0": "2026-03-22 09:00:00", "w1": "2026-03-22 18:00:00",
+      "w_end": "2026-03-22 21:00:00", "rate_per_minute": 2.0}),
+    # a date that opens a standing rule (3月15号以后) is no day to avoid
+    ("3月15号以后湛江方向的货别派，装卸在湛江的一律不接，每单罚250，月封顶1000",
+     "forbidden_cargo_place", {"place": "湛江"}),
+    # 晚上21.30前: a dotted clock
+    ("晚上21.30前回家（23.6752，116.6281，1公里内），之后到第二天早上7点不动车，违反一天扣250",
+     "home_by_curfew", {"curfew": "21:30", "quiet_until": "07:00"}),
+    # 3-18 (month-day with a hyphen) and a route written half in English
+    ("3-18 route：先到坪山(22.6905, 114.3458) before 9am，停20min；then惠阳(22.7891, 114.4561) "
+     "12点前到，停1h；最后回龙岗(22.7203, 114.2471) 6pm前。2km内算到。没完成罚1000",
+     "route_stops_on_day", {"date": "2026-03-18"}),
+    # a form: 禁拉品类
+    ("规则类型: 禁拉品类 / 品类: 水果、蔬菜 / 原因: 冷链搞不了 / 扣款: 200元一单 / 封顶: 无",
+     "forbidden_cargo_category", {"categories": ["水果", "蔬菜"]}),
+])
+def test_wordings_the_fifth_blind_file_misread(text: str, kind: str, params: dict) -> None:
+    """The rules of drivers_blind_e.json read wrong when it was measured blind (59/70), one
+    for each general class fixed in round 10; each is read right now."""
+    r = read_preference(text)
+    assert r.status is ReadingStatus.PARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == kind
+    assert {k: r.best.params.get(k) for k in params} == params
+
+
+@pytest.mark.parametrize(("text", "isos"), [
+    ("3-5天不接单", []),  # a range of counts, not 5 March
+    ("3-5 days off a month", []),
+    ("23-6点不接单", []),  # clocks, not 6 March
+    ("From the 10th onwards", ["2026-03-10"]),
+    ("on the 5th of April", ["2026-04-05"]),
+])
+def test_round_ten_dates_and_their_neighbours(text: str, isos: list[str]) -> None:
+    from sim.preferences.text.extract import dates, normalise_text, number_view
+    assert [d.iso for d in dates(number_view(normalise_text(text)))] == isos
 
 
 def test_english_phrasings() -> None:

@@ -16,7 +16,7 @@ from sim.preferences.kinds.k10_stay_inside_bbox import BBox
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.kinds.wording import en_date, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import ENTER, REFUSE, Claim, hit
+from sim.preferences.text.common import ENTER, REFUSE, Claim, from_date, hit
 from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import Date
 
@@ -82,6 +82,8 @@ class DateRegionAvoid(Kind):
                                              r"别接"):
             return None
         score = 2.8
+        if from_date(f):
+            score -= 1.5  # from the 15th on: when a standing rule starts, not a day to avoid
         if f.durations and hit(f, r"停|待|留|呆|stay|spend|stop|wait|dwell"):
             score -= 1.0  # hours to spend at the place: a dwell (K22), not an avoidance
         return Claim("date_region_avoid", score,

@@ -77,7 +77,8 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"not be (?:driving|working|moving)|no jobs?|no trips?|"
            r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
            r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
-REFUSE = (r"禁运|禁止承接|禁接|banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
+REFUSE = (r"禁运|禁拉|禁装|禁止承接|禁接|"
+          r"banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|别接|别拉|别运|"
           r"不能接|不得接|禁止|不揽|谢绝|不装|不载|排除|不考虑|never|don't|do not|refuse|avoid|"
@@ -143,6 +144,13 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
         # (最晚)十一点到早上六点: a span ending in the stated morning starts the evening before
         a = dataclasses.replace(a, minutes=a.minutes + 720)
     return a, b
+
+
+def from_date(f: Facts) -> bool:
+    """The text's one date opens a standing rule (3月15号以后, from the 10th onwards): when the
+    rule starts, not a day the rule is about."""
+    return len(f.dates) == 1 and rx.match(r"\s*(?:以后|之后|起|开始|往后|onwards|on\b|and after)",
+                                          f.num[f.dates[0].end:], re.I) is not None
 
 
 def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:

@@ -170,7 +170,8 @@ EVIDENCE: dict[str, Evidence] = {
     "forbidden_cargo_category": Evidence((common.REFUSE,), lambda f: bool(f.categories),
                                          "a refused cargo category"),
     "forbidden_cargo_place": Evidence(
-        (LOAD, common.REFUSE), lambda f: bool(f.places) and not f.dates and not f.clocks,
+        (LOAD, common.REFUSE),
+        lambda f: bool(f.places) and (not f.dates or common.from_date(f)) and not f.clocks,
         "refused loads of a place"),
     "max_haul_km": Evidence((HAUL,), lambda f: _km(f) and not hit(f, common.EMPTY),
                             "a loaded haul distance limit"),

@@ -121,8 +121,30 @@ _TRAD = str.maketrans(
     "届压价准邻样这种只双积极欢该谁请读写听视记录录统网周点松话吗")
 
 
+# Words a phone IME puts in by sound (公理 for 公里, 空使 for 空驶, 修息 for 休息): the intended
+# word, only where the typo is no word of its own in these texts.
+_TYPOS: tuple[tuple[str, str], ...] = (
+    (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*公理", "公里"), (r"空使", "空驶"),
+    (r"修息", "休息"),
+)
+
+
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
+    # "每天连续rest至少6h", "then惠阳": a word boundary between Chinese and Latin letters, so
+    # the English words of a mixed sentence read as words
+    t = rx.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", t)
+    for pat, rep in _TYPOS:
+        t = rx.sub(pat, rep, t)
+    # 2300-次日0600: four-digit clocks in a range
+    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
+               r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
+    # 晚上21.30前: a dot for the colon, after a part of the day or before 前/以前
+    t = rx.sub(r"((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)\s*)([01]?\d|2[0-3])\.([0-5]\d)"
+               r"(?![\d.])", r"\1\2:\3", t)
+    t = rx.sub(r"(?<![\d.])([01]?\d|2[0-3])\.([0-5]\d)(?=\s*(?:前|以前|之前))", r"\1:\2", t)
+    # 10+ days: at least 10
+    t = rx.sub(r"(?<![\d.])(\d+)\s*\+(?=\s*[A-Za-z\u4e00-\u9fff])", r"at least \1 ", t)
     t = t.replace("〜", "~").replace("—", "-").replace("–", "-").replace("－", "-")
     for pat, rep in _DIALECT + _SHAPES:
         t = rx.sub(pat, rep, t)
@@ -619,6 +641,14 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
             a, b = b, a
         if 1 <= a <= 12 and 1 <= b <= 31:
             out.append(Date(year, a, b, m.start(), m.end()))
+    # 3-18 route: month-day with a hyphen, not a range of counts (3-5天, 3-5 days) or clocks
+    for m in rx.finditer(r"(?<![\d.:/\-])(1[0-2]|[1-9])-([0-3]?\d)(?![\d.:\-])(?!\s*(?:days?|天|"
+                         r"日|单|小时|hours?|h\b|hrs?|km|公里|个|次|orders?|loads?|jobs?|trips?|点|"
+                         r"时|元|yuan|块|%|分|am|pm|号|月|周|weeks?|mins?|minutes?|公斤|吨|米))", t,
+                         re.I):
+        if (1 <= int(m.group(2)) <= 31 and not any(d.start <= m.start() < d.end for d in out)
+                and rx.match(r"\s*(?:[A-Za-z\u4e00-\u9fff(（:：,，]|$)", t[m.end():])):
+            out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
     # 3.20那天: month.day before a word that makes it a day (not a price or a decimal)
     for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])(?=\s*(?:那天|当天|这天|"
                          r"那日|当日|号|日|[(（]\s*(?:星期|周|礼拜|mon|tue|wed|thu|fri|sat|sun)))",
@@ -657,7 +687,12 @@ def _bare_days(out: list[Date], t: str, year: int) -> None:
     else the month the text names, else the competition's month (`EPOCH`): a driver writes
     "21号" for the 21st of the month the rule is for."""
     named = months(t, year)
-    for m in rx.finditer(_BARE_DAY, t):
+    hits = list(rx.finditer(_BARE_DAY, t))
+    # "on the 22nd": an English ordinal day with no month after it
+    hits += list(rx.finditer(r"(?i)\b(?:on|by|until|till|before|after|from|for) the "
+                             r"(\d{1,2})(?:st|nd|rd|th)\b()(?!\s*(?:of\s+)?" + _MON_ALT + r")",
+                             t))
+    for m in sorted(hits, key=lambda x: x.start()):
         if any(d.start <= m.start() < d.end for d in out):
             continue
         before = [d for d in out if d.end <= m.start()]
@@ -960,7 +995,10 @@ def rate_per_minute(t: str) -> float | None:
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)\s*(?:for|of)?\s*(?:each|every|per|a)"
                       r"\s+minute", t, re.I)
          or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
-                      t, re.I))
+                      t, re.I)
+         # "every minute not at home ... costs ¥2": the currency before the number
+         or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(?:¥|rmb|cny)\s*"
+                      r"(\d+(?:\.\d+)?)", t, re.I))
     return float(m.group(1)) if m else None
 
 
