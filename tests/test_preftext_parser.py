@@ -504,6 +504,67 @@ def test_round_ten_dates_and_their_neighbours(text: str, isos: list[str]) -> Non
     assert [d.iso for d in dates(number_view(normalise_text(text)))] == isos
 
 
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # a spoken self-correction: the second value stands
+    ("嗯那个我家在禅城 北纬23.01 东经113.12 就是说每天晚上10点 不对 是10点30分之前要回到家 "
+     "家附近1公里都算的 然后呢第二天早上6点之前就别再出车了对吧 哪天没做到罚200", "home_by_curfew",
+     {"curfew": "22:30", "quiet_until": "06:00"}),
+    ("我家在台山 北纬22.25 东经112.79 每天晚上9点前回家 那个家周围2公里内都算 早上7点 不对 "
+     "6点30分前不出门 1次罚150", "home_by_curfew",
+     {"curfew": "21:00", "quiet_until": "06:30", "radius_km": 2.0}),
+    # second-language English clocks: "11 clock at night", "22 o'clock", "10 clock night"
+    ("i am not want take order after 11 clock at night until 5 in morning. every order or "
+     "empty drive in this time punish 100.", "quiet_window",
+     {"start": "23:00", "end": "05:00", "count": "per_step"}),
+    ("from 22 o'clock to 6 o'clock morning i must sleep whole time, no moving truck. weekend i "
+     "start sleep from 20 o'clock. each night break pay 150.", "rest_window_full_coverage",
+     {"start": "22:00", "end": "06:00", "weekend_start": "20:00"}),
+    ("must be home before 10 clock night. my home lat 22.27, lng 113.54 in 珠海 zhuhai, inside 1 "
+     "km is ok. next morning not go out before 7 clock. each days fail pay 250.",
+     "home_by_curfew", {"curfew": "22:00", "quiet_until": "07:00"}),
+    # "max 4 in this month"; a date written after its clock ("8 clock morning of march 9")
+    ("long trip over 6 hour (loading + driving + unloading) i take max 4 in this month, more is "
+     "fine 250 each.", "monthly_long_haul_cap", {"threshold_minutes": 360, "max_per_month": 4}),
+    ("on march 8 from 5pm i go pick up my son at school lat 23.66 lng 116.64, wait there at "
+     "least 30 minute, then bring him home lat 23.67 lng 116.63 (1 km around) and stay home, no "
+     "driving until 8 clock morning of march 9. every minute i am not home before 21 o'clock on "
+     "march 8 cost 3 yuan, and if whole plan fail pay 400 more.", "home_stay_event",
+     {"w0": "2026-03-08 17:00:00", "w1": "2026-03-08 21:00:00",
+      "w_end": "2026-03-09 08:00:00", "rate_per_minute": 3.0}),
+])
+def test_wordings_the_sixth_blind_file_misread(text: str, kind: str, params: dict) -> None:
+    """Rules of drivers_blind_f.json (dictated speech, second-language English) read wrong
+    when it was measured blind (61/70); each general class fixed in round 11 reads right."""
+    r = read_preference(text)
+    assert r.status is ReadingStatus.PARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == kind
+    assert {k: r.best.params.get(k) for k in params} == params
+
+
+def test_the_sixth_blind_file_reads_all_but_one_rule() -> None:
+    """drivers_blind_f.json after round 11: 69 of 70 rules exact. The one left is BF07's family
+    errand, whose absence span "从3点到20号晚上10点" takes its 3点 from an earlier 下午3点开始;
+    the reader has no rule for a bare clock that repeats an earlier one."""
+    import json
+    from pathlib import Path
+    path = (Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" /
+            "drivers_blind_f.json")
+    wrong = []
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        for p in row["preferences"]:
+            gold = dict(p["structured"]["params"])
+            text = p["content"]
+            if gold.get("cargo_id") == "{CARGO}":
+                text, gold["cargo_id"] = text.replace("{CARGO}", "C10000042"), "C10000042"
+            r = read_preference(text)
+            got = r.best.to_dict() if r.best is not None else {}
+            if got.get("kind") != p["structured"]["kind"] or any(
+                    v is not None and got["params"].get(k) != v for k, v in gold.items()):
+                wrong.append((row["driver_id"], p["structured"]["kind"]))
+    assert wrong == [("BF07", "home_stay_event")]
+
+
 def test_english_phrasings() -> None:
     cases = {
         "Rest at least 8 hours in a row every day": ("daily_continuous_rest",

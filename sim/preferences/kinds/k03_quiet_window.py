@@ -86,9 +86,15 @@ class QuietWindow(WindowKind):
         a, b = sp
         daytime = 6 * 60 <= a.minutes < b.minutes <= 20 * 60
         meal = hit(f, r"吃饭|午饭|午休|饭点|晚饭|lunch|meal|dinner")
+        # fined by the order or move, not by the night ("every order or empty drive in this
+        # time punish 100")
+        by_step = hit(f, r"every (?:order|move|step|job|load)|each (?:order|move|step|job|load)|"
+                         r"per (?:order|move|step|job|load)|每单|每一单|每接一单|每次接单")
+        by_step = by_step and not hit(f, r"每晚|每天|每日|per (?:night|day)|a (?:night|day)|"
+                                         r"each (?:night|day)|every (?:night|day)")
         return Claim("quiet_window", score,
                          {"start": a.hhmm, "end": b.hhmm,
-                          "count": "per_step" if daytime or meal else "per_day"})
+                          "count": "per_step" if daytime or meal or by_step else "per_day"})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     def drawn_fine_per(self) -> FinePer:

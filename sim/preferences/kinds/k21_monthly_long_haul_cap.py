@@ -69,7 +69,8 @@ class MonthlyLongHaulCap(Kind):
         # "no more than 6 of those in a month": a bound with its orders said before it
         counts += [(int(m.group(1)), m.start(1)) for m in rx.finditer(
             r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+(\d+)\s+"
-            r"(?:of (?:those|them|these)|such)", f.low)]
+            r"(?:of (?:those|them|these)|such|(?:in|per|a|each|every)\s+(?:this\s+|the\s+)?month)",
+            f.low)]
         if not hs or not counts or not hit(f, MONTH):
             return None
         score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|"

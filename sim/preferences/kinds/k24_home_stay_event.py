@@ -39,7 +39,7 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
     for k in f.clocks:
         ds = [d for d in f.dates if d.start < k.start]
         on = [d for d in f.dates if d.start >= k.end and rx.fullmatch(
-            r"\s*(?:on|,)\s*(?:the\s+)?", f.num[k.end:d.start], re.I)]
+            r"\s*(?:on|of|,)\s*(?:the\s+)?", f.num[k.end:d.start], re.I)]
         if on:  # "5 pm on March 14": the date written after its clock
             ds = [on[0]]
         elif ds and rx.search(_STOP, f.num[ds[-1].end:k.start]):
@@ -368,7 +368,8 @@ def _times(f: Facts, walls: list[tuple[str, Clock]]) -> tuple[str, str, str]:
         pre = f.low[max(0, head - 16):head]
         span_end = prev is not None and rx.search(_SPAN, f.low[prev.end:head], re.I)
         absent = rx.search(_ABSENT, _clause(f, k), re.I)
-        if absent and w1 is None and (span_end or rx.search(r"(?:until|till|到|至)\s*$", pre)):
+        ends = rx.search(r"(?:until|till|before|到|至)\s*$", pre)
+        if absent and w1 is None and (span_end or ends):
             w1 = w
         elif w_end is None and (rx.search(_STAY, pre, re.I) or rx.match(
                 r"\s*(?:方可|才能|才可以|才可|才)?\s*(?:再)?出车", f.num[k.end:])):

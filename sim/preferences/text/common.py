@@ -61,6 +61,7 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
 # a place's loads in words: 接台山的货, 在台山装或者在台山卸 (K18, not visits to the place, K17)
 PLACE_LOADS = r"接[^，。,;；]{0,8}货|装[^，。,;；]{0,8}卸"
 NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
+           r"not (?:want|wanna|like) (?:to )?(?:take|drive|work)|"
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"

@@ -187,11 +187,15 @@ _EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten
                   r"\d{1,2})(?![:\d])")
 
 
-_DAY_PART = (r"at night|in the (?:morning|evening|afternoon)|tonight|(?:every|each|a) "
-             r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning")
+_DAY_PART = (r"at night|in (?:the )?(?:morning|evening|afternoon)|tonight|(?:every|each|a) "
+             r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning|"
+             # "10 o'clock night", "8 o'clock morning" (second-language English)
+             r"(?<=o'clock )(?:morning|evening|afternoon|night)")
 
 
 def _english_clocks(t: str) -> str:
+    # "before 10 clock", "11 clock at night": o'clock with its apostrophe part dropped
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})\s+clock\b", r"\1 o'clock", t, flags=re.I)
     # 8.30am, 5.30 in the morning: a dot between hour and minutes
     t = rx.sub(r"(?<![\d.])(\d{1,2})\.([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b|o'clock|" + _DAY_PART
                + r"))", r"\1:\2", t, flags=re.I)
@@ -374,6 +378,9 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
     t = rx.sub(r"(\d+)点半", r"\1点30分", t)
     t = rx.sub(r"(\d+)点一刻(?!钟)", r"\1点15分", t)  # 三点一刻 = 15:15
+    # a spoken self-correction (10点 不对 是10点30分, 7点 不对 6点30分): the second value stands
+    t = rx.sub(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:点(?:\d+分|半)?|公里|元|块|天|个小时|小时|单)?\s*"
+               r"(?:不对|不是不是|说错了|错了|口误)\s*[,，]?\s*(?:应该)?(?:是)?\s*(?=\d)", "", t)
     t = rx.sub(r"(\d+)点三刻(?!钟)", r"\1点45分", t)
     # 23-6点 = 23点-6点: a range of hours with one 点
     t = rx.sub(r"(?<![\d./])(?<!\d:)([01]?\d|2[0-4])\s*([-~到至])\s*([01]?\d|2[0-4])\s*点",
@@ -481,7 +488,9 @@ def clocks(t: str) -> list[Clock]:
                          _is_before(t, m.end(), m.start(2)), bare=not last and not colon))
     for m in _CLOCK_EN.finditer(t):
         h, mi, ap = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower()
-        if h > 12 or mi > 59:
+        if ap == "o'clock" and 12 < h <= 24 and mi <= 59:  # 22 o'clock: a 24-hour clock
+            h, ap = h % 24, ""
+        if h > 23 or mi > 59 or (h > 12 and ap):
             continue
         if ap.startswith("p") and h < 12:
             h += 12
