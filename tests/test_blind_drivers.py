@@ -27,6 +27,19 @@ FILES = {"drivers_blind_a.json": ("BA", 16), "drivers_blind_b.json": ("BB", 16),
          "drivers_blind_c.json": ("BC", 20)}
 
 
+def one_promise_on_day_two(name: str, tmp_path: Path) -> tuple[dict, dict, Path]:
+    """(driver row, its must-take rule, the file holding that driver alone): the file's first
+    driver with a must-take rule, the rule moved to 2 March so a two-day draw lists it."""
+    rows = json.loads((BLIND / name).read_text(encoding="utf-8"))
+    row = copy.deepcopy(next(r for r in rows if any(
+        p["structured"]["kind"] == "must_take_cargo" for p in r["preferences"])))
+    rule = next(p for p in row["preferences"] if p["structured"]["kind"] == "must_take_cargo")
+    rule["start_time"], rule["end_time"] = "2026-03-02 07:00:00", "2026-03-02 23:59:59"
+    src = tmp_path / "blind.json"
+    src.write_text(json.dumps([row], ensure_ascii=False), encoding="utf-8")
+    return row, rule, src
+
+
 def builder():
     path = ROOT / "benchmarks" / "policy_eval" / "blind_set.py"
     spec = importlib.util.spec_from_file_location("blind_set", path)
@@ -59,13 +72,7 @@ def test_a_blind_set_names_a_cargo_listed_that_day_near_the_driver(tmp_path: Pat
     """The builder's must-take cargo is a real cargo of the market draw, listed on the rule's
     day near the driver; the set runs in the harness as a fresh split."""
     bs = builder()
-    rows = json.loads((BLIND / "drivers_blind_a.json").read_text(encoding="utf-8"))
-    row = copy.deepcopy(next(r for r in rows if any(
-        p["structured"]["kind"] == "must_take_cargo" for p in r["preferences"])))
-    rule = next(p for p in row["preferences"] if p["structured"]["kind"] == "must_take_cargo")
-    rule["start_time"], rule["end_time"] = "2026-03-02 07:00:00", "2026-03-02 23:59:59"
-    src = tmp_path / "blind.json"
-    src.write_text(json.dumps([row], ensure_ascii=False), encoding="utf-8")
+    row, rule, src = one_promise_on_day_two("drivers_blind_a.json", tmp_path)
     toml, drivers = bs.build([src], "calibrated", 515, tmp_path / "set")
     sc = load_scenario(str(toml))
     assert sc.scenario.seed == 515
@@ -150,13 +157,7 @@ def test_a_blind_set_on_a_market_nothing_was_tuned_on(tmp_path: Path, market: st
     """`--market` offers the fresh-only markets too: the set's TOML is that market's own
     (its cargo model, seed replaced) and its must-take cargo is one of that market's draw."""
     bs = builder()
-    rows = json.loads((BLIND / "drivers_blind_b.json").read_text(encoding="utf-8"))
-    row = copy.deepcopy(next(r for r in rows if any(
-        p["structured"]["kind"] == "must_take_cargo" for p in r["preferences"])))
-    rule = next(p for p in row["preferences"] if p["structured"]["kind"] == "must_take_cargo")
-    rule["start_time"], rule["end_time"] = "2026-03-02 07:00:00", "2026-03-02 23:59:59"
-    src = tmp_path / "blind.json"
-    src.write_text(json.dumps([row], ensure_ascii=False), encoding="utf-8")
+    row, _, src = one_promise_on_day_two("drivers_blind_b.json", tmp_path)
     out = tmp_path / "set"
     assert bs.main([str(src), "--market", market, "--seed", "77", "--out", str(out)]) == 0
     toml = out / f"{market}-fresh.toml"

@@ -12,6 +12,37 @@ from sim.preferences.schema import ParsedPreference, validate
 from sim.preferences.text.evaluate import format_score, load_rows, score
 from sim.preferences.text.reading import ReadingStatus, parse_preference, read_preference
 
+
+def assert_reads_as(text: str, kind: str, params: dict) -> None:
+    """Read with confidence, as `kind`, with these parameters (others not compared)."""
+    r = read_preference(text)
+    assert r.status is ReadingStatus.PARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == kind
+    assert {k: r.best.params.get(k) for k in params} == params
+
+
+def misread_rules(name: str) -> list[tuple[str, str, dict]]:
+    """(driver, gold kind, reading) for each rule of a blind drivers file read otherwise than
+    its gold kind and stated parameters (a null gold is not compared); a must-take id token
+    is filled as the set builder would."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" / name
+    wrong = []
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        for p in row["preferences"]:
+            gold = dict(p["structured"]["params"])
+            text = p["content"]
+            if gold.get("cargo_id") == "{CARGO}":
+                text, gold["cargo_id"] = text.replace("{CARGO}", "C10000042"), "C10000042"
+            r = read_preference(text)
+            got = r.best.to_dict() if r.best is not None else {}
+            if got.get("kind") != p["structured"]["kind"] or any(
+                    v is not None and got["params"].get(k) != v for k, v in gold.items()):
+                wrong.append((row["driver_id"], p["structured"]["kind"], got))
+    return wrong
+
 ROWS = load_rows()
 
 
@@ -139,11 +170,7 @@ def test_wordings_a_fresh_draw_misread(text: str, kind: str, params: dict) -> No
     """Wordings the parser misread on `make_drivers.py --fresh` sets (seeds 4242017, 99 and
     1-28) and on the tune split (docs/evaluation.md); each is read right now, by kind and by
     its parameters."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 @pytest.mark.parametrize(("text", "kind", "params"), [
@@ -169,11 +196,7 @@ def test_wordings_the_blind_dev_file_misread(text: str, kind: str, params: dict)
     """Wordings the parser misread in benchmarks/blind_drivers/drivers_blind_a.json, the blind
     file the reader may be changed against (drivers_blind_b.json is measured, never read);
     each is read right now, by kind and by its parameters."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 def test_rules_parser_dev_f_reads_every_line() -> None:
@@ -219,11 +242,7 @@ def test_wordings_the_sixth_blind_part_misread(text: str, kind: str, params: dic
     """The six lines of dev-f read wrong when it was measured blind (and a generated quiet
     window the same fix reads with confidence); each general class is read right now, by
     kind and parameters."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 @pytest.mark.parametrize(("text", "kind", "params", "cap"), [
@@ -259,21 +278,9 @@ def test_a_blind_drivers_file_read_for_misses_reads_every_rule(name: str, rules:
     import json
     from pathlib import Path
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" / name
-    n, wrong = 0, []
-    for row in json.loads(path.read_text(encoding="utf-8")):
-        for p in row["preferences"]:
-            n += 1
-            gold = dict(p["structured"]["params"])
-            text = p["content"]
-            if gold.get("cargo_id") == "{CARGO}":  # the set builder's token, filled as it would
-                text, gold["cargo_id"] = text.replace("{CARGO}", "C10000042"), "C10000042"
-            r = read_preference(text)
-            got = r.best.to_dict() if r.best is not None else {}
-            if got.get("kind") != p["structured"]["kind"] or any(
-                    v is not None and got["params"].get(k) != v for k, v in gold.items()):
-                wrong.append((row["driver_id"], p["structured"]["kind"], got))
-    assert n == rules
-    assert wrong == []
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    assert sum(len(r["preferences"]) for r in rows) == rules
+    assert misread_rules(name) == []
 
 
 @pytest.mark.parametrize(("text", "kind", "params"), [
@@ -321,11 +328,7 @@ def test_a_blind_drivers_file_read_for_misses_reads_every_rule(name: str, rules:
 def test_wordings_the_third_blind_file_misread(text: str, kind: str, params: dict) -> None:
     """The nine rules of drivers_blind_c.json read wrong when it was measured blind; each
     general class is read right now, by kind and parameters."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 @pytest.mark.parametrize(("text", "isos"), [
@@ -407,11 +410,7 @@ def test_what_a_truck_carries_is_not_refused(text: str, cats: list[str]) -> None
 def test_wordings_the_fourth_blind_file_misread(text: str, kind: str, params: dict) -> None:
     """Rules of drivers_blind_d.json read wrong when it was measured blind (52/72), one or
     two for each general class fixed in round 9; each is read right now."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 def test_a_window_by_its_start_and_length_in_chinese() -> None:
@@ -485,11 +484,7 @@ def test_round_nine_dates_and_their_neighbours(text: str, isos: list[str]) -> No
 def test_wordings_the_fifth_blind_file_misread(text: str, kind: str, params: dict) -> None:
     """The rules of drivers_blind_e.json read wrong when it was measured blind (59/70), one
     for each general class fixed in round 10; each is read right now."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 @pytest.mark.parametrize(("text", "isos"), [
@@ -535,34 +530,15 @@ def test_round_ten_dates_and_their_neighbours(text: str, isos: list[str]) -> Non
 def test_wordings_the_sixth_blind_file_misread(text: str, kind: str, params: dict) -> None:
     """Rules of drivers_blind_f.json (dictated speech, second-language English) read wrong
     when it was measured blind (61/70); each general class fixed in round 11 reads right."""
-    r = read_preference(text)
-    assert r.status is ReadingStatus.PARSED, r.reason
-    assert r.best is not None
-    assert r.best.kind == kind
-    assert {k: r.best.params.get(k) for k in params} == params
+    assert_reads_as(text, kind, params)
 
 
 def test_the_sixth_blind_file_reads_all_but_one_rule() -> None:
     """drivers_blind_f.json after round 11: 69 of 70 rules exact. The one left is BF07's family
     errand, whose absence span "从3点到20号晚上10点" takes its 3点 from an earlier 下午3点开始;
     the reader has no rule for a bare clock that repeats an earlier one."""
-    import json
-    from pathlib import Path
-    path = (Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" /
-            "drivers_blind_f.json")
-    wrong = []
-    for row in json.loads(path.read_text(encoding="utf-8")):
-        for p in row["preferences"]:
-            gold = dict(p["structured"]["params"])
-            text = p["content"]
-            if gold.get("cargo_id") == "{CARGO}":
-                text, gold["cargo_id"] = text.replace("{CARGO}", "C10000042"), "C10000042"
-            r = read_preference(text)
-            got = r.best.to_dict() if r.best is not None else {}
-            if got.get("kind") != p["structured"]["kind"] or any(
-                    v is not None and got["params"].get(k) != v for k, v in gold.items()):
-                wrong.append((row["driver_id"], p["structured"]["kind"]))
-    assert wrong == [("BF07", "home_stay_event")]
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_f.json")] == [
+        ("BF07", "home_stay_event")]
 
 
 def test_english_phrasings() -> None:
