@@ -541,6 +541,66 @@ def test_the_sixth_blind_file_reads_all_but_one_rule() -> None:
         ("BF07", "home_stay_event")]
 
 
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # unrelated numbers around the rule: a distance that is a rate's unit or a price is no bound
+    ("13米的车空跑一公里油钱就要一块多，所以空车去装货的距离不能超过40公里，超过的单每单罚八十。",
+     "max_pickup_deadhead_km", {"max_km": 40.0}),
+    ("Empty kilometres are money burned; diesel is 7.4 a litre and I get about 4 km to the "
+     "litre. Over the month, total empty driving (repositioning plus driving to pickups) must "
+     "stay within 800 km. Every km beyond that costs 2 yuan, capped at 1500.",
+     "max_total_deadhead_km", {"max_km": 800.0}),
+    ("柴油七块二一升，我这车一百公里要烧三十五升。整个三月空驶总里程（空车调度加上去装货的空跑）不能超过1200公里，"
+     "超出部分每公里罚一块五，最多罚两千。", "max_total_deadhead_km", {"max_km": 1200.0}),
+    # the length a minimum word names, the threshold a comparison names
+    ("My back has been bad since a crash on the Jingzhu expressway in 2021. The doctor wanted 8 "
+     "hours, we settled on 7: on weekdays, Monday to Friday, I need one unbroken rest of at "
+     "least 7 hours inside the same calendar day. Weekends I sort out myself. Fine me 150 for "
+     "each weekday I miss it.", "daily_continuous_rest", {"min_minutes": 420, "days": "weekdays"}),
+    ("My record was 22 hours straight back in 2015 and I'm not doing that again. At most 3 "
+     "orders a month whose loading + driving + unloading time is over 10 hours; each one beyond "
+     "the 3rd is 400.", "monthly_long_haul_cap", {"threshold_minutes": 600, "max_per_month": 3}),
+    # keep clear of a point; 罚二百一单 (200 a load); 不干; "don't want any order"
+    ("There's a weigh station near 东莞虎门 (Humen, Dongguan) at 22.8190, 113.6730 where they "
+     "fined me twice last year. Keep 5 km clear of that point: any step that starts or ends "
+     "within 5 km of it is 250, every time.", "forbidden_circle",
+     {"lat": 22.819, "lng": 113.673, "radius_km": 5.0}),
+    ("罚二百一单——这是少拉的。我跟东莞一家建材厂签了三年的协议，2026年3月份建材的单至少要拉6单。",
+     "monthly_category_quota", {"category": "建材", "min_orders": 6}),
+    ("快递快运搬家的活我不干，一车杂货装卸能把人累死，还老丢件。拉一单这种货罚三百。",
+     "forbidden_cargo_category", {"categories": ["快递快运搬家"]}),
+    ("I'm diabetic, diagnosed at 45, so lunch is not optional. Between 12:00 and 13:30 I don't "
+     "want any order or empty move running; every single order or move that overlaps that "
+     "window costs 100.", "quiet_window", {"start": "12:00", "end": "13:30"}),
+    # the count said with its day, not the hours of the reason
+    ("The 13-metre trailer takes an hour to load anyway, so cap it at 4 orders a day. Every "
+     "order after the 4th on the same day is fined 150.", "max_orders_per_day",
+     {"max_orders": 4}),
+])
+def test_wordings_the_seventh_blind_file_misread(text: str, kind: str, params: dict) -> None:
+    """Rules of drivers_blind_g.json (each told as a story, with plates, prices, ages and years
+    around it) read wrong when it was measured blind (56/70); each class fixed in round 12."""
+    assert_reads_as(text, kind, params)
+
+
+def test_the_seventh_blind_file_reads_all_but_two_rules() -> None:
+    """drivers_blind_g.json after round 12: 68 of 70 exact. The two left name two places, one
+    in the story and one in the rule (梅州 where the driver lives, 揭阳 where the orders must
+    load; Jiangmen's shop, Guangzhou's loads), and the reader takes the first."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_g.json")] == [
+        ("BG07", "min_region_order_days"), ("BG10", "date_region_avoid")]
+
+
+@pytest.mark.parametrize(("text", "km"), [
+    ("Deadhead budget for the month: 1500 km; 1 yuan per km over, max 3000.", 1500.0),
+    ("这个月空跑的总数八百公里不能超过 超一公里扣三块 最多就扣一千", 800.0),
+    ("一个月下来，放空跑的公里数加一块不能过一千二，超出去的那部分按一公里两块扣。", 1200.0),
+])
+def test_a_fines_cap_or_price_is_no_km_bound(text: str, km: float) -> None:
+    r = read_preference(text)
+    assert r.best is not None
+    assert r.best.params["max_km"] == km
+
+
 def test_english_phrasings() -> None:
     cases = {
         "Rest at least 8 hours in a row every day": ("daily_continuous_rest",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -13,6 +14,7 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Minutes, Params
 from sim.preferences.kinds.wording import hours
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo, hm
+from sim.preferences.text import rx
 from sim.preferences.text.common import (
     AT_LEAST,
     CONTINUOUS,
@@ -109,6 +111,11 @@ class DailyContinuousRest(Kind):
         days = "weekdays" if hit(f, WEEKDAYS) else "all"
         # "每天24小时里" frames the day; it is not the rest length
         ds = [d for d, _ in f.durations if d < 1440] or [f.durations[0][0]]
+        # "the doctor wanted 8 hours, we settled on 7: ... at least 7 hours": the length a
+        # minimum word names, where one does
+        least = [d for d, p in f.durations if d < 1440 and rx.search(
+            AT_LEAST + r"|不少于|不低于", f.low[max(0, p - 14):p], re.I)]
+        ds = least or ds
         return Claim("daily_continuous_rest", score, {"min_minutes": int(ds[0]), "days": days})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

@@ -62,6 +62,12 @@ class MaxOrdersPerDay(Kind):
             (int(m.group(1)), m.start()) for m in
             rx.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
                         r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
+        # the count said with its day ("4 orders a day"), before one said with other words
+        # ("takes 1 hour to load")
+        daily = [(v, p) for v, p in vals if rx.match(
+            r"\d+\s*(?:orders?|jobs?|loads?|trips?|单|个单)\s*(?:a|per|each|every|/|每)\s*(?:day|天)",
+            f.low[p:p + 30])]
+        vals = daily or vals
         # 一单也不接 / 一单都没有: not one order, no daily limit
         vals = [(v, p) for v, p in vals
                 if not rx.match(r"\d+\s*(?:单|个单)\s*(?:都|也)\s*(?:不|没|别)|1\s*单\s*不",
@@ -71,7 +77,11 @@ class MaxOrdersPerDay(Kind):
         score = 1.8 + 0.6 * hit(f, LIMIT)
         if hit(f, MONTH) and not hit(f, DAILY):
             score -= 1.5
-        if f.categories or f.durations:
+        # hours beside a plain daily cap ("takes 1 hour to load anyway, so cap it at 4 orders a
+        # day") are the reason, not the rule
+        capped = rx.search(r"\d+\s*(?:orders?|jobs?|loads?|单)\s*(?:a|per|each)\s*day|"
+                           r"(?:每天|一天|每日)最多", f.low)
+        if f.categories or (f.durations and not capped):
             score -= 1.0
         return Claim("max_orders_per_day", score, {"max_orders": vals[0][0]})
 

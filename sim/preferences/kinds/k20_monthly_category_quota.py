@@ -118,7 +118,9 @@ class MonthlyCategoryQuota(Kind):
         counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)
                   if not fine_unit(f.low, m.start())
                   # "500 per missing order" is a fine, not a count
-                  and not rx.match(r"\d+\s*(?:yuan\s*)?per\b", f.low[m.start():])]
+                  and not rx.match(r"\d+\s*(?:yuan\s*)?per\b", f.low[m.start():])
+                  # "罚200元1单": the fine's unit
+                  and not rx.search(r"[元块]\s*$", f.low[max(0, m.start() - 2):m.start()])]
         counts += [(int(m.group(1)), m.start()) for m in
                    rx.finditer(r"(?:quota|target|kpi|minimum|at least|no fewer than)\s*(?:of|:)?\s*"
                                r"(\d+)(?!\s*(?:yuan|rmb|cny|元|km|公里|hours?|minutes?|days?))",

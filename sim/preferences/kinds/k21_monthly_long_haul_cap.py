@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -77,6 +78,10 @@ class MonthlyLongHaulCap(Kind):
                                    r"more than|over|exceed|longer than") + 0.3 * hit(f, LIMIT)
         if f.categories:
             score -= 1.0
+        # the threshold a comparison names ("time is over 10 hours"), not an anecdote's hours
+        over = [h for h in hs if rx.search(r"over|more than|longer than|exceed|above|超过|以上|"
+                                           r"大于|超出|逾", f.low[max(0, h[1] - 14):h[1]], re.I)]
+        hs = over or hs
         after = [v for v, p in counts if p > hs[0][1]] or [counts[-1][0]]
         return Claim("monthly_long_haul_cap", score,
                          {"threshold_minutes": int(hs[0][0]), "max_per_month": after[0]})

@@ -14,7 +14,7 @@ from typing import Any
 
 from sim.official.timebase import DAY
 from sim.preferences.text import rx
-from sim.preferences.text.extract import Clock, Facts, km_values
+from sim.preferences.text.extract import Clock, Facts, km_spans
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,7 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
 PLACE_LOADS = r"接[^，。,;；]{0,8}货|装[^，。,;；]{0,8}卸"
 NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
            r"not (?:want|wanna|like) (?:to )?(?:take|drive|work)|"
+           r"(?:don't|do not) want (?:any |an )?(?:orders?|jobs?|loads?|work|empty)|"
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
@@ -78,7 +79,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"not be (?:driving|working|moving)|no jobs?|no trips?|"
            r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
            r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
-REFUSE = (r"禁运|禁拉|禁装|禁止承接|禁接|"
+REFUSE = (r"禁运|禁拉|禁装|禁止承接|禁接|不干(?!净|活)|"
           r"banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|别接|别拉|别运|"
@@ -176,11 +177,33 @@ def fine_unit(t: str, pos: int) -> bool:
     return (before is not None and fine is not None) or per_one is not None
 
 
+# a distance that is the unit of a rate or a price, not a bound ("一公里油钱一块多",
+# "百公里油耗28升", "4 km to the litre", "一百公里要烧35升", "超1公里扣3块")
+_KM_RATE = (r"\s*(?:的)?\s*(?:油|油钱|油耗|要烧|烧|大概|就要|to the lit|per lit|a lit|on a lit|"
+            r"of diesel|扣|罚|赔|收|yuan|rmb|元|块|costs?|is fined|fine)")
+# a bound said before the distance, or after it
+_KM_BOUND_BEFORE = (r"(?:超过|不超过|不能超过|不得超过|别超过|最多|至多|顶多|上限|限|以|控制在|"
+                    r"within|under|below|at most|no more than|not more than|max(?:imum)?|up to|"
+                    r"exceed|over|beyond|more than|limit|cap(?:ped)?|stay)[^,，。;；:：!?]{0,12}$")
+_KM_BOUND_AFTER = r"\s*(?:以内|之内|内|以下|为限|or less|at most|max)"
+
+
 def km_after_limit(f: Facts) -> float | None:
-    kms = km_values(f.num)
+    """The rule's distance: the first km bound (a limit word before it or after it in its
+    clause), else the first distance that is no rate's unit, else the first."""
+    kms = km_spans(f.num)
     if not kms:
         return None
-    return kms[0][0]
+    low = f.num.lower()
+    # no rate's unit, and no number after money in its sentence ("1 yuan per km over, max
+    # 3000": the fine's cap, whatever unit the number view gave it)
+    plain = [(v, a, b) for v, a, b in kms if not rx.match(_KM_RATE, low[b:], re.I)
+             and not rx.search(r"yuan|rmb|元|罚|扣|fine|penalt|charge", rx.split(
+                 r"[。;；!?]|\.(?!\d)", low[:a])[-1], re.I)]
+    bounded = [v for v, a, b in plain
+               if rx.search(_KM_BOUND_BEFORE, low[max(0, a - 24):a], re.I)
+               or rx.match(_KM_BOUND_AFTER, low[b:], re.I)]
+    return bounded[0] if bounded else (plain or kms)[0][0]
 
 
 def fmt(minutes: int) -> str:
@@ -237,7 +260,7 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
          r"不进入|不想进入|不要进入|别进|不进|(?:不能|不可|不准|不许|不得|不要)(?:去|进)|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
-         r"不准进入|禁行|不准入|不要入|"
+         r"不准进入|禁行|不准入|不要入|clear of|keep .{0,12}clear|"
          r"不去|不往|never enter|avoid|stay out|keep out|do not enter|don't enter|no entry|"
          r"not go into|"
          r"stay away|keep away|not (?:drive|go) (?:into|near)|never go|not enter|off[- ]limits|"

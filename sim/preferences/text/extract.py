@@ -324,6 +324,9 @@ def number_view(t: str) -> str:
     # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
     t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
     t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
+    # 罚二百一单 = 200 a load (一单 is the load, not a 1 after 二百)
+    t = rx.sub(r"(?<=罚|扣|赔)([一二两三四五六七八九])([百千万])一(?=单|次|天|晚|趟|回|笔|票)",
+               r"\1\2元一", t)
     # 罚一百五一单 = 150 a load (一百五一 is no numeral; 罚五十一单 stays: 51 or 50 a load?)
     t = rx.sub(rf"(?<=罚|扣|赔)([{_CN}]*[一二两三四五六七八九][十百千万][一二两三四五六七八九])"
                r"(?=一(?:单|次|天|晚|趟|回|笔|票|步))", lambda m: repl(m) + "元", t)
@@ -350,7 +353,9 @@ def number_view(t: str) -> str:
             return m.group(0) if v is None else f"{m.group(1)}{v}公里"
 
         # (不能过 as 不能超过; a bare 不过 is "but")
-        t = rx.sub(rf"((?:不得|不能|不要|别|不)?超过?|(?:不得|不能|不要|别)过|最多|至多|顶多|"
+        # (not a fine's cap: 罚款上限一千五 is yuan)
+        t = rx.sub(rf"(?<!罚款)(?<!扣款)(?<!罚)(?<!扣)"
+                   rf"((?:不得|不能|不要|别|不)?超过?|(?:不得|不能|不要|别)过|最多|至多|顶多|"
                    rf"上限(?:为|是)?)\s*"
                    rf"([{_CN}]+|\d+(?:\.\d+)?)(?=\s*(?:[,，。;；!！]|$))", km_bound, t)
     # "empty km over the month must stay at or below 600;": a bare bound on km named before
@@ -698,7 +703,7 @@ def _bare_days(out: list[Date], t: str, year: int) -> None:
     named = months(t, year)
     hits = list(rx.finditer(_BARE_DAY, t))
     # "on the 22nd": an English ordinal day with no month after it
-    hits += list(rx.finditer(r"(?i)\b(?:on|by|until|till|before|after|from|for) the "
+    hits += list(rx.finditer(r"(?i)\b(?:on|by|until|till|from) the "
                              r"(\d{1,2})(?:st|nd|rd|th)\b()(?!\s*(?:of\s+)?" + _MON_ALT + r")",
                              t))
     for m in sorted(hits, key=lambda x: x.start()):
@@ -875,7 +880,12 @@ _KM = r"(?:公里|千米|km|kilometers?|kilometres?|kms)"
 
 
 def km_values(t: str) -> list[tuple[float, int]]:
-    return [(float(m.group(1)), m.start()) for m in
+    return [(v, a) for v, a, _ in km_spans(t)]
+
+
+def km_spans(t: str) -> list[tuple[float, int, int]]:
+    """Distances in km as (value, start, end)."""
+    return [(float(m.group(1)), m.start(), m.end()) for m in
             rx.finditer(r"(?<![\d.])(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"(?![a-z])", t, re.I)]
 
 
