@@ -16,7 +16,7 @@ from sim.preferences.kinds.k10_stay_inside_bbox import BBox
 from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.kinds.wording import en_date, zh_date
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import ENTER, REFUSE, Claim, from_date, hit
+from sim.preferences.text.common import ENTER, REFUSE, Claim, from_date, hit, rule_place
 from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import Date
 
@@ -88,7 +88,7 @@ class DateRegionAvoid(Kind):
             score -= 1.0  # hours to spend at the place: a dwell (K22), not an avoidance
         return Claim("date_region_avoid", score,
                          {"dates": distinct_isos(f.dates), "bbox": f.bbox,
-                          "place": f.places[0].name_zh if f.places else None})
+                          "place": rule_place(f).name_zh if f.places else None})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     fine_per = "step"

@@ -22,6 +22,7 @@ from sim.preferences.text.common import (
     Claim,
     hit,
     int_before,
+    rule_place,
 )
 from sim.preferences.text.extract import Facts
 
@@ -86,7 +87,7 @@ class MinRegionOrderDays(Kind):
         if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum|" + AT_LEAST):
             score -= 1.0
         return Claim("min_region_order_days", score,
-                         {"place": f.places[0].name_zh, "min_days": ns[0]})
+                         {"place": rule_place(f).name_zh, "min_days": ns[0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     @classmethod

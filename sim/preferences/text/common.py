@@ -14,7 +14,7 @@ from typing import Any
 
 from sim.official.timebase import DAY
 from sim.preferences.text import rx
-from sim.preferences.text.extract import Clock, Facts, km_spans
+from sim.preferences.text.extract import Clock, Facts, PlaceRef, km_spans
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,26 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
         # (最晚)十一点到早上六点: a span ending in the stated morning starts the evening before
         a = dataclasses.replace(a, minutes=a.minutes + 720)
     return a, b
+
+
+# what a rule about a place's loads says in the clause that names the place
+LOADS_AT = (r"装|卸|起运|送达|始发|到达|\bload|unload|pick ?up|pickup|drop|deliver|"
+            r"start(?:s|ing)? in|end(?:s|ing)? in|to or from|from or to|going to|coming from")
+
+
+def rule_place(f: Facts, cue: str = LOADS_AT) -> PlaceRef | None:
+    """The place the rule is about: the first named in a clause that says `cue` (the loads'
+    place, "在揭阳装货或卸货"), else the first named ("我在梅州跑了十二年，老客户大多在揭阳。
+    ...在揭阳装货": 揭阳, not where the driver lives)."""
+    if not f.places:
+        return None
+    cuts = [0] + [m.end() for m in rx.finditer(r"[,，。;；:：!?]|\.(?!\d)", f.num)] + [len(f.num)]
+    for p in f.places:
+        a = max(c for c in cuts if c <= p.start)
+        b = min(c for c in cuts if c > p.start)
+        if rx.search(cue, f.num[a:b], re.I):
+            return p
+    return f.places[0]
 
 
 def from_date(f: Facts) -> bool:
