@@ -215,11 +215,7 @@ def km_after_limit(f: Facts) -> float | None:
     if not kms:
         return None
     low = f.num.lower()
-    # no rate's unit, and no number after money in its sentence ("1 yuan per km over, max
-    # 3000": the fine's cap, whatever unit the number view gave it)
-    plain = [(v, a, b) for v, a, b in kms if not rx.match(_KM_RATE, low[b:], re.I)
-             and not rx.search(r"yuan|rmb|元|罚|扣|fine|penalt|charge", rx.split(
-                 r"[。;；!?]|\.(?!\d)", low[:a])[-1], re.I)]
+    plain = [(v, a, b) for v, a, b in kms if not rx.match(_KM_RATE, low[b:], re.I)]
     bounded = [v for v, a, b in plain
                if rx.search(_KM_BOUND_BEFORE, low[max(0, a - 24):a], re.I)
                or rx.match(_KM_BOUND_AFTER, low[b:], re.I)]

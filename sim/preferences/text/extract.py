@@ -350,7 +350,9 @@ def number_view(t: str) -> str:
         def km_bound(m: re.Match[str]) -> str:
             x = m.group(2)
             v = x if x[0].isdigit() else cn_to_int(x)
-            return m.group(0) if v is None else f"{m.group(1)}{v}公里"
+            if v is None or _after_money(t, m.start()):
+                return m.group(0)
+            return f"{m.group(1)}{v}公里"
 
         # (不能过 as 不能超过; a bare 不过 is "but")
         # (not a fine's cap: 罚款上限一千五 is yuan)
@@ -394,9 +396,18 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
     if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
         t = rx.sub(r"\b((?:over|exceed|more than|above|beyond|at most|max(?:imum)?|up to)\s+)"
-                   r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)", r"\1\2 km", t, flags=re.I)
+                   r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)",
+                   lambda m: m.group(0) if _after_money(t, m.start())
+                   else f"{m.group(1)}{m.group(2)} km", t, flags=re.I)
         t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(?=\s+at (?:the )?most\b)", r"\1 km", t, flags=re.I)
     return t
+
+
+def _after_money(t: str, pos: int) -> bool:
+    """Money is named earlier in the sentence (", max 3000" after "1 yuan per km over"): a bare
+    bound there is the fine's cap, not km."""
+    return rx.search(r"yuan|rmb|元|罚|扣|fine|penalt|charge", rx.split(
+        r"[。;；!?]|\.(?!\d)", t[:pos])[-1], re.I) is not None
 
 
 # ---------------------------------------------------------------- spans of numbers
