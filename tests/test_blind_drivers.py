@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 BLIND = ROOT / "benchmarks" / "blind_drivers"
 # file -> (driver id prefix, drivers)
 FILES = {"drivers_blind_a.json": ("BA", 16), "drivers_blind_b.json": ("BB", 16),
-         "drivers_blind_c.json": ("BC", 20)}
+         "drivers_blind_c.json": ("BC", 20), "drivers_blind_h.json": ("BH", 20),
+         "drivers_blind_i.json": ("BI", 20)}
 
 
 def one_promise_on_day_two(name: str, tmp_path: Path) -> tuple[dict, dict, Path]:

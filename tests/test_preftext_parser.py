@@ -662,3 +662,150 @@ def test_never_raises_on_mixed_vocabulary(pieces: list[str]) -> None:
     got = parse_preference("".join(pieces))
     if got is not None:
         assert validate(got.to_dict()) == got
+
+
+def misread_fines(name: str) -> list[tuple[str, float | None, float | None]]:
+    """(driver, fine read, cap read) for each rule of a blind drivers file whose fine or cap
+    is read otherwise than its gold `penalty_amount` / `penalty_cap`."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "blind_drivers" / name
+    wrong = []
+    for row in json.loads(path.read_text(encoding="utf-8")):
+        for p in row["preferences"]:
+            best = read_preference(p["content"].replace("{CARGO}", "C10000042")).best
+            got = (best.penalty_amount, best.penalty_cap) if best else (None, None)
+            if got != (p["penalty_amount"], p["penalty_cap"]):
+                wrong.append((row["driver_id"], *got))
+    return wrong
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # financial numerals, thousands in k and 千, a li (half a km)
+    ("有机肥、化肥这类化工塑料的货不拉，派了每单罚贰佰伍拾元。", "forbidden_cargo_category",
+     {"categories": ["化工塑料"]}, 250.0),
+    ("Empty running over the whole month: 2.5k km at most; each km beyond costs ¥1.",
+     "max_total_deadhead_km", {"max_km": 2500.0}, 1.0),
+    ("整月空车跑的总里程别超过3千公里，超出的每公里罚1块2。", "max_total_deadhead_km",
+     {"max_km": 3000.0}, 1.2),
+    ("整个月空驶加起来控制在900千米以内，多跑一公里罚两块。", "max_total_deadhead_km",
+     {"max_km": 900.0}, 2.0),
+    ("去装货的空车路不超过六十里，超了每单罚1k。", "max_pickup_deadhead_km", {"max_km": 30.0},
+     1000.0),
+    # four-digit clocks on their own, a clock's half of the day in one letter
+    ("每晚2300之前回到家(23.10, 113.30)一公里内，0630之前不出车，做不到一天罚120。",
+     "home_by_curfew", {"curfew": "23:00", "quiet_until": "06:30"}, 120.0),
+    ("Truck stays parked 10p-5a, the whole stretch, every night. Any night that isn't all rest "
+     "costs ¥90.", "rest_window_full_coverage", {"start": "22:00", "end": "05:00"}, 90.0),
+    # degrees and minutes; 半公里
+    ("老家在 23°06.6'N 113°18.0'E，每晚十点前回到家半公里内，早上六点以后再出车。哪天没做到罚100。",
+     "home_by_curfew", {"lat": 23.11, "lng": 113.3, "radius_km": 0.5}, 100.0),
+    # the count a quiet window states; the hours allowed before the window kept
+    ("中午12点到下午1点半吃饭午睡，别派单也别开车。被占了当天罚60，同一天不管占几次只算一次。",
+     "quiet_window", {"start": "12:00", "end": "13:30", "count": "per_day"}, 60.0),
+    ("晚上8点到10点陪孩子写作业，这段时间不开车不接单。按时段计，每占一个时段罚30。",
+     "quiet_window", {"start": "20:00", "end": "22:00", "count": "per_step"}, 30.0),
+    # days without orders when the truck may move; a refusal before the load verb
+    ("这个月至少要有6天一单都不接（车照样可以开，去修车加油都行），不满6天罚500。",
+     "min_days_without_orders", {"min_days": 6}, 500.0),
+    ("他不准拉水果，也不准拉蔬菜，每拉一单罚120。", "forbidden_cargo_category",
+     {"categories": ["水果", "蔬菜"]}, 120.0),
+    # a circle fined once however often; what the driver carries, the rest refused
+    ("麻将馆那一片（中心22.9100, 113.2500，半径1公里）不准去，"
+     "这个月只要进去过就罚1500，进几次都是这个数。",
+     "forbidden_circle", {"radius_km": 1.0, "mode": "once"}, 1500.0),
+    ("我只拉水果和蔬菜，除此之外一概不接，接了每单罚80。", "forbidden_cargo_category",
+     {"categories": ["建材", "化工塑料", "煤炭矿产", "机械设备", "食品饮料", "鲜活水产品",
+                     "服饰纺织皮革", "快递快运搬家"]}, 80.0),
+    # a box by its four edges; an example in brackets
+    ("跑车范围：北至北纬23.40，南至22.50，东至东经114.30，西至113.20。出框每个时段罚40。",
+     "stay_inside_bbox", {"lat_min": 22.5, "lat_max": 23.4, "lng_min": 113.2,
+                          "lng_max": 114.3}, 40.0),
+    ("每天至少要连续歇7个钟（比如夜里一点歇到早上八点就行），哪天不够罚70。",
+     "daily_continuous_rest", {"min_minutes": 420}, 70.0),
+    # the fined one named between verb and amount; a hyphened amount
+    ("4月2号（周四）那单C10000042是老客户的，那天一定要接，不接罚他900。", "must_take_cargo",
+     {"cargo_id": "C10000042"}, 900.0),
+    ("Dad must visit grandma at 23.1200, 113.2800 (within 1 km) on at least 5 days this month, "
+     "or it's a single 500-yuan fine.", "min_visit_days", {"min_days": 5}, 500.0),
+])
+def test_wordings_the_eighth_and_ninth_blind_files_misread(text: str, kind: str, params: dict,
+                                                            amount: float) -> None:
+    """Classes of drivers_blind_h.json (numbers, times and coordinates in every written form)
+    and drivers_blind_i.json (rules written by others about the driver) read wrong when they
+    were measured blind (H 48/73 exact, I 54/71); each fixed in rounds 13 and 14, here in
+    wordings of our own."""
+    assert_reads_as(text, kind, params)
+    best = read_preference(text).best
+    assert best is not None
+    assert best.penalty_amount == amount
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    # the event's opening span is the absence window; the stay-home end after a weekday
+    ("3月16号（周一）下午5点到晚上9点之间去车站 (23.1000, 113.2600) 接我妈，"
+     "在车站1公里内至少等20分钟；接完回家 (23.1300, 113.3000)，在家待到第二天（周二）早上七点。"
+     "没接到罚400，回家后每少待一分钟扣2元。",
+     {"w0": "2026-03-16 17:00:00", "w1": "2026-03-16 21:00:00",
+      "w_end": "2026-03-17 07:00:00", "rate_per_minute": 2.0}),
+    # the stay-home end's date after its clock, without "on"'s month
+    ("On 18 March pick up your son at school (23.0500, 113.7400) some time between 16:00 and "
+     "19:00, wait at least 15 minutes, bring him home (23.0200, 113.7500) and stay home until "
+     "08:00 on the 19th. Miss it: 300 yuan, plus 2 yuan for every minute it's off.",
+     {"w0": "2026-03-18 16:00:00", "w1": "2026-03-18 19:00:00",
+      "w_end": "2026-03-19 08:00:00", "rate_per_minute": 2.0}),
+])
+def test_a_family_errand_written_by_someone_else(text: str, params: dict) -> None:
+    assert_reads_as(text, "home_stay_event", params)
+
+
+def test_a_route_written_as_a_numbered_list() -> None:
+    text = ("Job list for Thu 19 March:\n1. Depot A (22.6000, 113.9000) by 09:00, stay at least "
+            "60 min\n2. Yard B (22.7000, 114.0500) by 14:00, stay at least 30 min\nIn that order, "
+            "2 km at each. Not following it: 800 yuan.")
+    assert_reads_as(text, "route_stops_on_day", {"date": "2026-03-19", "stops": [
+        {"lat": 22.6, "lng": 113.9, "arrive_by": "09:00", "min_dwell_minutes": 60},
+        {"lat": 22.7, "lng": 114.05, "arrive_by": "14:00", "min_dwell_minutes": 30}]})
+
+
+@pytest.mark.parametrize("text", [
+    "No loads 10 at night to 5 in the morning, 120 yuan per night, capped at 1200 a month.",
+    "Family matter on 2026-03-30 from 07:00: pick up my husband at (22.27, 113.54), at least 10 "
+    "minutes there, then home to (22.21, 113.30). 5 yuan per minute away from home between "
+    "07:00 and 10:00, stay home until 2026-03-30 20:00, extra 1000 yuan once if I leave early.",
+])
+def test_a_four_digit_number_after_at_or_until_is_no_clock(text: str) -> None:
+    """"capped at 1200" is a cap and "until 2026-03-30" a year: only a clock word or a
+    leading zero makes four digits a clock."""
+    best = read_preference(text).best
+    assert best is not None
+    if best.kind == "home_stay_event":
+        assert best.params["w_end"] == "2026-03-30 20:00:00"
+    else:
+        assert best.penalty_cap == 1200.0
+
+
+def test_the_eighth_and_ninth_blind_files_read_every_rule_and_fine() -> None:
+    """drivers_blind_h.json (73 rules) and drivers_blind_i.json (71), written blind on
+    2026-12-07 and read for misses in rounds 13 and 14: every kind, parameter and fine. The
+    one left is BI07's place, read 台山市 for 台山 ("Taishan (台山)"), which the scorer's
+    substring test treats alike (the official place name is 广东省江门市台山市)."""
+    assert misread_rules("drivers_blind_h.json") == []
+    assert misread_fines("drivers_blind_h.json") == []
+    wrong = misread_rules("drivers_blind_i.json")
+    assert [(d, k) for d, k, _ in wrong] == [("BI07", "min_region_order_days")]
+    assert wrong[0][2]["params"]["place"] == "台山市"
+    assert misread_fines("drivers_blind_i.json") == []
+
+
+def test_the_hours_allowed_before_the_window_kept() -> None:
+    """"May only drive between 06:00 and 22:30. From 22:30 until 06:00 ...": the window is the
+    span after the hours allowed (the first span read 06:00-22:30 as the rest window, a day
+    without work). Still reported ambiguous beside a quiet window; the best reading is it."""
+    best = read_preference(
+        "He may only drive between 06:00 and 22:30. From 22:30 until 06:00 the next morning he "
+        "has to be fully off the road, the whole stretch. Any night he drives in it: 150 yuan."
+    ).best
+    assert best is not None
+    assert (best.kind, best.params["start"], best.params["end"]) == (
+        "rest_window_full_coverage", "22:30", "06:00")

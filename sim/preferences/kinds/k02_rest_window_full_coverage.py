@@ -16,6 +16,7 @@ from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Scope
 from sim.preferences.text import rx
 from sim.preferences.text.common import (
+    CONTINUOUS,
     REST,
     REST_OPTIONAL,
     REST_REQUIRED,
@@ -97,6 +98,8 @@ class RestWindowFullCoverage(WindowKind):
         if sp is None or not hit(f, REST):
             return None
         score = 2.0 + 0.7 * hit(f, REST_REQUIRED) + 0.7 * hit(f, SLEEP)
+        # the whole window kept at rest ("fully off the road, the whole stretch"): coverage
+        score += 0.5 * (hit(f, REST_REQUIRED) and hit(f, CONTINUOUS))
         if hit(f, r"不算违规|可以停|停车.{0,6}(?:可以|没事|不算)|吃饭|午饭|午休|饭点|lunch|meal|"
                   r"dinner|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|没问题|"
                   r"(?:waiting|parking|resting|stopping) (?:is|are) (?:fine|allowed|ok)|"

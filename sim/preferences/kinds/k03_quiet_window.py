@@ -92,9 +92,16 @@ class QuietWindow(WindowKind):
                          r"per (?:order|move|step|job|load)|每单|每一单|每接一单|每次接单")
         by_step = by_step and not hit(f, r"每晚|每天|每日|per (?:night|day)|a (?:night|day)|"
                                          r"each (?:night|day)|every (?:night|day)")
+        # the count said outright: by the time step (按时段计, each time slot, separately) or
+        # once a day whatever the steps (同一天不管占几次只算一次, 一天最多罚一次)
+        said_day = hit(f, r"只算一次|最多罚一次|只罚一次|算一次|once a day|once per day|"
+                          r"at most once a day|(?:no matter|however) (?:how )?many")
+        said_step = hit(f, r"按时段|每(?:占|个|一个)时段|每占|time[- ]?steps?|time slots?|"
+                           r"separately|each (?:slot|step)|every (?:slot|step)")
+        per_step = (said_step or daytime or meal or by_step) and not said_day
         return Claim("quiet_window", score,
                          {"start": a.hhmm, "end": b.hhmm,
-                          "count": "per_step" if daytime or meal or by_step else "per_day"})
+                          "count": "per_step" if per_step else "per_day"})
 
     # -- generated drivers: the draw and its texts ---------------------------------------
     def drawn_fine_per(self) -> FinePer:

@@ -23,6 +23,11 @@ CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carr
            r"专拉|专跑|专门拉|专门运|只拉|只运|只跑|用来拉|用来运|拉的是|运的是|"
            r"没有|缺|\b(?:don't|do not|doesn't|does not) have\b|\bwithout\b|\black")
 
+# the loads a driver carries, named as the only ones, and the rest refused
+ONLY = r"只拉|只接|只运|只跑|只做|\bonly (?:carry|haul|take|accept|do)\b"
+OTHERS = (r"除此之外|除了这些|除这些|其他|其它|其余|别的|anything else|everything else|"
+          r"all other|any other|nothing else")
+
 
 @dataclass(frozen=True)
 class ForbiddenCategoryParams(Params):
@@ -64,6 +69,10 @@ class ForbiddenCargoCategory(Kind):
         cats = [c for c, at in f.categories
                 if not rx.search(CARRIES, rx.split(r"[.,;:!?，。；：！？]| - ", f.low[:at])[-1],
                                  re.I)]
+        if f.categories and hit(f, ONLY) and hit(f, OTHERS) and hit(f, REFUSE):
+            # 只拉衣服…还有快递，除此之外一概不接: every category but those named is refused
+            named = {c for c, _ in f.categories}
+            cats = [c for c in CATEGORIES if c not in named]
         if not cats or not hit(f, REFUSE):
             return None
         score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"

@@ -60,7 +60,7 @@ class MaxHaulKm(Kind):
             return None
         score = 1.2 + 1.2 * hit(f, HAUL) + 0.6 * hit(
             f, r"距离|distance|trip|长途|long-distance|路程|两地")
-        if hit(f, r"只接|只拉|只跑|only (?:take|haul|accept)") and not hit(
+        if hit(f, r"只接|只拉|只跑|only (?:take|haul|accept|loads?|orders?|jobs?)") and not hit(
                 f, r"离我|离这|离家|附近|from (?:me|here|home)|nearby"):
             score += 0.6  # 只接200公里以内的活: the job itself is bounded
         if hit(f, EMPTY) or (hit(f, PICKUP) and not hit(f, HAUL)):

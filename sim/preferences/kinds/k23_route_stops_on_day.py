@@ -75,7 +75,8 @@ class RouteStopsOnDay(DatedStopKind):
     number = 23
     family = "itinerary"
     # §8 wording of this kind: a reading without any of it is reported ambiguous
-    signals = (r"先|再|然后|接着|路过|经过|途经|first|then|via|through|on to|after|before|停|待|到")
+    signals = (r"先|再|然后|接着|路过|经过|途经|依次|按顺序|first|then|via|through|on to|after|"
+               r"before|in (?:that|this|the given) order|\bstops?\b|停|待|到")
     model = PenaltyModel.ONCE
     Params = RouteStopsParams
     scope = Scope.MONTH

@@ -39,7 +39,7 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
     for k in f.clocks:
         ds = [d for d in f.dates if d.start < k.start]
         on = [d for d in f.dates if d.start >= k.end and rx.fullmatch(
-            r"\s*(?:on|of|,)\s*(?:the\s+)?", f.num[k.end:d.start], re.I)]
+            r"\s*(?:(?:on|of|,)\s*)?(?:the\s+)?", f.num[k.end:d.start], re.I)]
         if on:  # "5 pm on March 14": the date written after its clock
             ds = [on[0]]
         elif ds and rx.search(_STOP, f.num[ds[-1].end:k.start]):
@@ -369,7 +369,10 @@ def _times(f: Facts, walls: list[tuple[str, Clock]]) -> tuple[str, str, str]:
         span_end = prev is not None and rx.search(_SPAN, f.low[prev.end:head], re.I)
         absent = rx.search(_ABSENT, _clause(f, k), re.I)
         ends = rx.search(r"(?:until|till|before|到|至)\s*$", pre)
-        if absent and w1 is None and (span_end or ends):
+        opening = span_end and prev is walls[0][1] and not rx.search(_STAY, pre, re.I)
+        if w1 is None and ((absent and (span_end or ends)) or opening):
+            # the span's end: of a clause about absence, or of the event's own opening span
+            # (下午4点到晚上10点之间 … 接孩子 … 待到次日早上7点: absence counts 16:00-22:00)
             w1 = w
         elif w_end is None and (rx.search(_STAY, pre, re.I) or rx.match(
                 r"\s*(?:方可|才能|才可以|才可|才)?\s*(?:再)?出车", f.num[k.end:])):

@@ -37,7 +37,7 @@ MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|�
          r"(?<!\d)\d{1,2}\s*月(?!\s*\d{1,2}\s*[日号])|\b(?:jan(?:uary)?|feb(?:ruary)?|march|"
          r"april|june|july|aug(?:ust)?|sept(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|"
          r"\b(?:in|for|during|of) may\b")
-REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|"
+REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|off the road|完全停着|"
         r"just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
         r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
         r"\bstop(?:ped)?\b|downtime|time off")
@@ -60,7 +60,9 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
               r"one block|without interruption|back-to-back|solid|one go|block of|non-stop")
 # a place's loads in words: 接台山的货, 在台山装或者在台山卸 (K18, not visits to the place, K17)
 PLACE_LOADS = r"接[^，。,;；]{0,8}货|装[^，。,;；]{0,8}卸"
-NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't (?:take|drive|accept|work|move)|"
+NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不要开车|别开车|不要装卸|不能装卸|"
+           r"(?:shall|must|may|should|will) not be (?:driven|loaded|unloaded|used|moved|operated)|"
+           r"won't (?:take|drive|accept|work|move)|"
            r"not (?:want|wanna|like) (?:to )?(?:take|drive|work)|"
            r"(?:don't|do not) want (?:any |an )?(?:orders?|jobs?|loads?|work|empty)|"
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
@@ -80,6 +82,8 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|won't
            r"(?:don't|do not|never|no)\s+(?:send|give|assign|dispatch|offer|hand)\w*\s+(?:me\s+)?"
            r"(?:any\s+|new\s+)?(?:orders?|jobs?|loads?|work)")
 REFUSE = (r"禁运|禁拉|禁装|禁止承接|禁接|不干(?!净|活)|"
+          # 别再拉, 不准拉, 不得承接: a refusal word before a load verb
+          r"(?:别|不准|不许|不得|不能|不可|不要)(?:再)?(?:拉|接|运|装|承接|承运)|"
           r"banned|prohibited|forbidden|excluded|exclude|not allowed|no-go|"
           r"不接|不承运|不予承接|不承接|不受理|不予|不拉|不拉|推掉|干不了|不运|不要|别要|别派|别给|拒接|"
           r"拒绝|避开|不碰|不做|一律不|尽量不|不想|不愿|不去|不跑|别接|别拉|别运|"
@@ -117,13 +121,16 @@ def span(f: Facts) -> tuple[Clock, Clock] | None:
     """The first two clocks joined by a span connector (至, 到, ~, -, and, to, until)."""
     cs = f.clocks
     pair = None
-    for a, b in itertools.pairwise(cs):
-        between = f.num[a.end:b.start]
-        if len(between) <= 14 and rx.search(r"至|到|~|-|and|to|until|till|through|直到|一直|"
-                                            r"起", between,
-                                            re.I):
-            pair = (a, b)
-            break
+    pairs = [(a, b) for a, b in itertools.pairwise(cs)
+             if len(f.num[a.end:b.start]) <= 14 and rx.search(
+                 r"至|到|~|-|and|to|until|till|through|直到|一直|起", f.num[a.end:b.start], re.I)]
+    if pairs:
+        pair = pairs[0]
+        # "may only drive between 05:30 and 23:00. From 23:00 until 05:30 ... off the road":
+        # the hours allowed come first, the rule's window is the span that follows
+        if len(pairs) > 1 and rx.search(r"only|只许|只能|只准|只在|只可以|允许",
+                                        f.low[max(0, pair[0].start - 24):pair[0].start]):
+            pair = pairs[1]
     if pair is None and len(cs) >= 2:
         pair = (cs[0], cs[1])
     if pair is None and len(cs) == 1:
@@ -204,7 +211,9 @@ _KM_RATE = (r"\s*(?:的)?\s*(?:油|油钱|油耗|要烧|烧|大概|就要|to the
 # a bound said before the distance, or after it
 _KM_BOUND_BEFORE = (r"(?:超过|不超过|不能超过|不得超过|别超过|最多|至多|顶多|上限|限|以|控制在|"
                     r"within|under|below|at most|no more than|not more than|max(?:imum)?|up to|"
-                    r"exceed|over|beyond|more than|limit|cap(?:ped)?|stay)[^,，。;；:：!?]{0,12}$")
+                    r"exceed|over|beyond|more than|limit|cap(?:ped)?|stay)[^,，。;；:：!?]{0,12}$|"
+                    # "the cap for any single order is 300 km": a limit noun, then the number
+                    r"\b(?:cap|limit|maximum)\b[^,，。;；:：!?]{0,30}\b(?:is|of|at)\s*$")
 _KM_BOUND_AFTER = r"\s*(?:以内|之内|内|以下|为限|or less|at most|max)"
 
 
@@ -217,7 +226,7 @@ def km_after_limit(f: Facts) -> float | None:
     low = f.num.lower()
     plain = [(v, a, b) for v, a, b in kms if not rx.match(_KM_RATE, low[b:], re.I)]
     bounded = [v for v, a, b in plain
-               if rx.search(_KM_BOUND_BEFORE, low[max(0, a - 24):a], re.I)
+               if rx.search(_KM_BOUND_BEFORE, low[max(0, a - 48):a], re.I)
                or rx.match(_KM_BOUND_AFTER, low[b:], re.I)]
     return bounded[0] if bounded else (plain or kms)[0][0]
 

@@ -60,7 +60,7 @@ def cn_to_int(s: str) -> int | None:
 _DIALECT: tuple[tuple[str, str], ...] = (
     (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
     (r"唔该", "谢谢"), (r"唔好", "不要"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"),
-    (r"喺", "在"), (r"咗", "了"),
+    (r"喺", "在"), (r"咗", "了"), (r"(?<=[我你佢他她])系(?=[\u4e00-\u9fff])", "是"),
     (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
     (r"揸车", "开车"),
     (r"瞓觉|瞓", "睡觉"), (r"晌午", "中午"), (r"唞", "歇"),
@@ -86,7 +86,7 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?<![月\d一二两三四五六七八九十到至~\-、和及号第初])([一二两三四五六七八九十]+)日"
      r"(?![期子前后内起])", r"\1天"),
     # and a count in digits after "at least" (起码有6日要返老家): a date never follows those
-    (r"((?:起码|至少|最少|最起码|不少于|不少过)有?)\s*(\d{1,2})\s*日(?![期子前后内起号])",
+    (r"((?:起码|至少|最少|最起码|不少于|不少过)(?:要|得)?有?)\s*(\d{1,2})\s*日(?![期子前后内起号])",
      r"\1\2天"),
 )
 
@@ -100,6 +100,8 @@ _SHAPES: tuple[tuple[str, str], ...] = (
      r"\1 "),
     (r"(?i)\b(only|just)\s+(?:one|a single)\s+(\S+\s*(?:yuan|rmb|元))\s+(fine|penalty|charge)\b",
      r"\1 one \3 of \2"),
+    # 罚他1000, 罚你八百: the one fined, between the verb and the amount
+    (r"(罚|扣)(?:他们|他|她|你|我)(?=\s*[\d零〇一二两三四五六七八九十百千万])", r"\1"),
     (r"(?<![货车])装(?=\s*(?:或者?|或是|和|与|及|/|、)\s*卸)", "装货"),
     (r"(?<=或|者|是|和|与|及|/|、)(\s*)卸(?![货车])", r"\1卸货"),
 )
@@ -129,8 +131,53 @@ _TYPOS: tuple[tuple[str, str], ...] = (
 )
 
 
+# Financial numerals (壹佰伍拾 on a fine) -> the everyday ones; 陆 and 拾 only inside such a run
+# (陆 is also "land", 拾 "to pick up")
+_FIN = {"壹": "一", "贰": "二", "貳": "二", "叁": "三", "參": "三", "肆": "四", "伍": "五",
+        "陆": "六", "陸": "六", "柒": "七", "捌": "八", "玖": "九", "拾": "十", "佰": "百",
+        "仟": "千", "萬": "万"}
+
+
+def _financial(m: re.Match[str]) -> str:
+    run = m.group(0)
+    if not rx.search(r"[壹贰貳叁參肆伍柒捌玖佰仟]", run) or rx.fullmatch(r"伍", run):
+        return run
+    return "".join(_FIN.get(c, c) for c in run)
+
+
+def _thousands(m: re.Match[str]) -> str:
+    """1.5k, 3k5, 2千, 3千5, 1.5w: a number in thousands (k, 千) or ten thousands (w, 万)."""
+    unit = 10000 if m.group(2).lower() in ("w", "万") else 1000
+    v = float(m.group(1)) * unit + (int(m.group(3)) * unit // 10 if m.group(3) else 0)
+    return f"{v:g}"
+
+
+def _dm(m: re.Match[str]) -> str:
+    """22°15.06' = 22.251: degrees and minutes (and seconds) as decimal degrees."""
+    v = int(m.group(1)) + float(m.group(2)) / 60 + float(m.group(3) or 0) / 3600
+    return f"{round(v, 4):g}"
+
+
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
+    # a list's items on their own lines (1. …, 2、…, - …): each item its own clause
+    t = rx.sub(r"\n\s*(?:\(?\d{1,2}[.、)]|[-•·*])\s*(?!\d)", "; ", t)
+    # (比如夜里两点睡到早上八点半就够): an example in brackets is no part of the rule
+    t = rx.sub(r"[(（]\s*(?:比如|例如|譬如|举个例子|e\.g\.|for example|for instance)"
+               r"[^()（）]*[)）]",
+               "", t, flags=re.I)
+    t = rx.sub(r"[零〇一二两三四五六七八九十百千万壹贰貳叁參肆伍陆陸柒捌玖拾佰仟萬]+",
+               _financial, t)
+    # 22°15.06'N, N24°11.4': degrees and minutes (a coordinate a phone map shows)
+    t = rx.sub(r"(?<![\d.])(\d{2,3})\s*°\s*(\d{1,2}(?:\.\d+)?)\s*['′](?:\s*(\d{1,2}(?:\.\d+)?)"
+               r"\s*(?:\"|″|''))?", _dm, t)
+    # 1.5k, 3k5, 2千公里, 3千5: digits in thousands (not 3km, 5kg)
+    t = rx.sub(r"(?<![\d.A-Za-z])(\d+(?:\.\d+)?)\s*([kKwW])(\d)?(?![A-Za-z\d])", _thousands, t)
+    t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(千|万)(\d)?(?![\d零〇一二两三四五六七八九十百千万米])",
+               _thousands, t)
+    # 11p-6a, 10p: a clock's half of the day in one letter
+    t = rx.sub(r"(?<![\d.:A-Za-z])(\d{1,2}(?::[0-5]\d)?)\s*([ap])(?=\s*(?:-|~|to\b|,|;|\.|\)|$))",
+               lambda m: f"{m.group(1)} {m.group(2).lower()}m", t)
     # "每天连续rest至少6h", "then惠阳": a word boundary between Chinese and Latin letters, so
     # the English words of a mixed sentence read as words
     t = rx.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", t)
@@ -139,6 +186,20 @@ def normalise_text(text: str) -> str:
     # 2300-次日0600: four-digit clocks in a range
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
                r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
+    # 2230之前, by 1400, 0600: a four-digit clock on its own, where a clock word is beside it
+    # or it starts with 0 (a year, a price or a distance never does)
+    # (not "capped at 1200", "until 2026-03-30")
+    t = rx.sub(r"(?i)((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|最晚|最迟|\bby|\bbefore|"
+               r"\bafter|\buntil|\btill)\s?)([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])"
+               r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1\2:\3", t)
+    t = rx.sub(r"(?i)(?<![\d.:A-Za-z/-])(0\d)([0-5]\d)(?![\d.:/-])"
+               r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1:\2", t)
+    t = rx.sub(r"(?<![\d.:A-Za-z])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:之前|以前|前|以后|之后|后|开始|"
+               r"出门|出车)(?![\d年]))", r"\1:\2", t)
+    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    t = rx.sub(r"(?i)(?<=\d)-(?=(?:yuan|rmb|元)\b)", " ", t)  # a 600-yuan fine
+    # 第二天（周日）早上八点: the weekday between "next day" and its clock says nothing more
+    t = rx.sub(r"(次日|第二天|翌日|隔天)\s*\((?:周|星期|礼拜)[一二三四五六日天]\)", r"\1", t)
     # 晚上21.30前: a dot for the colon, after a part of the day or before 前/以前
     t = rx.sub(r"((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)\s*)([01]?\d|2[0-3])\.([0-5]\d)"
                r"(?![\d.])", r"\1\2:\3", t)
@@ -317,6 +378,10 @@ def number_view(t: str) -> str:
         return m.group(0) if v is None else str(v)
 
     t = _cn_decimal_coords(t)
+    t = rx.sub(r"(?<=\d)\s*千米", "公里", t)  # 800千米: kilometres, not 800 and a thousand metres
+    # 三月十四、十五号: the days of a list of dates, each a numeral (the last has its 号)
+    t = rx.sub(rf"(?<=月)((?:[{_CN}\d]+\s*(?:、|,|，|和|及|与)\s*)+)(?=[{_CN}\d]+\s*[号日])",
+               lambda m: rx.sub(rf"[{_CN}]+", repl, m.group(1)), t)
     # 周末可以晚一点 = "a bit later at weekends", not one o'clock (a fresh draw read the weekend
     # start of a rest window as 01:00); 最晚一点 ("one at the latest") stays a clock
     t = rx.sub(r"(?<!最)(晚|早|多|少|快|慢|稍|再)一点"
@@ -370,9 +435,14 @@ def number_view(t: str) -> str:
     # (not 赔一百块一晚: 一 before a counter is "a night")
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
                r"(?![\d{_CN}]|晚|天|日|单|次|趟|回|个|步|笔|票)".replace(
-        "{_CN}", _CN), lambda m: f"{m.group(1)}.{cn_to_int(m.group(2))}元", t)
+        "{_CN}", _CN), lambda m: f"{m.group(1)}."
+        f"{m.group(2) if m.group(2).isdigit() else cn_to_int(m.group(2))}元", t)
     t = rx.sub(r"(\d+)个半(?=小时|钟头)", r"\1.5", t)
     t = rx.sub(r"(\d+)\s*(公里|千米)半", r"\1.5\2", t)  # 一公里半 = 1.5 km
+    t = rx.sub(r"(?<![\d.个])半(?=\s*(?:公里|千米))", "0.5", t)  # 半公里 = 0.5 km
+    # 四十里路 = 20 km: a Chinese li is half a kilometre (not 公里, 这里, 里面)
+    t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)\s*里(?![面头边])",
+               lambda m: f"{float(m.group(1)) / 2:g}公里", t)
     t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
     t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
@@ -393,7 +463,6 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(?<![\d./])(?<!\d:)([01]?\d|2[0-4])\s*([-~到至])\s*([01]?\d|2[0-4])\s*点",
                r"\1点\2\3点", t)
     t = rx.sub(r"(\d+)点(\d{1,2})分", r"\1点\2分", t)
-    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
     if rx.search(r"kilomet|\bkms?\b", t, re.I):  # "empty kilometres ... not go over 800;"
         t = rx.sub(r"\b((?:over|exceed|more than|above|beyond|at most|max(?:imum)?|up to)\s+)"
                    r"(\d+(?:\.\d+)?)(?=\s*[;,.!]|\s*$)",
@@ -869,8 +938,27 @@ def _ineq_range(t: str, words: str, lo: float, hi: float) -> tuple[float, float,
     return (min(a, b), max(a, b), m.start()) if lo <= a <= hi and lo <= b <= hi else None
 
 
+def _compass_box(t: str) -> dict[str, float] | None:
+    """北至北纬23.70，南至23.10，东至东经117.00，西至116.10 (north to 23.7, south to 23.1, ...):
+    the four edges, each by its own direction."""
+    edge: dict[str, float] = {}
+    for key, words in (("n", r"北|north(?:ern)?"), ("s", r"南|south(?:ern)?"),
+                       ("e", r"东|east(?:ern)?"), ("w", r"西|west(?:ern)?")):
+        m = rx.search(rf"(?:{words})\s*(?:至|到|边到|边至|界|端|面到|edge|bound(?:ary)?|limit)?"
+                      r"\s*(?:at|to|is|:)?\s*(?:北纬|东经|纬度|经度|lat(?:itude)?|lo?ng(?:itude)?)?"
+                      r"\s*(\d{2,3}\.\d+)", t, re.I)
+        if m is None:
+            return None
+        edge[key] = float(m.group(1))
+    if not (15 <= edge["s"] < edge["n"] <= 30 and 100 <= edge["w"] < edge["e"] <= 125):
+        return None
+    return {"lat_min": edge["s"], "lat_max": edge["n"], "lng_min": edge["w"], "lng_max": edge["e"]}
+
+
 def bbox(t: str) -> dict[str, float] | None:
-    """An explicit box: latitude and longitude ranges, or two corner coordinates."""
+    """An explicit box: latitude and longitude ranges, its four edges, or two corners."""
+    if (box := _compass_box(t)) is not None:
+        return box
     la = (_range(t, r"北纬|纬度|latitudes?|lat", 15, 30) or _suffix_range(t, "N", 15, 30)
           or _ineq_range(t, r"北纬|纬度|latitude|lat", 15, 30)
           or _degree_range(t, r"north|N|北", 15, 30))
@@ -943,7 +1031,7 @@ _CAP = [
     r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
     r"cny)?\s*"
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
-    r"overall)",
+    r"overall|altogether|(?:for|in) (?:the|a|this|that) (?:whole )?month)",
     r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))?\s*(?:of\s+)?(?:up to|"
     r"at most|"
     r"capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
@@ -959,6 +1047,8 @@ _AMOUNT = [
     r"(?:损失|赔偿|赔|亏)\s*" + _WHOM + r"(?:¥)?\s*(\d+(?:\.\d+)?)"
     r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
+    # 按时段罚，每个时段120
+    r"(?:罚|扣)[^。;；]{0,6}每(?:个|一个)?时段\s*(\d+(?:\.\d+)?)(?!\d|\.\d)",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
@@ -1017,8 +1107,9 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
 
 
 def rate_per_minute(t: str) -> float | None:
-    m = (rx.search(r"每(?:迟到|晚到|多|缺|不在家|离开)?(?:\s*1\s*)?分钟\s*(?:罚|扣|罚款|"
-                   r"扣款)?\s*(?:钱|款)?\s*"
+    # 每少待一分钟罚1.5元, 每差一分钟加1.5元: a few words between 每 and the minute
+    m = (rx.search(r"每[\u4e00-\u9fff]{0,4}?(?:\s*1\s*)?分钟\s*(?:要|再|另)?(?:加|多)?"
+                   r"(?:罚|扣|罚款|扣款)?\s*(?:钱|款)?\s*"
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
@@ -1035,7 +1126,7 @@ def rate_per_minute(t: str) -> float | None:
 # ---------------------------------------------------------------- categories
 _CAT_ALIASES: list[tuple[str, str]] = [
     (r"鲜活水产品|鲜活水产|水产品|水产|海鲜|鲜活", "鲜活水产品"),
-    (r"服饰纺织皮革|服饰|纺织|皮革|服装", "服饰纺织皮革"),
+    (r"服饰纺织皮革|服饰|纺织|皮革|服装|衣服|布料|布匹|成衣|皮具", "服饰纺织皮革"),
     (r"快递快运搬家|快递|快运|搬家", "快递快运搬家"),
     (r"化工塑料|化工|塑料", "化工塑料"),
     (r"煤炭矿产|煤炭|矿产|煤", "煤炭矿产"),
