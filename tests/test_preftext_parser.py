@@ -809,3 +809,86 @@ def test_the_hours_allowed_before_the_window_kept() -> None:
     assert best is not None
     assert (best.kind, best.params["start"], best.params["end"]) == (
         "rest_window_full_coverage", "22:30", "06:00")
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # shorthand: symbols, a fine as a bare minus, a unit after a slash, r3km, emoji
+    ("🏠23.10,113.30 ≤1km｜22:00前到家 次日06:30前不出车 违-150/天", "home_by_curfew",
+     {"lat": 23.1, "lng": 113.3, "radius_km": 1.0, "curfew": "22:00", "quiet_until": "06:30"},
+     150.0),
+    ("max 2单/day, extra ¥120 ea", "max_orders_per_day", {"max_orders": 2}, 120.0),
+    ("水果/蔬菜🚫 接1单罚200", "forbidden_cargo_category", {"categories": ["水果", "蔬菜"]},
+     200.0),
+    ("total empty km ≤800/mo, ¥2/km over", "max_total_deadhead_km", {"max_km": 800.0}, 2.0),
+    ("3/15-17 佛山⛔ 每step-100", "date_region_avoid",
+     {"dates": ["2026-03-15", "2026-03-16", "2026-03-17"], "place": "佛山"}, 100.0),
+    ("长途>8hrs的单 max 2单/月 多1单-300", "monthly_long_haul_cap",
+     {"threshold_minutes": 480, "max_per_month": 2}, 300.0),
+    ("0-6点 全程停 ✗-120/天", "rest_window_full_coverage", {"start": "00:00", "end": "06:00"},
+     120.0),
+    ("01:00-05:00 不开车 违了-60/天(每天最多1次)", "quiet_window",
+     {"start": "01:00", "end": "05:00", "count": "per_day"}, 60.0),
+    ("本月≥3天不接单(空跑ok) 不够-500一次", "min_days_without_orders", {"min_days": 3}, 500.0),
+    ("景区 24.77,113.67 r3km 进过就罚300 整月只罚1次", "forbidden_circle",
+     {"radius_km": 3.0, "mode": "once"}, 300.0),
+    # contract clauses and rambling: the rule's numbers among the story's
+    ("第二条 乙方空车前往装货地的行驶距离，每单不得超过20公里。超过的，每单违约金人民币50元；"
+     "本月本条违约金累计不超过人民币500元。", "max_pickup_deadhead_km", {"max_km": 20.0}, 50.0),
+    ("Clause 2. The Carrier shall not operate the Vehicle between 01:00 and 05:00 on any day. "
+     "Breaches are counted per day: any day with a breach attracts a single penalty of RMB 100.",
+     "quiet_window", {"start": "01:00", "end": "05:00", "count": "per_day"}, 100.0),
+    ("Last week I did a 500-yuan job after driving 90 km empty, never again. If the pickup is "
+     "more than 30 kilometres from where I'm sitting, don't give it to me. Each order like "
+     "that, knock 70 yuan off, and that goes for the whole month.", "max_pickup_deadhead_km",
+     {"max_km": 30.0}, 70.0),
+    ("The Carrier shall have orders in Foshan (佛山) on not fewer than ten (10) distinct "
+     "calendar days. Should it fall short, a one-time penalty of RMB 600 applies.",
+     "min_region_order_days", {"place": "佛山", "min_days": 10}, 600.0),
+    ("前年跑了一趟韶关，三百公里，花了一千二。所以你就给我在这么一个框框里面排活：纬度从22.60到23.40，"
+     "经度从113.50到114.20。出了这个框，每一步罚100。", "stay_inside_bbox",
+     {"lat_min": 22.6, "lat_max": 23.4, "lng_min": 113.5, "lng_max": 114.2}, 100.0),
+    ("第五条 本协议有效期内（2026年3月1日至2026年3月31日），乙方应当在不少于8个不同的日子里到达"
+     "北纬23.0000度、东经113.5000度处，半径1公里以内视为到达。不足8日的，支付违约金人民币600元。",
+     "min_visit_days", {"min_days": 8}, 600.0),
+    ("我老婆说我上回一天跑了六单，晚上十二点才到家。就是一天最多给我排3单，多一单算200块罚款。",
+     "max_orders_per_day", {"max_orders": 3}, 200.0),
+    ("没做到-300 另按2元/min：3/18 15:00后去23.05,112.47接老妈 停≥20min，回到🏠23.04,112.46 "
+     "待到3/19 08:00", "home_stay_event", {"rate_per_minute": 2.0}, 300.0),
+])
+def test_wordings_the_tenth_and_eleventh_blind_files_misread(text: str, kind: str, params: dict,
+                                                              amount: float) -> None:
+    """Classes of drivers_blind_j.json (shorthand: symbols, emoji, slashes, a fine as a
+    bare minus) and drivers_blind_k.json (contract clauses and rambling voice messages with
+    the story's numbers around the rule) read wrong when measured blind (J 33/73 exact, K
+    43/70); each fixed in rounds 15 and 16, here in wordings of our own."""
+    best = read_preference(text).best
+    assert best is not None
+    assert best.kind == kind
+    assert {k: best.params.get(k) for k in params} == params
+    assert best.penalty_amount == amount
+
+
+def test_a_cap_in_a_clause_of_its_own_is_read() -> None:
+    got = read_preference(
+        "Clause 3. The Vehicle shall not be present within 2 km of the point at latitude "
+        "22.2000, longitude 113.5000. Each time step inside is a separate breach of RMB 100, "
+        "provided that the aggregate liability under this Clause shall not exceed RMB 1,000 "
+        "for the month.").best
+    assert got is not None
+    assert (got.kind, got.penalty_amount, got.penalty_cap) == ("forbidden_circle", 100.0, 1000.0)
+
+
+def test_the_tenth_and_eleventh_blind_files_read_but_the_rules_listed() -> None:
+    """drivers_blind_j.json (73 rules) after round 15: 69 exact; drivers_blind_k.json (70)
+    after round 16: 58. The rules left, each named in docs/preferences.md (a home-by clock a
+    writer meant as the errand's absence end, a day count without its unit, a place in a
+    story beside the rule, a voice message's several clocks)."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_j.json")] == [
+        ("BJ02", "min_region_order_days"), ("BJ12", "home_stay_event"),
+        ("BJ16", "home_stay_event"), ("BJ16", "min_days_without_orders")]
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_k.json")] == [
+        ("BK01", "home_by_curfew"), ("BK01", "dwell_at_point_on_day"),
+        ("BK02", "forbidden_circle"), ("BK04", "quiet_window"), ("BK06", "home_by_curfew"),
+        ("BK09", "forbidden_cargo_place"), ("BK09", "min_visit_days"),
+        ("BK12", "min_full_off_days"), ("BK13", "home_by_curfew"), ("BK13", "home_stay_event"),
+        ("BK16", "forbidden_cargo_place"), ("BK19", "max_orders_per_day")]

@@ -48,6 +48,10 @@ def _weekend_start(f: Facts, start: int) -> str | None:
         return fmt(start - round(h * 60))
     for c in f.clocks:
         if c.start > m.start():
+            # 周六周日晚上改成从11点半开始 beside a window from 22:00: a bare clock is the
+            # evening's, as the window's start is
+            if c.bare and c.minutes < 720 and start >= 720:
+                return fmt(c.minutes + 720)
             return c.hhmm
     return None
 

@@ -112,6 +112,8 @@ class HomeByCurfew(Kind):
         home = (r"回家|到家|家里|家附近|自家|家门|在家|老家|离家|家中|住所|住处|住的地方|"
                 # 返到蓬江家: home named by its place
                 r"(?:回|返)到?[^,，。;；]{1,6}家(?![具电政属])|"
+                # 家(23.68,113.05) 0.8km以内 23:00前回: the home named, then 前回
+                r"家[^。;；]{0,40}前回(?![复应])|"
                 r"\bhome\b|\bhouse\b|\bresidence\b")
         if not hit(f, home) or not f.clocks:
             return None

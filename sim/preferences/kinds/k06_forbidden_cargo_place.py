@@ -11,7 +11,15 @@ from sim.preferences.kinds.base import Counters, Kind, RuleContext
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import REFUSE, Claim, hit, int_before, rule_place
+from sim.preferences.text.common import (
+    LIMIT,
+    REFUSE,
+    Claim,
+    hit,
+    int_before,
+    km_after_limit,
+    rule_place,
+)
 from sim.preferences.text.extract import Facts
 
 PLACE_ENDS = (r"装货地|卸货地|装货|卸货|装卸|起点|终点|发货地|收货地|目的地|始发|出发地|那一路|"
@@ -61,6 +69,8 @@ class ForbiddenCargoPlace(Kind):
             score -= 1.0
         if f.coords or f.radius is not None:
             score -= 1.0
+        if km_after_limit(f) is not None and hit(f, LIMIT):
+            score -= 1.0  # "keep it to 40 km max", Qingyuan named in passing: a distance rule
         if hit(f, r"家|home") and not hit(f, r"装|卸|货|cargo|loads?|orders?|freight"):
             score -= 1.0  # where I live, not where cargo goes
         return Claim("forbidden_cargo_place", score, {"place": rule_place(f).name_zh})

@@ -22,9 +22,9 @@ from sim.preferences.text.common import (
     MONTH,
     PICKUP,
     RADIUS,
-    TOTAL,
     Claim,
     hit,
+    hit_outside_caps,
     km_after_limit,
 )
 from sim.preferences.text.extract import Facts
@@ -33,6 +33,12 @@ from sim.preferences.text.extract import Facts
 @dataclass(frozen=True)
 class MaxPickupParams(Params):
     max_km: Km
+
+
+# a month's sum of empty km, in words (K9's, not a per-order bound)
+SUM_WORDS = (r"总和|累计|加起来|加一起|加一块|加在一块|加在一起|合起来|一共|共计|总共|合计|加上|"
+             r"总里程|总公里|里程|\btotal|altogether|\bsum\b|combined|added up|overall|\bplus\b|"
+             r"mileage")
 
 
 class MaxPickupDeadheadKm(Kind):
@@ -66,7 +72,9 @@ class MaxPickupDeadheadKm(Kind):
         score = 1.2 + 1.0 * hit(f, PICKUP) + 0.5 * hit(f, EMPTY)
         if hit(f, HAUL) and not hit(f, EMPTY) and not hit(f, HERE):
             score -= 1.0
-        if hit(f, MONTH) and hit(f, TOTAL):
+        # a month's sum (空驶累计, total empty km over the month), not "for the whole month"
+        # nor a cap "for the month in total"
+        if hit_outside_caps(f, MONTH) and hit_outside_caps(f, SUM_WORDS):
             score -= 1.5
         if hit(f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|超出部分|"
                   r"excess|每公里"):

@@ -26,6 +26,7 @@ from sim.preferences.text.common import (
     TOTAL,
     Claim,
     hit,
+    hit_outside_caps,
     km_after_limit,
 )
 from sim.preferences.text.extract import Facts
@@ -104,7 +105,8 @@ class MaxTotalDeadheadKm(Kind):
         km = km_after_limit(f)
         if km is None or not hit(f, EMPTY):
             return None
-        score = 1.0 + 0.8 * hit(f, MONTH) + 0.8 * hit(f, TOTAL) + 0.6 * hit(
+        score = 1.0 + 0.8 * hit_outside_caps(f, MONTH) + 0.8 * hit_outside_caps(f, TOTAL) \
+            + 0.6 * hit(
             f, r"按公里|per km|per kilometre|per kilometer|每超(?:出)?\s*1?\s*公里|excess|"
                r"超出(?:去)?的?那?部分|"
                r"每公里|every (?:extra|additional) (?:km|kilomet)|"

@@ -16,6 +16,7 @@ from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts
 
 INSIDE = (r"范围内|之内|以内|不出|不要出|别出|不能出|不得出|不离开|始终|一直|只在|只跑|框内|内活动|"
+          r"框框?里面?|出了这个框|"
           r"stay|inside|within|keep|remain|confined|never leave|not leave|don't leave|only (?:in|"
           r"within)")
 
@@ -85,7 +86,7 @@ class StayInsideBBox(Kind):
     def recognise(f: Facts) -> Claim | None:
         if f.bbox is None:
             return None
-        score = 2.0 + 1.0 * hit(f, INSIDE)
+        score = 2.0 + 1.0 * hit(f, INSIDE) + 0.5 * hit(f, r"框|\bbox\b|bounded|boundar")
         if f.dates:
             score -= 1.5
         return Claim("stay_inside_bbox", score, dict(f.bbox))

@@ -13,7 +13,16 @@ from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope, Status
 from sim.preferences.text import rx
-from sim.preferences.text.common import DAILY, LIMIT, MONTH, ORDERS, Claim, hit, int_before
+from sim.preferences.text.common import (
+    DAILY,
+    LIMIT,
+    MONTH,
+    ORDERS,
+    Claim,
+    hit,
+    int_before,
+    span,
+)
 from sim.preferences.text.extract import Facts
 
 
@@ -60,8 +69,14 @@ class MaxOrdersPerDay(Kind):
     def recognise(f: Facts) -> Claim | None:
         vals = int_before(f, ORDERS) or [
             (int(m.group(1)), m.start()) for m in
-            rx.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多)\s*(?:is|为|是|"
-                        r":)?\s*(\d+)(?!\d|\.\d)", f.low)]
+            rx.finditer(r"(?:cap|limit|max(?:imum)?|上限|最多|(?:never|no|not) more than)\s*"
+                        r"(?:is|为|是|:)?\s*(\d+)(?!\d|\.\d)", f.low)]
+        # the count a limit word names (一天最多给我排2单), before a story's (一天跑了五单)
+        bound = [(v, p) for v, p in vals
+                 if rx.search(r"(?:最多|至多|顶多|不超过|不得超过|上限|max|at most|no more than|"
+                              r"never more than|not more than|up to|cap)[^,，。;；]{0,6}$",
+                              f.low[max(0, p - 14):p])]
+        vals = bound or vals
         # the count said with its day ("4 orders a day"), before one said with other words
         # ("takes 1 hour to load")
         daily = [(v, p) for v, p in vals if rx.match(
@@ -83,6 +98,8 @@ class MaxOrdersPerDay(Kind):
                            r"(?:每天|一天|每日)最多", f.low)
         if f.categories or (f.durations and not capped):
             score -= 1.0
+        if span(f) is not None and not hit(f, r"单|orders?|jobs?|loads?|trips?"):
+            score -= 1.5  # 01:00-04:30 不开车 (每天最多1次): a window's fine counted once a day
         return Claim("max_orders_per_day", score, {"max_orders": vals[0][0]})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

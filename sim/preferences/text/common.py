@@ -14,7 +14,7 @@ from typing import Any
 
 from sim.official.timebase import DAY
 from sim.preferences.text import rx
-from sim.preferences.text.extract import Clock, Facts, PlaceRef, km_spans
+from sim.preferences.text.extract import Clock, Facts, PlaceRef, km_spans, money
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,12 @@ MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|�
          r"(?<!\d)\d{1,2}\s*月(?!\s*\d{1,2}\s*[日号])|\b(?:jan(?:uary)?|feb(?:ruary)?|march|"
          r"april|june|july|aug(?:ust)?|sept(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|"
          r"\b(?:in|for|during|of) may\b")
-REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|off the road|完全停着|"
+REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|off (?:the )?road|完全停着|全程停|整段停|"
         r"just sits|sits\b|sitting|stationary|\bidle\b|parked|休息|歇|停车|熄火|睡|停着|停下|"
         r"停驶|躺|\brest|sleep|asleep|\bbreak\b|off duty|\bpark|"
         r"\bstop(?:ped)?\b|downtime|time off")
 REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
+                 r"in full|wholly|"
                  r"has to|"
                  r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
@@ -61,6 +62,7 @@ CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口�
 # a place's loads in words: 接台山的货, 在台山装或者在台山卸 (K18, not visits to the place, K17)
 PLACE_LOADS = r"接[^，。,;；]{0,8}货|装[^，。,;；]{0,8}卸"
 NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不要开车|别开车|不要装卸|不能装卸|"
+           r"(?:shall|must|may|will) not (?:operate|drive|run|move)|不得作业|不得驾驶|"
            r"(?:shall|must|may|should|will) not be (?:driven|loaded|unloaded|used|moved|operated)|"
            r"won't (?:take|drive|accept|work|move)|"
            r"not (?:want|wanna|like) (?:to )?(?:take|drive|work)|"
@@ -231,6 +233,28 @@ def km_after_limit(f: Facts) -> float | None:
     return bounded[0] if bounded else (plain or kms)[0][0]
 
 
+def hit_outside_caps(f: Facts, pattern: str) -> bool:
+    """`hit`, outside the fine's cap (本月本条违约金累计不超过700 says how the fine is capped,
+    not that the rule is a monthly total)."""
+    low = f.low
+    for a, b in money(f.num)[3]:
+        low = low[:a] + " " * (b - a) + low[b:]
+    return rx.search(pattern, low, re.I) is not None
+
+
+def whole_month_only(f: Facts) -> bool:
+    """The only dates are a month's first and last day (本协议有效期内（2026年3月1日至
+    2026年3月31日）, from 1 March 2026 to 31 March 2026): the rule's validity, no dated rule."""
+    import calendar
+    isos = {d.iso for d in f.dates}
+    if not isos:
+        return False
+    months = {(d.year, d.month) for d in f.dates}
+    return len(months) == 1 and isos == {
+        f"{y}-{m:02d}-01" for y, m in months} | {
+        f"{y}-{m:02d}-{calendar.monthrange(y, m)[1]:02d}" for y, m in months}
+
+
 def fmt(minutes: int) -> str:
     minutes %= 1440
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
@@ -248,7 +272,7 @@ OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完
              r"midnight to midnight|completely off|fully off|"
              r"no (?:movement|moving|repositioning)|truck (?:stays|remains|doesn't move)|idle|"
              r"not (?:drive|driving|run|running)|no empty|deadhead|neither|nor|whole day|"
-             r"entire day|full day off|off the road|maintenance|rest completely")
+             r"entire day|full days? off|off the road|maintenance|rest completely|parked")
 
 
 NO_ORDERS = (r"free of (?:orders|jobs|loads|work)|"
@@ -281,7 +305,10 @@ DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然
           r"days\b|times\b")
 
 
-ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
+ENTER = (r"不许进|不让进|不能进|进过|进入过|进去过|"
+         r"(?:shall|must|may|will|do|does) not enter|never enter|no entry|"
+         r"not be (?:present|found|located) (?:within|inside|in)\b|"
+         r"anywhere near|away from|stay .{0,20}away|禁入|禁区|no-go|no go|"
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
          r"不进入|不想进入|不要进入|别进|不进|(?:不能|不可|不准|不许|不得|不要)(?:去|进)|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"
@@ -292,7 +319,7 @@ ENTER = (r"不许进|不让进|不能进|anywhere near|away from|stay .{0,20}awa
          r"forbidden")
 
 
-HAUL = (r"单笔|loading (?:point|place|site)s? (?:and|to) (?:the )?unloading|\bapart\b|"
+HAUL = (r"单笔|单趟|loading (?:point|place|site)s? (?:and|to) (?:the )?unloading|\bapart\b|"
         r"装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
          r"一趟|单程|"
          r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"

@@ -158,8 +158,69 @@ def _dm(m: re.Match[str]) -> str:
     return f"{round(v, 4):g}"
 
 
+def _terse(t: str) -> str:
+    """A rule typed in shorthand, in the words the kinds know: symbols (≤ ≥ < >, 🚫 ✗, 🏠),
+    a fine as a bare minus (违-300/天, 超-100/单, ✗200), a radius as r3km, a unit after a
+    slash (/天, /mo, ea). Chinese words where the text has Chinese, English otherwise."""
+    zh = rx.search(r"[\u4e00-\u9fff]", t) is not None
+    t = rx.sub(r"🏠|🏡", "家" if zh else " home ", t)
+    t = rx.sub(r"😴|💤", "睡" if zh else " sleep ", t)
+    t = rx.sub(r"[🚫⛔❌✗✘]", " 禁止 " if zh else " banned ", t)  # a refusal, or a failure's fine
+    t = rx.sub(r"[✓✔]", " ok ", t)
+    t = rx.sub(r"→|⇒|➡", " 然后 " if zh else " then ", t)
+    t = rx.sub(r"[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u27BF\uFE0F]", " ", t)
+    t = rx.sub(r"[｜|]", "; ", t)
+    # 3/21-22, 3/5~3/7: a range of days
+    t = rx.sub(r"(?<![\d./])(\d{1,2})/(\d{1,2})\s*[-~至到]\s*(?:\1/)?(\d{1,2})(?![\d/.:])",
+               r"\1月\2日至\1月\3日", t)
+    # r3km, (2km) after a point: a radius
+    t = rx.sub(r"(?<![A-Za-z])[rR]\s?(\d+(?:\.\d+)?)\s*(km|公里)",
+               r"半径\1\2" if zh else r"radius \1 \2", t)
+    t = rx.sub(r"(?<=\d)\s*\(\s*(\d+(?:\.\d+)?)\s*(km|公里)\s*\)",
+               r" (半径\1\2)" if zh else r" (radius \1 \2)", t)
+    # ≤10:00到: by a clock; ≤1.5km after a point, ≤120km: within; ≥5, >10hrs, <2
+    t = rx.sub(r"[≤⩽]\s*(\d{1,2}:\d{2})", r"\1前" if zh else r"by \1", t)
+    t = rx.sub(r"[≤⩽<]=?\s*(\d+(?:\.\d+)?)\s*(km|公里)(?![/\w])",
+               r"\1\2以内" if zh else r"within \1 \2", t)
+    # (not an inequality chain on coordinates: 22.5<=lat<=23.5 is a box)
+    if not rx.search(r"[≤⩽≥⩾<>]=?\s*(?:lat|lng|lon|纬|经)", t, re.I):
+        t = rx.sub(r"[≤⩽]", "不超过" if zh else " at most ", t)
+        t = rx.sub(r"[≥⩾]", "至少" if zh else " at least ", t)
+        t = rx.sub(r"(?<![-=<])>(?![=])(?=\s*\d)", "超过" if zh else " over ", t)
+        t = rx.sub(r"<(?![=])(?=\s*\d)", "少于" if zh else " under ", t)
+    t = rx.sub(r"(?i)每\s*step|per\s*step|/\s*step", "每个时段" if zh else " per step", t)
+    t = rx.sub(r"(?i)\b1st\s+(job|order|load|trip)", r"first \1", t)
+    # a fine as a bare minus: 违-300/天, 多1单-400, 漏了-1500, -60/单 (not a range: 22:30-06:00)
+    t = rx.sub(r"(?<![\dA-Za-z:./~\-])[-−]\s?(\d+(?:\.\d+)?)(?![\d:.]|\s*(?:点|号|时|km|公里|"
+               r"min|h\b|[ap]\.?m|[NnEe]\b|°|度))",
+               r"罚\1元" if zh else r" fine \1 yuan", t)
+    t = rx.sub(r"违(?:了)?\s*(?=\d)", "罚", t)
+    # the unit after a slash: /天 /晚 /单 /次 /step, /day /mo /月 /ea
+    if zh:
+        t = rx.sub(r"(\d(?:元|块|单|次)?|单|次)\s*/\s*(天|晚|单|次|日|趟|day|night)\b",
+                   lambda m: m.group(1) + "每" + {"day": "天", "night": "晚"}.get(
+                       m.group(2).lower(), m.group(2)), t)
+        # ≥5/月 after 有单的天: the count takes the unit named just before it
+        t = rx.sub(r"(天|单|次)([^\d，。;；]{0,8}?\d+)\s*/\s*(?:月|mo)\b", r"\1\2\1每月", t)
+        t = rx.sub(r"(\d)\s*(天|单|次)?\s*/\s*(?:月|mo)\b", r"\1\2每月", t)
+    # "≤900/mo", "max 4/mo": a monthly bound (not "capped 2000/mo", a fine's cap)
+    t = rx.sub(r"(?i)((?:at most|at least|max|min|up to)\s*\d+(?:\.\d+)?(?:\s*[a-z]+)?)\s*/\s*"
+               r"(?:mo|month)\b", r"\1 a month", t)
+    t = rx.sub(r"(?i)(?<=\d)\s*/\s*(day|night|order|step|km)\b", r" per \1", t)
+    t = rx.sub(r"(?i)\bea\b", "each", t)
+    return rx.sub(r"(?i)\b(this|a|per|each|the|every)\s+mo\b", r"\1 month", t)
+
+
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
+    t = _terse(t)
+    # twelve (12), 十二（12）: a number in words with its digits, as the digits
+    t = rx.sub(r"(?i)\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)?"
+               r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+               r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+               r"fifty|sixty|seventy|eighty|ninety|hundred)\s*\((\d+)\)|"
+               r"[零〇一二两三四五六七八九十百千]+\s*\((\d+)\)",
+               lambda m: m.group(1) or m.group(2), t)
     # a list's items on their own lines (1. …, 2、…, - …): each item its own clause
     t = rx.sub(r"\n\s*(?:\(?\d{1,2}[.、)]|[-•·*])\s*(?!\d)", "; ", t)
     # (比如夜里两点睡到早上八点半就够): an example in brackets is no part of the rule
@@ -430,7 +491,8 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\b(?:km|kilomet\w*|mileage)\b[^,.;:!?]{0,60}?\b(?:at or (?:below|under)|"
                r"no more than|not more than|at most|must not (?:exceed|pass|go over)|"
                r"not (?:exceed|pass|go over)|stay (?:under|below|within))\s+)"
-               r"(\d+(?:\.\d+)?)(?=\s*(?:[,.;:!?]|$))", r"\1\2 km", t, flags=re.I)
+               r"(\d+(?:\.\d+)?)(?=\s*(?:(?:a|per|each|this|the)\s+month\s*)?(?:[,.;:!?]|$))",
+               r"\1\2 km", t, flags=re.I)
     # 一块五 = 1.5 yuan, 两块5毛 = 2.5 (the digit after 块 is tenths of a yuan)
     # (not 赔一百块一晚: 一 before a counter is "a night")
     t = rx.sub(r"(\d+)\s*块\s*([一二三四五六七八九]|\d)(?:毛|角)?"
@@ -640,7 +702,7 @@ def _is_before(t: str, end: int, start: int | None = None) -> bool:
     if rx.match(r"\s*(?:之前|以前|前)", after):
         return True
     if start is not None:
-        pre = t[max(0, start - 12):start].lower()
+        pre = t[max(0, start - 16):start].lower()
         return bool(rx.search(r"(?:before|by|no later than|not later than|until|最晚|最迟|不晚于|"
                               r"不迟于)\s*$", pre))
     return False
@@ -882,6 +944,9 @@ def coords(t: str) -> list[Coord]:
         r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
         r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F,
         r"(?<![\d.])" + _F + r"\s*°?\s*[NnEe]?\s*[,，、/ ]\s*" + _F + r"\s*°?\s*[NnEe]?(?!\d|\.\d)",
+        # 22.5176 north, 113.3926 east
+        r"(?<![\d.])" + _F + r"\s*(?:degrees?\s*)?(?:north|east)\s*[,，、;/ ]?\s*(?:and\s*)?" + _F
+        + r"\s*(?:degrees?\s*)?(?:north|east)\b",
         # N22.819 E113.673, E113.673 N22.819: the hemisphere letter before the number
         r"(?<![A-Za-z])[NnEe]\s*" + _F + r"\s*°?\s*[,，、;/ ]?\s*[NnEe]\s*" + _F + r"(?!\d|\.\d)",
     ]
@@ -897,7 +962,7 @@ def coords(t: str) -> list[Coord]:
 
 
 def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = rx.search(r"(?:" + words + r")\s*(?:在|为|between|from|range|of|:)?\s*(?:范围)?\s*"
+    m = rx.search(r"(?:" + words + r")\s*(?:在|为|从|自|between|from|range|of|:)?\s*(?:范围)?\s*"
                   r"(\d{2,3}(?:\.\d+)?)\s*(?:°|度)?\s*[NnEe]?\s*(?:至|到|~|-|and|to|与|和)\s*"
                   r"(?:北纬|东经)?\s*(\d{2,3}(?:\.\d+)?)", t, re.I)
     if not m:
@@ -1026,15 +1091,27 @@ _CAP = [
     r"最多不超过|总额不超过)\s*(?:为|是|到)?\s*(?:¥|rmb|cny|人民币)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
+    r"累计以?(?:人民币)?\s*(\d+(?:\.\d+)?)\s*(?:元|块)?\s*为限",
+    r"(?:aggregate|total|cumulative)\s+(?:liability|fines?|penalt\w*|damages|deductions?)"
+    r"[^.;]{0,60}?(?:shall not exceed|not exceed|capped at|limited to)\s*(?:¥|rmb|cny)?\s*"
+    r"(\d+(?:\.\d+)?)",
+    r"cap\s+it\s+at\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:orders?|jobs?|loads?|"
+    r"trips?|runs?|km|kilomet|days?|hours?|单|天|公里))(?:\s*(?:for|in|per|a|each|this)\s+"
+    r"(?:the\s+)?month)?(?:\s*in total)?",
     r"(?:capped|cap(?:ped)?)\s*(?:at|of|:)?\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:orders?|"
     r"jobs?|loads?|trips?|runs?|km|kilomet|days?|hours?|单|天|公里))",
     r"(?:up to|at most|maximum(?: of)?|max(?:imum)?\.?|no more than|not exceeding)\s*(?:¥|rmb|"
     r"cny)?\s*"
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)\s*(?:in total|total|per month|a month|each month|"
     r"overall|altogether|(?:for|in) (?:the|a|this|that) (?:whole )?month)",
-    r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))?\s*(?:of\s+)?(?:up to|"
-    r"at most|"
-    r"capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
+    # (a fine word or a currency: "total ... at most 1500" is a km bound)
+    r"(?:total|in total|overall|monthly)\s*(?:fines?|penalt(?:y|ies))\s*(?:of\s+)?(?:up to|"
+    r"at most|capped at|no more than)\s*(?:¥|rmb|cny)?\s*(\d+(?:\.\d+)?)",
+    r"(?:total|in total|overall|monthly)\s*(?:of\s+)?(?:up to|at most|capped at|no more than)"
+    r"\s*(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
+    r"(?:total|in total|overall|monthly)\s*(?:of\s+)?(?:up to|at most|capped at|no more than)"
+    r"\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
+    r"(?:total|in total|overall|monthly)\s*(?:of\s+)?capped at\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny)\s*cap",
     r"(?:max(?:imum)?|at most|up to|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?)\s*(?:of\s*)?"
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
@@ -1047,6 +1124,12 @@ _AMOUNT = [
     r"(?:损失|赔偿|赔|亏)\s*" + _WHOM + r"(?:¥)?\s*(\d+(?:\.\d+)?)"
     r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"(?:罚款|扣款|罚金)\s*(?:为|是)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:晚|天|次|单|趟|回))",
+    # 记100块, 算900块, 按350块罚; 120块罚款; knock 80 yuan off, knock off 250
+    r"(?:记|算|按)\s*(?:我|他|你)?\s*(\d+(?:\.\d+)?)\s*(?:元|块)",
+    r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:的)?(?:罚款|违约金)",
+    r"(?i)knock\s*(?:off\s*)?(?:¥|rmb)?\s*(\d+(?:\.\d+)?)",
+    # 禁止 200每单 (✗200/单): the mark, then the fine
+    r"(?:禁止|banned)\s+(\d+(?:\.\d+)?)\s*(?:元|块|yuan)?(?=\s*(?:每|/|each|per))",
     # 按时段罚，每个时段120
     r"(?:罚|扣)[^。;；]{0,6}每(?:个|一个)?时段\s*(\d+(?:\.\d+)?)(?!\d|\.\d)",
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
@@ -1065,6 +1148,10 @@ _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minu
                    re.I)
 
 
+_FINE_WORDS = (r"罚|扣|违约金|赔|违反|处罚|fine|penalt|charge|deduct|knock|liquidated|damages|"
+               r"breach|cost(?:s)? me|扣款|deduction")
+
+
 def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int]]]:
     """(amount, cap, cap_stated_none, cap spans). The amount is the first fine not part of a
     cap and not a per-minute rate."""
@@ -1079,6 +1166,7 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
     if none:
         cap = None
     cands = []
+    rate = rate_per_minute(t)
     for p in _AMOUNT:
         for m in rx.finditer(p, t, re.I):
             s, e = m.start(1), m.end(1)
@@ -1087,13 +1175,25 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
             near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
             a = max([x.end() for x in rx.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
             b = rx.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
-            if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]):
+            # a per-minute rate's amount (每分钟罚2元, 2元/min), not a fine beside it in the
+            # clause (没做到罚300元 另按2元/min)
+            if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]) and (
+                    rate is None or float(m.group(1)) == rate):
                 continue
             if rx.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
                 continue
             del near
             cands.append((s, float(m.group(1))))
-    amount = min(cands)[1] if cands else None
+    # the amount in a clause that names a fine, before one in a story around it (a 450-yuan
+    # order, 80 yuan of mangoes); with none named, the last (a rule's fine comes after its
+    # reasons)
+    def fined(pos: int) -> bool:
+        a = max([x.end() for x in rx.finditer(r"[;；。!！?？]|\.(?!\d)", t[:pos])] or [0])
+        b = rx.search(r"[;；。!！?？]|\.(?!\d)", t[pos:])
+        return rx.search(_FINE_WORDS, t[a:pos + (b.start() if b else len(t))], re.I) is not None
+
+    named = sorted(c for c in cands if fined(c[0]))
+    amount = (named[0][1] if named else max(cands)[1]) if cands else None
     if cap is None and not none and amount is not None:
         # a cap written as a count of fines: 累计10单封顶, 最多罚10次, at most 5 fines
         m = rx.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
