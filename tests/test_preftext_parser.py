@@ -852,6 +852,11 @@ def test_the_hours_allowed_before_the_window_kept() -> None:
      "min_visit_days", {"min_days": 8}, 600.0),
     ("我老婆说我上回一天跑了六单，晚上十二点才到家。就是一天最多给我排3单，多一单算200块罚款。",
      "max_orders_per_day", {"max_orders": 3}, 200.0),
+    # a contract's curfew said again before its quiet time; a day broken as the fine's unit
+    ("第一条 乙方应当于每日22:00前回到住所（住所坐标：北纬23.2000，东经113.3000；"
+     "半径1公里范围内视为在家），并于当日22:00起至次日06:00止不得离开上述范围。"
+     "乙方每违反一日，支付违约金人民币150元。",
+     "home_by_curfew", {"curfew": "22:00", "quiet_until": "06:00"}, 150.0),
     ("没做到-300 另按2元/min：3/18 15:00后去23.05,112.47接老妈 停≥20min，回到🏠23.04,112.46 "
      "待到3/19 08:00", "home_stay_event", {"rate_per_minute": 2.0}, 300.0),
 ])
@@ -880,15 +885,14 @@ def test_a_cap_in_a_clause_of_its_own_is_read() -> None:
 
 def test_the_tenth_and_eleventh_blind_files_read_but_the_rules_listed() -> None:
     """drivers_blind_j.json (73 rules) after round 15: 69 exact; drivers_blind_k.json (70)
-    after round 16: 58. The rules left, each named in docs/preferences.md (a home-by clock a
+    after round 16: 60. The rules left, each named in docs/preferences.md (a home-by clock a
     writer meant as the errand's absence end, a day count without its unit, a place in a
     story beside the rule, a voice message's several clocks)."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_j.json")] == [
         ("BJ02", "min_region_order_days"), ("BJ12", "home_stay_event"),
         ("BJ16", "home_stay_event"), ("BJ16", "min_days_without_orders")]
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_k.json")] == [
-        ("BK01", "home_by_curfew"), ("BK01", "dwell_at_point_on_day"),
-        ("BK02", "forbidden_circle"), ("BK04", "quiet_window"), ("BK06", "home_by_curfew"),
-        ("BK09", "forbidden_cargo_place"), ("BK09", "min_visit_days"),
-        ("BK12", "min_full_off_days"), ("BK13", "home_by_curfew"), ("BK13", "home_stay_event"),
+        ("BK01", "dwell_at_point_on_day"), ("BK02", "forbidden_circle"),
+        ("BK04", "quiet_window"), ("BK06", "home_by_curfew"), ("BK09", "forbidden_cargo_place"),
+        ("BK09", "min_visit_days"), ("BK12", "min_full_off_days"), ("BK13", "home_stay_event"),
         ("BK16", "forbidden_cargo_place"), ("BK19", "max_orders_per_day")]

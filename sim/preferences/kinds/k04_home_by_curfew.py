@@ -136,7 +136,10 @@ class HomeByCurfew(Kind):
         firsts = [c for c in f.clocks
                   if not rx.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
         cur = firsts[0] if firsts else f.clocks[0]
-        rest = [c for c in f.clocks if c.start > cur.start]
+        # the quiet time's end: the first later clock that is another time of day (…23:00前回到
+        # 住所 … 于当日23:00起至次日05:30止: the curfew said again, then its end)
+        rest = [c for c in f.clocks if c.start > cur.start and c.minutes != cur.minutes] or [
+            c for c in f.clocks if c.start > cur.start]
         quiet = rest[0] if rest else cur
         curfew = cur.hhmm
         if cur.bare and 5 * 60 <= cur.minutes < 12 * 60:  # 九点半前到家: a curfew is evening

@@ -200,7 +200,8 @@ def fine_unit(t: str, pos: int) -> bool:
     before = rx.search(r"(?:(?<![最至顶起不])(?:少|多)|(?<!不)超|差|缺|违反|违规|做不到|"
                        r"没做到|达不到)\s*$",
                        t[max(0, pos - 3):pos])
-    fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*(?:扣|罚|赔)", t[pos:pos + 12])
+    fine = rx.match(r"\d+(?:\.\d+)?\s*\S{0,2}?\s*[,，]?\s*(?:扣|罚|赔|支付|违约金|付)",
+                    t[pos:pos + 12])
     # 一天罚300, 一次扣200: one of a unit, then the fine, is "a day", "a time": the fine's unit
     per_one = rx.match(r"1\s*(?:天|日|晚|次|单|趟)\s*(?:就|都)?\s*(?:扣|罚|赔)", t[pos:pos + 8])
     return (before is not None and fine is not None) or per_one is not None
