@@ -276,6 +276,10 @@ class MemoryAgent:
         kept = [(fined(c), o) for c, o in kept]
         lengths = sorted(set(LEAN_REST_MINUTES if lean else REST_MINUTES)
                          | set(self.rules.rest_lengths(now, pos)))
+        # no rest past the minute a dated stop's drive falls due
+        cut = self.rules.stop_due_in(now, pos)
+        if cut is not None:
+            lengths = sorted({min(m, cut) for m in lengths})
         # each rest's saving rule by rule: summed for the view, kept to book the one taken
         parts = {m: self.rules.wait_saving_by_rule(int(now), pos, m) for m in lengths}
         saving = {m: round(self.weigh(parts[m], w), 1) for m in lengths}
@@ -528,6 +532,9 @@ class MemoryAgent:
         todo = state.todo
         assert todo is not None
         if todo.action == "wait":
+            cut = self.rules.stop_due_in(now, pos)
+            if cut is not None and cut < todo.minutes:  # as the rests: not past a stop's drive
+                todo = dataclasses.replace(todo, minutes=cut)
             minutes = int(min(todo.minutes, DAY))
             if self.at_face:  # rule by rule, each at its own weight
                 saving = self.weigh(self.rules.wait_saving_by_rule(int(now), pos, minutes), w)

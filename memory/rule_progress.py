@@ -474,6 +474,20 @@ class RuleProgress:
                 and spec.rule is not None for e in spec.rule.rest_ends(view)}
         return tuple(sorted(m for e in ends if 1 <= (m := e - at) <= DAY))
 
+    def stop_due_in(self, now: float, position: Point | None = None) -> int | None:
+        """Minutes until the first drive a dated stop needs falls due (`Kind.drive_due`), among
+        the rules not waived and not yet due; None if none. A wait or rest asked now is cut
+        there: a stop falls due only shortly before its drive, and a night's rest begun the
+        evening before would otherwise run past it (the quiet window that made T24's route
+        stop unreachable, failure class "a due rule behind another")."""
+        at = int(now)
+        view = self._view(at, position or self.position())
+        ins = [due - at for st in self.states(now, position)
+               if st.status is Status.OK and st.spec.index not in self.waived
+               and st.spec.rule is not None
+               and (due := st.spec.rule.drive_due(view, st.counters)) is not None and due > at]
+        return min(ins, default=None)
+
     def stay_after(self, state: RuleState, arrive: int, at: Point) -> int:
         """Minutes the rule of `state` then asks the driver to rest at `at` from `arrive` (a
         curfew's night at home): what going there commits to, beyond the drive."""

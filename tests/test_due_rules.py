@@ -71,29 +71,78 @@ def test_standing_at_a_stop_reached_late_asks_for_no_wait(rule):
     assert s.todo.action == "wait"
 
 
-def test_the_due_rule_worth_most_is_the_one_followed():
-    """At 21:35 the quiet window (first in rule order) asks for the night's rest; the route
-    stop, five hours away by 09:00, asks for the drive. The rest forgoes the route's 4,000,
-    the drive breaks the window's 200: the drive is the advice."""
+@pytest.mark.parametrize("rule", [
+    pref("route_stops_on_day", ROUTE, amount=4000, cap=4000),
+    pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)], ids=["route", "dwell"])
+def test_a_stop_falls_due_when_its_drive_must_start_not_the_evening_before(rule):
+    """Failure class "a stop reached the evening before": a route stop fell due from noon the
+    day before and a dwell 12 hours before its drive, so drivers drove there the evening
+    before and waited the night (8-12 hours); takes that would lose the stop are charged
+    its fine (`stops_lost`), so the drive falls due only STOP_LEAD minutes before it must
+    start."""
+    from sim.preferences.progress import DUE_SLACK, STOP_LEAD
+    evening = LogBuilder("d1", *HOME, CARGO).wait_until(20 * 60)  # 20:00 the day before
+    s = state_of([rule], evening)
+    assert s.status is Status.OK
+    assert s.todo is None
+    go = progress([rule], evening, CARGO)._view(evening.t, Point(*HOME)).go_minutes(*DG)
+    due_at = 1440 + 540 - go - DUE_SLACK - STOP_LEAD  # the 09:00 deadline, less the drive
+    s = state_of([rule], LogBuilder("d1", *HOME, CARGO).wait_until(due_at - 30))
+    assert s.status is Status.OK
+    s = state_of([rule], LogBuilder("d1", *HOME, CARGO).wait_until(due_at + 1))
+    assert s.status is Status.DUE
+    assert s.todo is not None
+    assert s.todo.action == "go"
+
+
+def route_due_at(entries: list[dict], b: LogBuilder) -> int:
+    """The minute the route's drive to its first stop (DG by 09:00) falls due from `b`'s
+    position."""
+    from sim.preferences.progress import DUE_SLACK, STOP_LEAD
+    go = progress(entries, b, CARGO)._view(b.t, Point(b.lat, b.lng)).go_minutes(*DG)
+    return 1440 + 540 - go - DUE_SLACK - STOP_LEAD
+
+
+def refreshed_todo(entries: list[dict], b: LogBuilder):
     sc = load_scenario(ROOT / "scenarios/competition-rules.toml").with_overrides(
         scenario={"days": DAYS})
+    agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
+                        DriverSpec("d1", *HOME), sc, EventBus(), None)
+    agent.attach_rules(progress(entries, b, CARGO))
+    obs = Observation("d1", float(b.t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
+                      0.0, 0.0, 10, last_outcome=Outcome())
+    return agent.refresh(obs)
+
+
+def test_the_due_rule_worth_most_is_the_one_followed():
+    """At 21:35 the quiet window (first in rule order) asks for the night's rest; the route
+    stop, five hours away by 09:00, is not due yet, so the rest is cut at the minute its
+    drive falls due (a rest to 06:30 would lose it: failure class "a due rule behind
+    another"). Then the rest forgoes the route's 4,000, the drive breaks the window's 200:
+    the drive is the advice."""
     quiet = pref("quiet_window", {"start": "21:30", "end": "06:30", "count": "per_day"},
                  amount=200)
     route = pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)
     b = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(21 * 60 + 35)
-    for entries, action in (([quiet], "wait"), ([quiet, route], "go"), ([route, quiet], "go")):
-        rp = progress(entries, b, CARGO)
-        agent = MemoryAgent("cargo-market-driver", Geography.guangdong(detour_factor=1.0),
-                            DriverSpec("d1", *HOME), sc, EventBus(), None)
-        agent.attach_rules(rp)
-        assert len(rp.due_states(b.t, Point(b.lat, b.lng))) == len(entries)
-        obs = Observation("d1", float(b.t), DAYS * 1440.0, Point(b.lat, b.lng), 1.5, 0.0, 0,
-                          0.0, 0.0, 10, last_outcome=Outcome())
-        todo = agent.refresh(obs).todo
+    due_at = route_due_at([quiet, route], b)
+    assert b.t < due_at < 1440  # the evening before, inside the window
+    alone = refreshed_todo([quiet], b).todo
+    assert alone is not None
+    assert alone.action == "wait"
+    assert alone.minutes > due_at - b.t
+    for entries in ([quiet, route], [route, quiet]):
+        state = refreshed_todo(entries, b)
+        assert state.todo is not None
+        assert (state.todo.action, state.todo.minutes) == ("wait", due_at - b.t)
+        assert all(r.minutes <= due_at - b.t for r in state.rests)
+    later = LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(due_at)
+    for entries in ([quiet, route], [route, quiet]):
+        rp = progress(entries, later, CARGO)
+        assert len(rp.due_states(later.t, Point(later.lat, later.lng))) == 2
+        todo = refreshed_todo(entries, later).todo
         assert todo is not None
-        assert todo.action == action, (entries, todo)
-        if action == "go":  # worth following: the route's 4,000 against the window's 200
-            assert todo.at_stake > todo.cost
+        assert todo.action == "go", (entries, todo)
+        assert todo.at_stake > todo.cost  # worth following: the route's 4,000 against 200
 
 
 def test_a_stop_no_take_is_charged_for_is_held_whole_against_a_take():
@@ -111,7 +160,7 @@ def test_a_stop_no_take_is_charged_for_is_held_whole_against_a_take():
         ([pref("dwell_at_point_on_day", DWELL, amount=2000, cap=2000)],
          LogBuilder("d1", *HOME, CARGO).wait_until(1440 + 420).reposition(*DG), "wait", True),
         ([pref("route_stops_on_day", ROUTE, amount=4000, cap=4000)],
-         LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(21 * 60 + 35), "go", True),
+         LogBuilder("d1", *HOME, CARGO).reposition(*FAR).wait_until(1440 + 120), "go", True),
         ([quiet], LogBuilder("d1", *HOME, CARGO).wait_until(21 * 60 + 35), "wait", False),
     )
     for entries, b, action, uncharged in cases:

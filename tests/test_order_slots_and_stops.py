@@ -173,7 +173,8 @@ def test_a_stop_already_due_is_left_to_its_action():
     """Once the stop's action is due its value is held against every take
     (`takes_uncharged`); charging the take too would count the fine twice."""
     cargo = stop_cargo(-5)  # a take that loses the stop whatever the scan
-    b = LogBuilder("d1", *HOME, cargo).wait(1500, scan=10)  # day 1 01:00: due
+    # day 1 06:40: due (the drive to a 10:00 stop falls due STOP_LEAD + DUE_SLACK before)
+    b = LogBuilder("d1", *HOME, cargo).wait(1830, scan=10)
     rp = progress([DWELL], b, cargo)
     now, pos = b.t, Point(b.lat, b.lng)
     assert rp.states(now, pos)[0].todo is not None

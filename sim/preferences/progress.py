@@ -17,6 +17,10 @@ from sim.official.steps import StepLog
 from sim.official.timebase import DAY, drive_minutes
 
 DUE_SLACK = 90  # minutes of slack before a daily rest or curfew must start
+# minutes beyond DUE_SLACK that a dated stop's drive (K22, K23) falls due before it must start:
+# a take that would lose the stop is charged its fine (`stops_lost` in memory/rule_progress.py),
+# so the lead covers only the rests, searches and moves that are not
+STOP_LEAD = 180
 
 
 class Scope(StrEnum):
@@ -107,4 +111,5 @@ class ProgressContext:
         return 0
 
 
-__all__ = ["DUE_SLACK", "Progress", "ProgressContext", "Scope", "Status", "Todo", "hm"]
+__all__ = ["DUE_SLACK", "STOP_LEAD", "Progress", "ProgressContext", "Scope", "Status", "Todo",
+           "hm"]

@@ -242,6 +242,11 @@ class Kind(ABC):
         (`RuleProgress.delay_charges`). None by default: one more break's fine is at stake."""
         return None
 
+    def drive_due(self, ctx: ProgressContext, counters: Counters) -> int | None:
+        """The minute a drive this rule needs falls due (a dated stop's, K22/K23), or None:
+        a wait asked by another rule ends there (`RuleProgress.stop_due_in`)."""
+        return None
+
     def lost_unseen(self) -> bool:
         """True for a rule whose own test fails alike before and after a take that puts it
         out of reach (a dated stop, K22/K23: nothing is reached yet either way), so a take's

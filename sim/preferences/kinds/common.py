@@ -9,7 +9,15 @@ from sim.official.cargo_index import CargoRecord
 from sim.official.steps import ActionKind, Step
 from sim.official.timebase import DAY, date_to_day, hhmm_to_minutes
 from sim.preferences.kinds.base import Counters, Kind
-from sim.preferences.progress import Progress, ProgressContext, Status, Todo, hm
+from sim.preferences.progress import (
+    DUE_SLACK,
+    STOP_LEAD,
+    Progress,
+    ProgressContext,
+    Status,
+    Todo,
+    hm,
+)
 
 
 def daily_window(day: int, start: str, end: str) -> tuple[int, int]:
@@ -86,6 +94,23 @@ class DatedStopKind(Kind):
 
     def lost_unseen(self) -> bool:
         return True
+
+    def next_stop(self, counters: Counters) -> tuple[float, float, int] | None:
+        """(lat, lng, the minute it must be reached by) of the stop to keep next; None when
+        the rule is kept."""
+        raise NotImplementedError
+
+    def drive_due(self, ctx: ProgressContext, counters: Counters) -> int | None:
+        """The minute the drive to the next stop falls due: its time, less the drive, less
+        DUE_SLACK and STOP_LEAD. Not the evening before (failure class "a stop reached the
+        evening before"): a take that would lose the stop is charged its fine
+        (`RuleProgress.stops_lost`) and a wait is cut short at this minute
+        (`RuleProgress.stop_due_in`). None when the rule is kept."""
+        nxt = self.next_stop(counters)
+        if nxt is None:
+            return None
+        lat, lng, by = nxt
+        return by - ctx.go_minutes(lat, lng) - DUE_SLACK - STOP_LEAD
 
     @staticmethod
     def stop_lost(ctx: ProgressContext, arrived: int | None, lat: float, lng: float,

@@ -14,7 +14,7 @@ from sim.preferences.kinds.common import DatedStopKind, dwell_after
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
 from sim.preferences.kinds.params import Km, Lat, Lng, Minutes, Params
 from sim.preferences.kinds.wording import en_date, pt, zh_date
-from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
+from sim.preferences.progress import Progress, ProgressContext, Scope, Status, Todo
 from sim.preferences.text.common import Claim, hit
 from sim.preferences.text.extract import Facts, distinct_isos
 from sim.typed_values import HHMM, Date
@@ -64,6 +64,13 @@ class DwellAtPointOnDay(DatedStopKind):
                 f"{params.radius_km:g} km{by} and then wait there at least "
                 f"{params.min_dwell_minutes} minutes in one go.")
 
+    def next_stop(self, counters: Counters) -> tuple[float, float, int] | None:
+        p = self.params
+        if not counters["failed"]:
+            return None
+        day = date_to_day(p.date)
+        return p.lat, p.lng, day * DAY + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, now = self.params, ctx.now
         day = date_to_day(p.date)
@@ -79,7 +86,8 @@ class DwellAtPointOnDay(DatedStopKind):
             run = ctx.resting_run()
             return Status.DUE, line, Todo("wait", "dwell",
                                           minutes=max(1, p.min_dwell_minutes - run))
-        if by - now - ctx.go_minutes(p.lat, p.lng) <= DUE_SLACK + DAY // 2:
+        due = self.drive_due(ctx, counters)
+        if due is not None and now >= due:
             return Status.DUE, line, Todo("go", "dwell point", lat=p.lat, lng=p.lng)
         return Status.OK, line, None
 

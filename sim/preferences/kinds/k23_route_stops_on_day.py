@@ -113,6 +113,14 @@ class RouteStopsOnDay(DatedStopKind):
             for x in params.stops)
         return f"On {params.date} visit, in this order, within {params.radius_km:g} km: {legs}."
 
+    def next_stop(self, counters: Counters) -> tuple[float, float, int] | None:
+        p, c = self.params, counters
+        if not c["failed"]:
+            return None
+        stop = p.stops[(c.get("failed_stop") or 1) - 1]
+        return stop.lat, stop.lng, (date_to_day(p.date) * DAY
+                                    + hhmm_to_minutes(stop.arrive_by))
+
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, c, now = self.params, counters, ctx.now
         day = date_to_day(p.date)
@@ -127,7 +135,8 @@ class RouteStopsOnDay(DatedStopKind):
         # the failed stop's arrival (None: not reached); a lost stop loses the route
         if self.stop_lost(ctx, c["arrivals"][i], stop.lat, stop.lng, p.radius_km, by):
             return Status.VIOLATED, line + ": missed", None
-        if day * DAY - DAY // 2 <= now:
+        due = self.drive_due(ctx, c)
+        if due is not None and now >= due:
             if ctx.near(stop.lat, stop.lng, p.radius_km) and stop.min_dwell_minutes:
                 return Status.DUE, line, Todo("wait", "route stop dwell",
                                               minutes=stop.min_dwell_minutes)
