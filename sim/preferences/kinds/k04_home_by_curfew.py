@@ -135,7 +135,9 @@ class HomeByCurfew(Kind):
                  r"next morning)?\s*(?:早上|凌晨|上午)?\s*$")
         firsts = [c for c in f.clocks
                   if not rx.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
-        cur = firsts[0] if firsts else f.clocks[0]
+        # the clock said as a deadline (home by 21:00), before one of the story's (the 9:40 bus)
+        cur = next((c for c in firsts if c.before), None) or (firsts[0] if firsts
+                                                                else f.clocks[0])
         # the quiet time's end: the first later clock that is another time of day (…23:00前回到
         # 住所 … 于当日23:00起至次日05:30止: the curfew said again, then its end)
         rest = [c for c in f.clocks if c.start > cur.start and c.minutes != cur.minutes] or [

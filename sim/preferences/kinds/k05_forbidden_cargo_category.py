@@ -81,6 +81,17 @@ class ForbiddenCargoCategory(Kind):
                                   r"cargo|货")
         if hit(f, r"必须接满|接满|考核|kpi|指标|quota|至少接|at least \d+ (?:orders|jobs|loads)"):
             score -= 2.0
+        # a category only in a clause that refuses nothing (the seafood's great ... loads to
+        # Zhanjiang, keep them away): the refusal is of the place
+        cuts = [0] + [m.end() for m in rx.finditer(r"[;!?。；！？]|\.(?!\d)", f.low)] + [len(f.low)]
+
+        def refused(at: int) -> bool:
+            a = max(c for c in cuts if c <= at)
+            b = min([c for c in cuts if c > at] or [len(f.low)])
+            return rx.search(REFUSE, f.low[a:b], re.I) is not None
+
+        if f.places and not any(refused(at) for _, at in f.categories):
+            score -= 1.0
         return Claim("forbidden_cargo_category", score,
                          {"categories": cats})
 

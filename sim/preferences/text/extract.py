@@ -937,8 +937,8 @@ def coords(t: str) -> list[Coord]:
     'lat 22.54 lng 114.06', '114.06E 22.54N'; the order is decided by magnitude."""
     out: list[Coord] = []
     pats = [
-        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|"
-                                                         r"and)?\s*"
+        r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[Nn]?\s*[,，、;/ ]?\s*"
+        r"(?:和|and)?\s*"
         r"(?:东经|经度|lng|lon(?:gitude)?)\s*[:=]?\s*" + _F,
         r"(?:东经|经度|lng|"
         r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
