@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -95,10 +96,10 @@ class DatedStopKind(Kind):
     def lost_unseen(self) -> bool:
         return True
 
+    @abstractmethod
     def next_stop(self, counters: Counters) -> tuple[float, float, int] | None:
         """(lat, lng, the minute it must be reached by) of the stop to keep next; None when
         the rule is kept."""
-        raise NotImplementedError
 
     def drive_due(self, ctx: ProgressContext, counters: Counters) -> int | None:
         """The minute the drive to the next stop falls due: its time, less the drive, less
