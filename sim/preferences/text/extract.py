@@ -211,8 +211,30 @@ def _terse(t: str) -> str:
     return rx.sub(r"(?i)\b(this|a|per|each|the|every)\s+mo\b", r"\1 month", t)
 
 
+_TURN = re.compile(r"^\s*([^\s:：]{1,16})\s*[:：]")
+
+
+def _dialogue(t: str) -> str:
+    """A rule agreed over several turns ("调度：十点行不行？ / 梁师傅：行，那就十点 / 调度：好，
+    哪天晚上十点还没到家…罚150"): the last turn that names a number goes first, since it
+    restates what was agreed and the readers take a kind's first value; the other turns keep
+    their order (a route's stops, a window's start before its end). A dialogue is three turns
+    or more with a speaker who speaks twice; a form's fields (each label once) are no
+    dialogue."""
+    lines = [x for x in t.split("\n") if x.strip()]
+    labels = [m.group(1) for x in lines if (m := _TURN.match(x))]
+    if len(labels) < 3 or len(set(labels)) == len(labels):
+        return t
+    last = next((i for i in range(len(lines) - 1, -1, -1)
+                 if rx.search(r"[\d零一二两三四五六七八九十百千]", lines[i])), None)
+    if last is None:
+        return t
+    return "\n".join([lines[last], *lines[:last], *lines[last + 1:]])
+
+
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
+    t = _dialogue(t)
     t = _terse(t)
     # twelve (12), 十二（12）: a number in words with its digits, as the digits
     t = rx.sub(r"(?i)\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)?"
