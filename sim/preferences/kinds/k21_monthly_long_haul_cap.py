@@ -74,8 +74,10 @@ class MonthlyLongHaulCap(Kind):
             f.low)]
         if not hs or not counts or not hit(f, MONTH):
             return None
-        score = 2.0 + 0.6 * hit(f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|"
-                                   r"more than|over|exceed|longer than") + 0.3 * hit(f, LIMIT)
+        # (points named: an itinerary's stops and stays, no long-haul cap)
+        score = 2.0 - 1.5 * (len(f.coords) >= 2) + 0.6 * hit(
+            f, r"远活|长途|大半天|长活|long|far|big job|超过|大于|超出|more than|over|exceed|"
+               r"longer than") + 0.3 * hit(f, LIMIT)
         if f.categories:
             score -= 1.0
         # the threshold a comparison names ("time is over 10 hours"), not an anecdote's hours
