@@ -932,10 +932,10 @@ def test_the_twelfth_and_thirteenth_blind_files_misses_are_pinned() -> None:
     """drivers_blind_l.json (72 rules, values of the rule's own type beside it, rules that
     changed: 51 exact, measured on the code before any change for it; the dialogue round
     moved none of its rules) and drivers_blind_m.json (70, dialogues and forms: 33 exact
-    blind, 46 after round 17). The rules listed are read wrong today; a change
+    blind, 48 after round 17). The rules listed are read wrong today; a change
     that reads one more right must shorten this list, and one that breaks another fails."""
     assert len(misread_rules("drivers_blind_l.json")) == 21
-    assert len(misread_rules("drivers_blind_m.json")) == 24
+    assert len(misread_rules("drivers_blind_m.json")) == 22
 
 
 def test_an_itinerary_written_as_a_form_of_stops() -> None:
@@ -947,3 +947,17 @@ def test_an_itinerary_written_as_a_form_of_stops() -> None:
     assert_reads_as(text, "route_stops_on_day", {"date": "2026-03-19", "stops": [
         {"lat": 23.1, "lng": 113.2, "arrive_by": "09:00", "min_dwell_minutes": 45},
         {"lat": 22.8, "lng": 113.5, "arrive_by": "15:00", "min_dwell_minutes": 30}]})
+
+
+@pytest.mark.parametrize(("text", "curfew", "quiet"), [
+    # the home-by deadline, not the quiet time's end said with 前 as well
+    ("调度：谭师傅，晚上有门禁吗？\n谭师傅：有，晚上8点半要到家。\n调度：8点半太早，9点半？\n"
+     "谭师傅：9点吧，早上7点前不出门。\n调度：行，晚上9点前到家，第二天早上7点前不出门。"
+     "家在21.6600, 110.9200，1公里内。违反1天罚120。\n谭师傅：好。", "21:00", "07:00"),
+    ("调度：几点前回家？\n梁师傅：最好九点半。\n调度：十点行不行？\n梁师傅：行，那就十点。"
+     "不过早上六点之前别叫我出车。家在23.0300, 113.1400，1.5公里内。\n"
+     "调度：好。哪天晚上十点还没到家，或者第二天六点前就出车了，当天罚150。\n梁师傅：可以。",
+     "22:00", "06:00"),
+])
+def test_a_curfew_agreed_in_a_dialogue(text: str, curfew: str, quiet: str) -> None:
+    assert_reads_as(text, "home_by_curfew", {"curfew": curfew, "quiet_until": quiet})

@@ -17,7 +17,7 @@ from sim.preferences.kinds.wording import pt
 from sim.preferences.progress import DUE_SLACK, Progress, ProgressContext, Scope, Status, Todo
 from sim.preferences.text import rx
 from sim.preferences.text.common import Claim, hit
-from sim.preferences.text.extract import Facts
+from sim.preferences.text.extract import Clock, Facts
 from sim.typed_values import HHMM
 
 
@@ -135,9 +135,17 @@ class HomeByCurfew(Kind):
                  r"next morning)?\s*(?:早上|凌晨|上午)?\s*$")
         firsts = [c for c in f.clocks
                   if not rx.search(until, f.low[max(0, c.start - 16):c.start], re.I)]
-        # the clock said as a deadline (home by 21:00), before one of the story's (the 9:40 bus)
-        cur = next((c for c in firsts if c.before), None) or (firsts[0] if firsts
-                                                                else f.clocks[0])
+        # the clock said as the deadline to be home by (home by 21:00, 9点前到家), before one of
+        # the story's (the 9:40 bus); not the quiet time's end (6点前别出车)
+        def homeward(c: Clock) -> bool:
+            return c.before and (
+                rx.match(r"\s*(?:之前|以前|前)?\s*(?:要|得|必须)?\s*(?:回|到|返)\s*(?:到)?\s*(?:家|住)",
+                         f.low[c.end:c.end + 10]) is not None
+                or rx.search(r"(?:home|back)\s+(?:\w+\s+){0,2}(?:by|before)\s*$",
+                             f.low[max(0, c.start - 24):c.start], re.I) is not None)
+
+        cur = next((c for c in firsts if homeward(c)), None) or (firsts[0] if firsts
+                                                                 else f.clocks[0])
         # the quiet time's end: the first later clock that is another time of day (…23:00前回到
         # 住所 … 于当日23:00起至次日05:30止: the curfew said again, then its end)
         rest = [c for c in f.clocks if c.start > cur.start and c.minutes != cur.minutes] or [
