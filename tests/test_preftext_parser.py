@@ -759,13 +759,22 @@ def test_a_family_errand_written_by_someone_else(text: str, params: dict) -> Non
     assert_reads_as(text, "home_stay_event", params)
 
 
-def test_a_route_written_as_a_numbered_list() -> None:
-    text = ("Job list for Thu 19 March:\n1. Depot A (22.6000, 113.9000) by 09:00, stay at least "
-            "60 min\n2. Yard B (22.7000, 114.0500) by 14:00, stay at least 30 min\nIn that order, "
-            "2 km at each. Not following it: 800 yuan.")
+@pytest.mark.parametrize(("text", "stops"), [
+    # a numbered list (blind file I's broadcast)
+    ("Job list for Thu 19 March:\n1. Depot A (22.6000, 113.9000) by 09:00, stay at least "
+     "60 min\n2. Yard B (22.7000, 114.0500) by 14:00, stay at least 30 min\nIn that order, "
+     "2 km at each. Not following it: 800 yuan.",
+     [(22.6, 113.9, "09:00", 60), (22.7, 114.05, "14:00", 30)]),
+    # a form of stops (BM14's, read blind as a long-haul cap of 30 one-hour orders a month,
+    # which put BM14 6.8% of its gross below the floor)
+    ("Itinerary - Thursday 19 March 2026\nStop 1: 23.1000, 113.2000 - arrive by 09:00, "
+     "stay 45 min\nStop 2: 22.8000, 113.5000 - arrive by 15:00, stay 30 min\n"
+     "Order: stop 1 then stop 2. Radius: 2 km\nFine: 600 yuan if the plan isn't kept",
+     [(23.1, 113.2, "09:00", 45), (22.8, 113.5, "15:00", 30)]),
+])
+def test_a_route_written_as_a_list_or_a_form(text: str, stops: list) -> None:
     assert_reads_as(text, "route_stops_on_day", {"date": "2026-03-19", "stops": [
-        {"lat": 22.6, "lng": 113.9, "arrive_by": "09:00", "min_dwell_minutes": 60},
-        {"lat": 22.7, "lng": 114.05, "arrive_by": "14:00", "min_dwell_minutes": 30}]})
+        {"lat": a, "lng": b, "arrive_by": by, "min_dwell_minutes": d} for a, b, by, d in stops]})
 
 
 @pytest.mark.parametrize("text", [
@@ -936,17 +945,6 @@ def test_the_twelfth_and_thirteenth_blind_files_misses_are_pinned() -> None:
     that reads one more right must shorten this list, and one that breaks another fails."""
     assert len(misread_rules("drivers_blind_l.json")) == 21
     assert len(misread_rules("drivers_blind_m.json")) == 22
-
-
-def test_an_itinerary_written_as_a_form_of_stops() -> None:
-    """"Stop 1: … / Stop 2: …" (BM14's form, read as a long-haul cap of 30 one-hour orders a
-    month, which put BM14 6.8% of its gross below the floor blind): each stop is a piece."""
-    text = ("Itinerary - Thursday 19 March 2026\nStop 1: 23.1000, 113.2000 - arrive by 09:00, "
-            "stay 45 min\nStop 2: 22.8000, 113.5000 - arrive by 15:00, stay 30 min\n"
-            "Order: stop 1 then stop 2. Radius: 2 km\nFine: 600 yuan if the plan isn't kept")
-    assert_reads_as(text, "route_stops_on_day", {"date": "2026-03-19", "stops": [
-        {"lat": 23.1, "lng": 113.2, "arrive_by": "09:00", "min_dwell_minutes": 45},
-        {"lat": 22.8, "lng": 113.5, "arrive_by": "15:00", "min_dwell_minutes": 30}]})
 
 
 @pytest.mark.parametrize(("text", "curfew", "quiet"), [
