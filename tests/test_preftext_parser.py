@@ -939,12 +939,11 @@ def test_a_rule_agreed_over_several_turns_reads_the_agreement(text: str, kind: s
 
 def test_the_twelfth_and_thirteenth_blind_files_misses_are_pinned() -> None:
     """drivers_blind_l.json (72 rules, values of the rule's own type beside it, rules that
-    changed: 51 exact, measured on the code before any change for it; the dialogue round
-    moved none of its rules) and drivers_blind_m.json (70, dialogues and forms: 33 exact
-    blind, 48 after round 17). The rules listed are read wrong today; a change
+    changed: 51 exact blind, 54 after round 17) and drivers_blind_m.json (70, dialogues and
+    forms: 33 exact blind, 49 after round 17). The rules listed are read wrong today; a change
     that reads one more right must shorten this list, and one that breaks another fails."""
-    assert len(misread_rules("drivers_blind_l.json")) == 21
-    assert len(misread_rules("drivers_blind_m.json")) == 22
+    assert len(misread_rules("drivers_blind_l.json")) == 18
+    assert len(misread_rules("drivers_blind_m.json")) == 21
 
 
 @pytest.mark.parametrize(("text", "curfew", "quiet"), [
@@ -959,3 +958,19 @@ def test_the_twelfth_and_thirteenth_blind_files_misses_are_pinned() -> None:
 ])
 def test_a_curfew_agreed_in_a_dialogue(text: str, curfew: str, quiet: str) -> None:
     assert_reads_as(text, "home_by_curfew", {"curfew": curfew, "quiet_until": quiet})
+
+
+@pytest.mark.parametrize(("text", "cats"), [
+    # the categories refused, not those the driver hauls, nor a refusal lifted since
+    ("Don't give me fruit - it rots in my box. Building materials are my bread and butter; I "
+     "also took machinery loads last month. 300 yuan per fruit order.", ["水果"]),
+    ("蔬菜不拉，放久了容易烂。我主要拉建材和机械设备。去年还不拉食品饮料，现在可以拉了。拉一单蔬菜罚200。",
+     ["蔬菜"]),
+    ("I mostly haul furniture. Until February I refused fruit as well, but fruit is fine again "
+     "now. What I won't touch: chemicals and plastics. 250 yuan per such order.", ["化工塑料"]),
+    # a list of the refused after a colon stays one sentence
+    ("第四条 乙方不得承运下列两类货物：（一）鲜活水产品；（二）水果。违者每单罚200元。",
+     ["鲜活水产品", "水果"]),
+])
+def test_only_the_categories_refused(text: str, cats: list[str]) -> None:
+    assert_reads_as(text, "forbidden_cargo_category", {"categories": cats})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,7 @@ from sim.preferences.kinds.params import Params, ParamsError
 from sim.preferences.progress import Progress, ProgressContext, Scope
 from sim.preferences.text import rx
 from sim.preferences.text.common import REFUSE, Claim, hit
-from sim.preferences.text.extract import Facts
+from sim.preferences.text.extract import Facts, categories
 
 # what a truck is said to carry, or to lack (车上没有打氧设备: the reason, not a category),
 # before a category word in the same clause
@@ -23,6 +24,10 @@ CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carr
            r"专拉|专跑|专门拉|专门运|只拉|只运|只跑|用来拉|用来运|拉的是|运的是|"
            r"没有|缺|\b(?:don't|do not|doesn't|does not) have\b|\bwithout\b|\black")
 
+# a refusal that no longer holds: an earlier time, then now ("Until February I refused fruit as
+# well, but fruit is fine again now")
+LIFTED_BEFORE = r"以前|原来|去年|上个月|\buntil\b|\bused to\b|last (?:month|year)|previously"
+LIFTED_NOW = r"现在|可以拉了|可以接了|\bnow\b|again|from now"
 # the loads a driver carries, named as the only ones, and the rest refused
 ONLY = r"只拉|只接|只运|只跑|只做|\bonly (?:carry|haul|take|accept|do)\b"
 OTHERS = (r"除此之外|除了这些|除这些|其他|其它|其余|别的|anything else|everything else|"
@@ -75,6 +80,23 @@ class ForbiddenCargoCategory(Kind):
             cats = [c for c in CATEGORIES if c not in named]
         if not cats or not hit(f, REFUSE):
             return None
+        # the categories refused, not those the driver hauls or hauls again now beside them
+        # ("I mostly haul building materials", "去年还不拉食品饮料，现在可以拉了")
+        # (sentences; a list's items after a colon, "（一）…；（二）…", stay in theirs)
+        cuts = [0] + [m.end() for m in rx.finditer(r"[!?。！？]|\.(?!\d)", f.low)] + [len(f.low)]
+
+        def refused(at: int) -> bool:
+            a = max(c for c in cuts if c <= at)
+            sentence = f.low[a:min([c for c in cuts if c > at] or [len(f.low)])]
+            return rx.search(REFUSE, sentence, re.I) is not None
+
+        refusing = {c for a, b in itertools.pairwise(cuts)
+                    if rx.search(REFUSE, f.num[a:b], re.I)
+                    and not (rx.search(LIFTED_BEFORE, f.num[a:b], re.I)
+                             and rx.search(LIFTED_NOW, f.num[a:b], re.I))
+                    for c, _ in categories(f.num[a:b])}
+        if refusing and any(c in refusing for c in cats):
+            cats = [c for c in cats if c in refusing]
         score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
                                    r"type of|"
                                    r"goods|"
@@ -83,13 +105,6 @@ class ForbiddenCargoCategory(Kind):
             score -= 2.0
         # a category only in a clause that refuses nothing (the seafood's great ... loads to
         # Zhanjiang, keep them away): the refusal is of the place
-        cuts = [0] + [m.end() for m in rx.finditer(r"[;!?。；！？]|\.(?!\d)", f.low)] + [len(f.low)]
-
-        def refused(at: int) -> bool:
-            a = max(c for c in cuts if c <= at)
-            b = min([c for c in cuts if c > at] or [len(f.low)])
-            return rx.search(REFUSE, f.low[a:b], re.I) is not None
-
         if f.places and not any(refused(at) for _, at in f.categories):
             score -= 1.0
         return Claim("forbidden_cargo_category", score,
