@@ -41,10 +41,15 @@ class DwellAtPointOnDay(DatedStopKind):
     scope = Scope.MONTH
     judged_at_end = True
 
+    def deadline(self) -> int:
+        """The minute the point must be reached by: arrive_by on the day, else its end."""
+        p = self.params
+        return DAY * date_to_day(p.date) + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+
     def violations(self, log: StepLog, ctx: RuleContext) -> Counters:
         p = self.params
         s = DAY * date_to_day(p.date)
-        deadline = s + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+        deadline = self.deadline()
 
         def near(pos: Point) -> bool:
             return pos.km_to(p.lat, p.lng) <= p.radius_km
@@ -66,15 +71,12 @@ class DwellAtPointOnDay(DatedStopKind):
 
     def next_stop(self, counters: Counters) -> tuple[float, float, int] | None:
         p = self.params
-        if not counters["failed"]:
-            return None
-        day = date_to_day(p.date)
-        return p.lat, p.lng, day * DAY + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+        return (p.lat, p.lng, self.deadline()) if counters["failed"] else None
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, now = self.params, ctx.now
         day = date_to_day(p.date)
-        by = day * DAY + (hhmm_to_minutes(p.arrive_by) if p.arrive_by else DAY)
+        by = self.deadline()
         if not counters["failed"]:
             return Status.OK, f"dwell on {p.date}: done", None
         line = f"dwell {p.min_dwell_minutes} min at ({p.lat}, {p.lng}) on {p.date}"

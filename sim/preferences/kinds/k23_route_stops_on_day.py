@@ -92,7 +92,7 @@ class RouteStopsOnDay(DatedStopKind):
             def near(pos: Point, stop: Stop = stop) -> bool:
                 return pos.km_to(stop.lat, stop.lng) <= p.radius_km
 
-            by = s + hhmm_to_minutes(stop.arrive_by)
+            by = self.deadline(stop)
             arrival = next((x.step_end for x in log.steps
                             if x.step_end > t and s <= x.step_end <= by and near(x.after)), None)
             arrivals.append(arrival)
@@ -119,8 +119,11 @@ class RouteStopsOnDay(DatedStopKind):
         if not c["failed"]:
             return None
         stop = p.stops[(c.get("failed_stop") or 1) - 1]
-        return stop.lat, stop.lng, (date_to_day(p.date) * DAY
-                                    + hhmm_to_minutes(stop.arrive_by))
+        return stop.lat, stop.lng, self.deadline(stop)
+
+    def deadline(self, stop: Stop) -> int:
+        """The minute `stop` must be reached by on the route's day."""
+        return DAY * date_to_day(self.params.date) + hhmm_to_minutes(stop.arrive_by)
 
     def progress(self, ctx: ProgressContext, counters: Counters, penalty: float) -> Progress:
         p, c, now = self.params, counters, ctx.now
@@ -132,7 +135,7 @@ class RouteStopsOnDay(DatedStopKind):
         line = f"route on {p.date}: stop {c.get('failed_stop')} of {len(p.stops)} next"
         if now >= day * DAY + DAY:
             return Status.VIOLATED, line + ": missed", None
-        by = day * DAY + hhmm_to_minutes(stop.arrive_by)
+        by = self.deadline(stop)
         # the failed stop's arrival (None: not reached); a lost stop loses the route
         if self.stop_lost(ctx, c["arrivals"][i], stop.lat, stop.lng, p.radius_km, by):
             return Status.VIOLATED, line + ": missed", None
