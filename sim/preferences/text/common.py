@@ -14,7 +14,7 @@ from typing import Any
 
 from sim.official.timebase import DAY
 from sim.preferences.text import rx
-from sim.preferences.text.extract import Clock, Facts, PlaceRef, km_spans, money
+from sim.preferences.text.extract import Clock, Facts, PlaceRef, km_spans
 
 
 @dataclass(frozen=True)
@@ -239,7 +239,7 @@ def hit_outside_caps(f: Facts, pattern: str) -> bool:
     """`hit`, outside the fine's cap (本月本条违约金累计不超过700 says how the fine is capped,
     not that the rule is a monthly total)."""
     low = f.low
-    for a, b in money(f.num)[3]:
+    for a, b in f.cap_spans:
         low = low[:a] + " " * (b - a) + low[b:]
     return rx.search(pattern, low, re.I) is not None
 

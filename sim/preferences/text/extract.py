@@ -1449,6 +1449,7 @@ class Facts:
     amount: float | None = None
     cap: float | None = None
     cap_none: bool = False
+    cap_spans: list[tuple[int, int]] = field(default_factory=list)  # where `num` states a cap
     categories: list[tuple[str, int]] = field(default_factory=list)
     places: list[PlaceRef] = field(default_factory=list)
     durations: list[tuple[int, int]] = field(default_factory=list)
@@ -1470,7 +1471,7 @@ def facts(raw: str) -> Facts:
     f.coords = coords(num)
     f.bbox = bbox(num)
     f.radius = radius(num)
-    f.amount, f.cap, f.cap_none, _ = money(num)
+    f.amount, f.cap, f.cap_none, f.cap_spans = money(num)
     f.categories = categories(num)
     f.places = places(num)
     f.durations = durations_min(num)
