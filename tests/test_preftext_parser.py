@@ -22,6 +22,17 @@ def assert_reads_as(text: str, kind: str, params: dict) -> None:
     assert {k: r.best.params.get(k) for k in params} == params
 
 
+def assert_best(text: str, kind: str, params: dict):
+    """The best reading (parsed, or ambiguous with this one ranked first) is `kind` with these
+    parameters; returned for its money."""
+    r = read_preference(text)
+    assert r.status is not ReadingStatus.UNPARSED, r.reason
+    assert r.best is not None
+    assert r.best.kind == kind
+    assert {k: r.best.params.get(k) for k in params} == params
+    return r.best
+
+
 def misread_rules(name: str) -> list[tuple[str, str, dict]]:
     """(driver, gold kind, reading) for each rule of a blind drivers file read otherwise than
     its gold kind and stated parameters (a null gold is not compared); a must-take id token
@@ -940,10 +951,11 @@ def test_a_rule_agreed_over_several_turns_reads_the_agreement(text: str, kind: s
 def test_the_twelfth_and_thirteenth_blind_files_misses_are_pinned() -> None:
     """drivers_blind_l.json (72 rules, values of the rule's own type beside it, rules that
     changed: 51 exact blind, 54 after round 17) and drivers_blind_m.json (70, dialogues and
-    forms: 33 exact blind, 49 after round 17). The rules listed are read wrong today; a change
+    forms: 33 exact blind, 49 after round 17, 53 with the offers set aside in round 18). The
+    rules listed are read wrong today; a change
     that reads one more right must shorten this list, and one that breaks another fails."""
     assert len(misread_rules("drivers_blind_l.json")) == 18
-    assert len(misread_rules("drivers_blind_m.json")) == 21
+    assert len(misread_rules("drivers_blind_m.json")) == 17
 
 
 @pytest.mark.parametrize(("text", "curfew", "quiet"), [
@@ -974,3 +986,198 @@ def test_a_curfew_agreed_in_a_dialogue(text: str, curfew: str, quiet: str) -> No
 ])
 def test_only_the_categories_refused(text: str, cats: list[str]) -> None:
     assert_reads_as(text, "forbidden_cargo_category", {"categories": cats})
+
+
+def test_the_fourteenth_and_fifteenth_blind_files_read_but_the_rules_listed() -> None:
+    """drivers_blind_n.json (74 rules in written Cantonese and Mandarin with input-method slips:
+    52 with their parameters blind, 73 after round 18) and drivers_blind_o.json (74 rules with
+    days said by the calendar, rules by exception, second-language English: 55 blind, 68
+    after). The rules left, each named in docs/preferences.md."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_n.json")] == [
+        ("BN10", "max_pickup_deadhead_km")]
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_o.json")] == [
+        ("BO01", "date_region_avoid"), ("BO02", "max_orders_per_day"),
+        ("BO04", "quiet_window"), ("BO08", "date_region_avoid"), ("BO12", "home_stay_event"),
+        ("BO15", "date_region_avoid")]
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # the offer answered with another value is set aside, and the answerer's own first value
+    ("Dispatcher: Any area you don't want to drive into?\nHuang: Shekou port.\n"
+     "Dispatcher: Give me a point.\nHuang: 22.4855, 113.9136. Keep me out of 3 km around it.\n"
+     "Dispatcher: 3 km cuts off half of Nanshan. Can we do 2?\nHuang: OK, 2 km.\n"
+     "Dispatcher: Then every time step you spend inside that 2 km circle costs 40 yuan.\n"
+     "Huang: Every step? Fine, I just won't go in.", "forbidden_circle",
+     {"lat": 22.4855, "lng": 113.9136, "radius_km": 2.0}),
+    ("Q: How much empty driving can you live with over the whole month?\n"
+     "A: Not more than 800 km in total.\nQ: With a 4.2 m you'll be hopping around town a lot. "
+     "1,000?\nA: 900, final offer.\nQ: OK: 900 km of empty running in total for March. "
+     "Every km beyond that is 2 yuan.\nA: OK.", "max_total_deadhead_km", {"max_km": 900.0}),
+    ("调度：邓师傅，早上第一单最晚几点接？\n邓伟：九点半吧。\n调度：清远的货一般早上装，8点半前能接第一单吗？\n"
+     "邓伟：8点半太赶，8点45。\n调度：好，有接单的日子，第一单不能晚于8:45，晚了当天罚60。\n邓伟：行。",
+     "first_order_deadline", {"latest": "08:45"}),
+    # a rate accepted as offered ("Make it 1.5 per minute?" / "OK, 1.5."), said with its unit
+    ("Wu: On 10 March my father leaves hospital.\nDispatcher: What do you need?\n"
+     "Wu: Between 2 pm and 6 pm that day I have to pick him up at the hospital, 22.5265, "
+     "113.3760, and wait there at least 40 minutes for the discharge.\nDispatcher: Then?\n"
+     "Wu: Then bring him home, 22.5170, 113.3925, and stay home until 8 am the next morning.\n"
+     "Dispatcher: 1 km radius for both places?\nWu: Yes.\nDispatcher: Penalty: 600 yuan if you "
+     "miss the pickup, and 2 yuan per minute you're away from home after it, until 8 am on the "
+     "11th.\nWu: Make it 1.5 per minute?\nDispatcher: OK, 1.5.", "home_stay_event",
+     {"rate_per_minute": 1.5, "min_pickup_dwell_minutes": 40}),
+])
+def test_an_offer_answered_with_another_value_is_set_aside(text: str, kind: str,
+                                                           params: dict) -> None:
+    """drivers_blind_m.json: the first offer of a negotiation was read (3 km, 800 km, 08:30,
+    2 yuan a minute) where the agreement came later (`dialogue.agreed`)."""
+    assert_best(text, kind, params)
+
+
+def test_a_route_agreed_in_turns_keeps_each_stop_and_takes_the_dwell_countered() -> None:
+    """Two stops said in turn by one speaker keep their own clocks and dwells; only the dwell
+    the dispatcher questioned and the driver answered changes (半小时 -> 45 分钟)."""
+    from sim.preferences.text.dialogue import agreed
+    text = ("吴晓东：3月25号我要送孩子去珠海考试，然后去江门接我妈。\n调度：具体几点？\n"
+            "吴晓东：先到珠海考点，早上8点前到，要待两个小时等孩子考完。考点是22.2735, 113.5430。\n"
+            "调度：然后呢？\n吴晓东：然后去江门，下午3点前到，22.5790, 113.0810，待半小时吃个饭。\n"
+            "调度：半小时够吗？\n吴晓东：那就45分钟吧。\n"
+            "调度：好，两个点都按2公里范围算，先珠海后江门，哪一步没做到罚600。\n吴晓东：好的。")
+    out = agreed(text)
+    assert out.startswith("调度：好，两个点都按2公里范围算")
+    assert "早上8点前到，要待两个小时" in out
+    assert "下午3点前到" in out
+    assert "半小时" not in out
+    assert "待45分钟吃个饭" in out
+    assert "22.2735, 113.5430" in out
+    assert "22.5790, 113.0810" in out
+
+
+def test_a_form_or_a_single_statement_is_no_dialogue() -> None:
+    from sim.preferences.text.dialogue import agreed
+    form = ("Event: warehouse inspection\nDate: Sat 14 March 2026\nPoint: 22.3580, 113.5860\n"
+            "Fine: 350")
+    assert agreed(form) == form
+    assert agreed("晚上十点前到家，罚150") == "晚上十点前到家，罚150"
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    ("吉车去装货唔好超过廿五公里，超过嘅单每单罚60。", "max_pickup_deadhead_km", {"max_km": 25.0},
+     60.0),
+    ("吉车去装货嗰段路唔好超过卅公里，太远唔抵，超过嘅单一单罚120。", "max_pickup_deadhead_km",
+     {"max_km": 30.0}, 120.0),
+    ("超过200咪（公里）嘅单唔好派俾我，我只跑短途，一单罚250。", "max_haul_km", {"max_km": 200.0},
+     250.0),
+    ("一个月空车跑的总公理数不能超过1500，超出的每公理扣两块，最多扣1000。",
+     "max_total_deadhead_km",
+     {"max_km": 1500.0}, 2.0),
+    ("开车超过8个钟头的长途单一个月最多接3单，再多的每单发300。", "monthly_long_haul_cap",
+     {"threshold_minutes": 480, "max_per_month": 3}, 300.0),
+    ("恩平啲单我每个月最少要做4日，唔够4日罚400。", "min_region_order_days",
+     {"place": "恩平", "min_days": 4}, 400.0),
+    ("乐从家具城（22.9740, 113.1080）每个月至少要去8日，去到一公里内先算，唔够8日罚600。",
+     "min_visit_days", {"lat": 22.974, "lng": 113.108, "min_days": 8}, 600.0),
+    ("广州市中心（23.1291, 113.2644）8公里范围我唔入，货车限行。"
+     "成个月只要入过一次就罚1000，罚一次算数，"
+     "唔会重复罚。", "forbidden_circle", {"radius_km": 8.0, "mode": "once"}, 1000.0),
+    ("每个月要有3日完全off，唔接单、唔揸车，就咁停喺度唞。唔够3日罚500。", "min_full_off_days",
+     {"min_days": 3}, 500.0),
+    ("一个月起码要有4日唔接单（车可以照行，吉车去边度等货都得），唔够4日罚300。",
+     "min_days_without_orders", {"min_days": 4}, 300.0),
+    ("这个月最少要有6天零订单，空车跑去别的地方没关系，就是不要接单。少过6天罚400。",
+     "min_days_without_orders", {"min_days": 6}, 400.0),
+    ("下昼五点半到七点要接仔放学同煮饭，呢段时间唔好开工。一日犯咗就算一次，每次罚80蚊。",
+     "quiet_window",
+     {"start": "17:30", "end": "19:00", "count": "per_day"}, 80.0),
+    ("廿五号礼拜三要去车管所验车（24.8000, 113.5900），两公里范围内留够三个钟，"
+     "几点到都冇所谓。冇去罚600。",
+     "dwell_at_point_on_day", {"date": "2026-03-25", "min_dwell_minutes": 180}, 600.0),
+])
+def test_cantonese_as_typed_on_a_phone(text: str, kind: str, params: dict,
+                                       amount: float) -> None:
+    """drivers_blind_n.json: 廿/卅 tens, 吉车 (an empty truck), 咪 for km, 公理 and 发 typed
+    for 公里 and 罚, a count of days as N日, 唔入 (not going in), 开工 (working)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize(("text", "date"), [
+    ("三月第三个星期六 (third Saturday of March) 要按顺序跑两个点，每个点2公里内算到："
+     "① 珠海 22.2710, 113.5767，早上9点前到，停45分钟；"
+     "② 然后江门 22.5790, 113.0815，下午两点半前到，停1小时。罚1200。",
+     "2026-03-21"),
+    ("Last Saturday of the month: I have to be at my brother's wedding hall, 22.8300, 113.6800, "
+     "within 1 km, arriving by 3 in the afternoon and staying at least two hours. Otherwise 800.",
+     "2026-03-28"),
+    ("Monday after the 15th: I need 4 hours at the Lecong furniture market, 22.9520, 113.1130 "
+     "(2 km radius counts). Any time that day, no set arrival. Miss it: 700.", "2026-03-16"),
+])
+def test_a_day_said_by_the_calendar(text: str, date: str) -> None:
+    """drivers_blind_o.json: "the third Saturday", "the last Saturday of the month", "the
+    Monday after the 15th" were read with no date (or as a circle to keep out of)."""
+    r = read_preference(text).best
+    assert r is not None
+    assert r.params["date"] == date
+
+
+def test_nth_weekday_counts_the_competition_month() -> None:
+    from sim.preferences.text.calendar_days import as_dates, nth_weekday
+    assert [nth_weekday(2026, 3, 6, n) for n in (1, 2, 5, -1)] == [1, 8, 29, 29]
+    assert nth_weekday(2026, 3, 0, 5) == 30
+    assert nth_weekday(2026, 3, 1, 5) == 31
+    assert nth_weekday(2026, 3, 2, 5) is None  # March 2026 has four Wednesdays
+    assert as_dates("本月最后一个周日") == "3月29日"
+    assert as_dates("三月第二个星期三下午") == "3月11日下午"
+    assert as_dates("the fifth Wednesday of March") == "the fifth Wednesday of March"
+
+
+@pytest.mark.parametrize(("text", "amount", "cap"), [
+    ("No single haul over 350 km. 250 per order that breaks it.", 250.0, None),
+    ("Need at least 3 full days off this month: no orders AND the truck stays parked all day. "
+     "Fewer than that, 900 once.", 900.0, None),
+    ("need at least 6 days in march with no orders. otherwise 800 flat", 800.0, None),
+    # the cap after a bare amount is a cap, not the amount
+    ("rest rule: fully parked 10pm-6am every night, on sat & sun from 8pm instead. 250 per night "
+     "broken, max 2500", 250.0, 2500.0),
+    ("Stay inside lat 22.3–23.5, lng 112.6–113.8. Every step outside: 80, capped at 2000 for "
+     "the month.", 80.0, 2000.0),
+    # a coordinate before a "Fine:" label is no amount
+    ("Box for work\nNorth edge: lat 23.30\nSouth edge: lat 22.55\nWest edge: lng 113.10\n"
+     "East edge: lng 113.75\nFine: 55 yuan for each time step outside", 55.0, None),
+    # digits before a numeral and its unit: 100 a load, not 1001
+    ("去装货点的空车路程每单不超过60公里，超了罚100一单。", 100.0, None),
+    ("本月最少6天有湛江的单，不够6天罚900一次。", 900.0, None),
+])
+def test_a_bare_amount_a_breach_names_is_the_fine(text: str, amount: float,
+                                                  cap: float | None) -> None:
+    """drivers_blind_o.json: 15 rules stated their fine as a bare number after the breach
+    ("Otherwise 800.", "250 per order that breaks it"); they were read with no fine. Read
+    only where no amount is found otherwise."""
+    r = read_preference(text).best
+    assert r is not None
+    assert (r.penalty_amount, r.penalty_cap) == (amount, cap)
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    ("除了食品饮料和快递快运搬家，其他货我都不碰。派别的货给我，每单罚400。",
+     "forbidden_cargo_category",
+     {"categories": ["蔬菜", "水果", "建材", "化工塑料", "煤炭矿产", "机械设备", "鲜活水产品",
+                     "服饰纺织皮革"]}),
+    ("Dinner with the family from half six in the evening, for an hour and a half — don't move "
+     "the truck then. 60 for any day I do, however many times that day.", "quiet_window",
+     {"start": "18:30", "end": "20:00", "count": "per_day"}),
+    ("The yard of my boss at 23.0860, 112.4980, I must show up there at least 10 days this "
+     "month, within half km (0.5 km). Less than 10 days, pay 1200 one time.", "min_visit_days",
+     {"radius_km": 0.5, "min_days": 10}),
+    ("Home is 22.7205, 114.2468 (inside 0.8 km is home). I must back home before 11 pm, then not "
+     "go out until half past six next morning. Each night break it, 250.", "home_by_curfew",
+     {"radius_km": 0.8, "curfew": "23:00", "quiet_until": "06:30"}),
+    ("中午十二点半到两点午休，这段时间车不能动，每动一个时段罚40，累计算。", "quiet_window",
+     {"start": "12:30", "end": "14:00", "count": "per_step"}),
+    ("I want minimum 5 days in March with zero order (drive empty is ok). If not enough, 500 "
+     "one time.", "min_days_without_orders", {"min_days": 5}),
+])
+def test_rules_by_exception_and_second_language_english(text: str, kind: str,
+                                                        params: dict) -> None:
+    """drivers_blind_o.json: every category but those named (除了…其他都不碰), "half six",
+    "inside 0.8 km", 车不能动, "zero order"."""
+    assert_best(text, kind, params)

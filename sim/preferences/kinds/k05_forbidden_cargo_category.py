@@ -29,7 +29,7 @@ CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carr
 LIFTED_BEFORE = r"以前|原来|去年|上个月|\buntil\b|\bused to\b|last (?:month|year)|previously"
 LIFTED_NOW = r"现在|可以拉了|可以接了|\bnow\b|again|from now"
 # the loads a driver carries, named as the only ones, and the rest refused
-ONLY = r"只拉|只接|只运|只跑|只做|\bonly (?:carry|haul|take|accept|do)\b"
+ONLY = r"只拉|只接|只运|只跑|只做|除了|除开|除去|\bonly (?:carry|haul|take|accept|do)\b"
 OTHERS = (r"除此之外|除了这些|除这些|其他|其它|其余|别的|anything else|everything else|"
           r"all other|any other|nothing else")
 

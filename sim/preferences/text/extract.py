@@ -18,7 +18,7 @@ from functools import cache
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
-from sim.preferences.text import rx
+from sim.preferences.text import calendar_days, dialogue, rx
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -58,6 +58,19 @@ def cn_to_int(s: str) -> int | None:
 # keyword groups know. Only unambiguous words, longest first; a unit word (蚊 yuan, 钟 hour)
 # only right after a number.
 _DIALECT: tuple[tuple[str, str], ...] = (
+    # Cantonese as typed on a phone: 吉车 an empty truck, 200咪 = 200 km, 俾 = give, 跟住 =
+    # then, 入面 = inside, 唔入 = not go in; and the homophones a Mandarin input method slips
+    # into (公理 for 公里, 发 for 罚 before an amount)
+    (r"吉车", "空车"), (r"(?<=[\d零〇一二两三四五六七八九十百千])\s*咪", "公里"), (r"公理", "公里"),
+    (r"(?<![出开收批沙头])发(?=\s*(?:\d|[一二两三四五六七八九十百千]))", "罚"),
+    (r"(?<=[晚天单次])发(?=\s*\d)", "罚"),
+    (r"俾", "给"), (r"跟住", "然后"), (r"入面", "里面"), (r"(?<=[唔不])入(?![口货])", "进入"),
+    (r"返到", "回到"), (r"亦都", "也"), (r"(?i)over\s*咗", "超过了"),
+    (r"(?i)\bpick\s*(?=货)", "装"), (r"(?i)full\s*(?:day\s*)?off|完全\s*off", "整天休息"),
+    (r"(?i)full\s*day\s*(?=休息)", "整天"), (r"照行", "照样开"),
+    (r"开工", "开车"), (r"零(?:订单|单)", "不接单"),
+    # 最少要去6日, 唔够4日: a count of days in Cantonese, after the verb it counts
+    (r"(?:(?<=[去做够有跑])|(?<=off))\s*(\d{1,2})\s*日(?![期子前后内起号\d])", r"\1天"),
     (r"返到屋企|返屋企", "回家"), (r"屋企", "家"), (r"唔系", "否则"), (r"唔喺", "不在"),
     (r"唔该", "谢谢"), (r"唔好", "不要"), (r"唔", "不"), (r"冇", "没"), (r"嘅", "的"),
     (r"喺", "在"), (r"咗", "了"), (r"(?<=[我你佢他她])系(?=[\u4e00-\u9fff])", "是"),
@@ -211,30 +224,13 @@ def _terse(t: str) -> str:
     return rx.sub(r"(?i)\b(this|a|per|each|the|every)\s+mo\b", r"\1 month", t)
 
 
-_TURN = re.compile(r"^\s*([^\s:：]{1,16})\s*[:：]")
-
-
-def _dialogue(t: str) -> str:
-    """A rule agreed over several turns ("调度：十点行不行？ / 梁师傅：行，那就十点 / 调度：好，
-    哪天晚上十点还没到家…罚150"): the last turn that names a number goes first, since it
-    restates what was agreed and the readers take a kind's first value; the other turns keep
-    their order (a route's stops, a window's start before its end). A dialogue is three turns
-    or more with a speaker who speaks twice; a form's fields (each label once) are no
-    dialogue."""
-    lines = [x for x in t.split("\n") if x.strip()]
-    labels = [m.group(1) for x in lines if (m := _TURN.match(x))]
-    if len(labels) < 3 or len(set(labels)) == len(labels):
-        return t
-    last = next((i for i in range(len(lines) - 1, -1, -1)
-                 if rx.search(r"[\d零一二两三四五六七八九十百千]", lines[i])), None)
-    if last is None:
-        return t
-    return "\n".join([lines[last], *lines[:last], *lines[last + 1:]])
-
-
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
-    t = _dialogue(t)
+    # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
+    t = rx.sub(r"廿", "二十", t) if "廿" in t else t
+    t = rx.sub(r"卅", "三十", t) if "卅" in t else t
+    t = dialogue.agreed(t)
+    t = calendar_days.as_dates(t)
     t = _terse(t)
     # twelve (12), 十二（12）: a number in words with its digits, as the digits
     t = rx.sub(r"(?i)\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)?"
@@ -338,6 +334,10 @@ _DAY_PART = (r"at night|in (?:the )?(?:morning|evening|afternoon)|tonight|(?:eve
 
 
 def _english_clocks(t: str) -> str:
+    # "from half six" = half past six (British), not six; "within half a km" = 0.5 km
+    t = rx.sub(r"(?i)\bhalf\s+(?=(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+               r"twelve)\b(?!\s*(?:hours?|hrs?|minutes?|days?|km)))", "half past ", t)
+    t = rx.sub(r"(?i)\bhalf\s+(?:an?\s+)?(km|kilomet(?:er|re))\b", r"0.5 \1", t)
     # "before 10 clock", "11 clock at night": o'clock with its apostrophe part dropped
     t = rx.sub(r"(?<![\d.:])(\d{1,2})\s+clock\b", r"\1 o'clock", t, flags=re.I)
     # 8.30am, 5.30 in the morning: a dot between hour and minutes
@@ -472,6 +472,9 @@ def number_view(t: str) -> str:
     # 一刻钟 = 15 minutes, 三刻钟 = 45; "a quarter of an hour"
     t = rx.sub(r"([一两二三])\s*刻钟", lambda m: f"{15 * (cn_to_int(m.group(1)) or 0)}分钟", t)
     t = rx.sub(r"\b(?:a|one)\s+quarter(?:\s+of)?\s+an?\s+hour\b", "15 minutes", t, flags=re.I)
+    # 罚100一单 = 100 a load: digits before a numeral and its unit are two numbers, not 1001
+    t = rx.sub(r"(?<=\d)(?=[一两二三四五六七八九十]+(?:单|次|天|晚|趟|回|笔|票|步)(?![\d号日]))",
+               " ", t)
     # 罚二百一单 = 200 a load (一单 is the load, not a 1 after 二百)
     t = rx.sub(r"(?<=罚|扣|赔)([一二两三四五六七八九])([百千万])一(?=单|次|天|晚|趟|回|笔|票)",
                r"\1\2元一", t)
@@ -1082,7 +1085,7 @@ def radius(t: str) -> float | None:
                       t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*" + _KM + r"\s*(?:以内|之内|内|范围|的范围|"
                                                     r"附近)", t, re.I)
-         or rx.search(r"within\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
+         or rx.search(r"(?:within|inside)\s*(?:a\s+)?(\d+(?:\.\d+)?)\s*-?\s*" + _KM, t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+(?:around|of|from|about)\b", t, re.I)
          or rx.search(r"(?:周围|周边|方圆|附近|范围)\s*(\d+(?:\.\d+)?)\s*" + _KM, t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*-?\s*" + _KM + r"\s+away", t, re.I)
@@ -1138,6 +1141,8 @@ _CAP = [
     r"(?:max(?:imum)?|at most|up to|cap(?:ped)?(?: at)?|limit(?:ed)?(?: to)?)\s*(?:of\s*)?"
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
 ]
+_NOT_A_UNIT = (r"(?!\d|\.\d|\s*(?:km|kilomet|days?|hours?|hrs?|orders?|jobs?|loads?|min|%|:|"
+               r"公里|天|小时|单|次))")
 # who is paid, between the verb and the amount (赔他一千二, 赔给客户500)
 _WHOM = r"(?:给)?(?:他|她|人家|对方|老板|客户|货主)?\s*"
 _AMOUNT = [
@@ -1165,6 +1170,20 @@ _AMOUNT = [
     r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
     r"每\s*(?:1\s*)?(?:公里|km)\s*(\d+(?:\.\d+)?)\s*(?:元|块)",
 ]
+# Read only where none of the above finds an amount: a bare amount a breach names ("Otherwise
+# 800.", "Not enough, 450 one time.", "250 per
+    # order that breaks it", "Each extra: 500", "a single 1000 fine", "900 once")
+_AMOUNT_BARE = [
+    r"(?i)(?:otherwise|if not|or else|not enough|fewer than that|less than that|"
+    r"miss(?:ed)?(?: it| any part| one)?|break(?:s)? it|each extra|every extra|each one short|"
+    r"a one-off|a single)(?:(?!max|most|up to|cap|limit|total)[^\d;.]){0,12}?(\d+(?:\.\d+)?)"
+    + _NOT_A_UNIT,
+    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:per|each|for each|for every|a)\s+(?:order|load|job|"
+    r"trip|night|day|time step|step|breach|violation|extra|one)\b(?![^.;]{0,20}(?:km|days?))",
+    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)[ \t]*(?:fine|penalty|once|one time|one-off)\b(?!\s*:)",
+    r"(?i)\b(?:every|each|per)\s+(?:time\s+)?step\b[^\d;.]{0,20}?:\s*(\d+(?:\.\d+)?)"
+    + _NOT_A_UNIT,
+]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
                    re.I)
@@ -1188,8 +1207,14 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
     if none:
         cap = None
     cands = []
+    bare = False  # the amount is read from `_AMOUNT_BARE`
     rate = rate_per_minute(t)
-    for p in _AMOUNT:
+    for p in [*_AMOUNT, "_BARE_", *_AMOUNT_BARE]:
+        if p == "_BARE_":
+            if cands:
+                break
+            bare = True
+            continue
         for m in rx.finditer(p, t, re.I):
             s, e = m.start(1), m.end(1)
             if any(a <= s < b for a, b in spans):
@@ -1216,6 +1241,12 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
 
     named = sorted(c for c in cands if fined(c[0]))
     amount = (named[0][1] if named else max(cands)[1]) if cands else None
+    if bare and cands:  # a bare amount before any other, and a bare cap after it
+        at, amount = min(cands)
+        m = rx.search(r"(?i)\b(?:max(?:imum)?|at most|up to|capped at|total max)\.?\s*"
+                      r"(\d+(?:\.\d+)?)" + _NOT_A_UNIT, t[at:])
+        if cap is None and not none and m and float(m.group(1)) > amount:
+            cap = float(m.group(1))
     if cap is None and not none and amount is not None:
         # a cap written as a count of fines: 累计10单封顶, 最多罚10次, at most 5 fines
         m = rx.search(r"(?:(?:累计|最多|至多)(?:罚|扣)(?:款|钱)?\s*(\d+)\s*(?:单|次|天|笔)|"
