@@ -39,7 +39,8 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
     for k in f.clocks:
         ds = [d for d in f.dates if d.start < k.start]
         on = [d for d in f.dates if d.start >= k.end and rx.fullmatch(
-            r"\s*(?:(?:on|of|,)\s*)?(?:the\s+)?", f.num[k.end:d.start], re.I)]
+            r"\s*(?:(?:on|of|,)\s*)?(?:the\s+)?(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s*)?",
+            f.num[k.end:d.start], re.I)]
         if on:  # "5 pm on March 14": the date written after its clock
             ds = [on[0]]
         elif ds and rx.search(_STOP, f.num[ds[-1].end:k.start]):

@@ -71,7 +71,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
            r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
-           r"不跑|不动车|车不(?:能|许|准|可以)动|不(?:能|许|准)动车|"
+           r"不跑|不动车|车不(?:能|许|准|可以)动|不(?:能|许|准)动车|\bquiet\b(?![_ ]until)|"
            r"(?:truck|car|vehicle) (?:cannot|can't|can not|must not|may not) move|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
            r"不能开|别让车动|不让车动|车别动|别动车|(?:别|不要|不用)(?:给我)?(?:安排|派)|"
@@ -270,7 +270,7 @@ DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,�
 
 
 OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完全歇|彻底歇|完全休息|完全停|一动不动|"
-             r"(?:接单|订单)[^。;；]{0,4}?不(?:要)?(?:开|动)车|整天休息|"
+             r"(?:接单|订单)[^。;；]{0,4}?不(?:要)?(?:开|动)车|整天休息|full[- ]off|0 empty km|"
              r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
              r"not move|no driving|stationary|parked all day|zero (?:movement|moving|driving)|"
              r"midnight to midnight|completely off|fully off|"

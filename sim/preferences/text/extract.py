@@ -68,6 +68,9 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"返到", "回到"), (r"亦都", "也"), (r"(?i)over\s*咗", "超过了"),
     (r"(?i)\bpick\s*(?=货)", "装"), (r"(?i)full\s*(?:day\s*)?off|完全\s*off", "整天休息"),
     (r"(?i)full\s*day\s*(?=休息)", "整天"), (r"照行", "照样开"),
+    # Hong Kong and Taiwan usage: orders counted in 张 (３张单, 每多一张), 公尺 (metres), 隔天
+    (r"(?<=[\d零〇一二两三四五六七八九十多每第])\s*张(?:单)?", "单"), (r"公尺", "米"),
+    (r"隔天", "第二天"), (r"(星期|周|礼拜)一\s*(?:至|到|-|~)\s*(?:星期|周|礼拜)?五", "周一到周五"),
     (r"开工", "开车"), (r"零(?:订单|单)", "不接单"),
     # 最少要去6日, 唔够4日: a count of days in Cantonese, after the verb it counts
     (r"(?:(?<=[去做够有跑])|(?<=off))\s*(\d{1,2})\s*日(?![期子前后内起号\d])", r"\1天"),
@@ -124,16 +127,22 @@ _SHAPES: tuple[tuple[str, str], ...] = (
 # the simplified ones the kinds' keyword groups know. Only characters whose simplified form is
 # unambiguous in these texts; a character that is the same in both scripts is left alone.
 _TRAD = str.maketrans(
-    "個單車貨裝罰鮮產範圍內時點駛靜動應條檢續達當於與準進區過邊處離開關東緯經庫倉鐘頭夠幾後週"
-    "禮滿兩萬塊錢額違規則運輸載類礦機備設飲紡織遞築膠廣門慶連線務須將無沒會錯誤順這裡裏來還說"
-    "讓給們對從為並僅業專號歲餘總計數筆啟發聯係絡訂編碼認證場醫長遠臨約辦節媽婦鎮縣鄉島灣橋園"
-    "廠樓層彎間題斷態舊暫駐擔費歷曆際盡儘晝夥趕況稱視覽級復複農陸屆壓價鄰樣種隻雙積極歡該誰請"
-    "讀寫聽記錄統網鬆話嗎",
-    "个单车货装罚鲜产范围内时点驶静动应条检续达当于与准进区过边处离开关东纬经库仓钟头够几后周"
-    "礼满两万块钱额违规则运输载类矿机备设饮纺织递筑胶广门庆连线务须将无没会错误顺这里里来还说"
-    "让给们对从为并仅业专号岁余总计数笔启发联系络订编码认证场医长远临约办节妈妇镇县乡岛湾桥园"
-    "厂楼层弯间题断态旧暂驻担费历历际尽尽昼伙赶况称视览级复复农陆届压价邻样种只双积极欢该谁请"
-    "读写听记录统网松话吗")
+    "個單車貨裝罰鮮產範圍內時點駛靜動應條檢續達當於與準進區過邊處離開關東緯經庫倉鐘頭夠幾後週禮滿"
+    "兩萬塊錢額違規則運輸載類礦機備設飲紡織遞築膠廣門慶連線務須將無沒會錯誤順這裡裏來還說讓給們對"
+    "從為並僅業專號歲餘總計數筆啟發聯係絡訂編碼認證場醫長遠臨約辦節媽婦鎮縣鄉島灣橋園廠樓層彎間題"
+    "斷態舊暫駐擔費歷曆際盡儘晝夥趕況稱視覽級復複農陸屆壓價鄰樣種隻雙積極歡該誰請讀寫聽記錄統網鬆"
+    "話嗎張頂覺帶報參問電幫隊員買賣銀鐵選標櫃檔換損書氣減濟熱現確穩紙細終組結絕維緊練義職衛補製親"
+    "許試語變責貴賠質較輕輛轉遲郵閉陽隨險難項預領顧飯館駕驗體黃龍圖學實徑戰燈狀獲環畫異盤簽繞繼羅"
+    "臺蘇調談論謝識護輪適陳雲顯麗構權滬貿資樁戶罷叢鄭趙劉楊吳潁寧湧鶴濱豐華莊樂寶頁喫闆噸釐漁鹽遊"
+    "査衝繫纔啓峯麵",
+    "个单车货装罚鲜产范围内时点驶静动应条检续达当于与准进区过边处离开关东纬经库仓钟头够几后周礼满"
+    "两万块钱额违规则运输载类矿机备设饮纺织递筑胶广门庆连线务须将无没会错误顺这里里来还说让给们对"
+    "从为并仅业专号岁余总计数笔启发联系络订编码认证场医长远临约办节妈妇镇县乡岛湾桥园厂楼层弯间题"
+    "断态旧暂驻担费历历际尽尽昼伙赶况称视览级复复农陆届压价邻样种只双积极欢该谁请读写听记录统网松"
+    "话吗张顶觉带报参问电帮队员买卖银铁选标柜档换损书气减济热现确稳纸细终组结绝维紧练义职卫补制亲"
+    "许试语变责贵赔质较轻辆转迟邮闭阳随险难项预领顾饭馆驾验体黄龙图学实径战灯状获环画异盘签绕继罗"
+    "台苏调谈论谢识护轮适陈云显丽构权沪贸资桩户罢丛郑赵刘杨吴颍宁涌鹤滨丰华庄乐宝页吃板吨厘渔盐游"
+    "查冲系才启峰面")
 
 
 # Words a phone IME puts in by sound (公理 for 公里, 空使 for 空驶, 修息 for 休息): the intended
@@ -171,6 +180,11 @@ def _dm(m: re.Match[str]) -> str:
     return f"{round(v, 4):g}"
 
 
+# no unit after a four-digit clock (≤2000km is a distance, not 20:00)
+_NO_UNIT = (r"(?!\s*(?:km|kilomet|公里|千米|米|元|块|yuan|rmb|单|天|次|orders?|days?|hours?|"
+            r"hrs?\b|h\b|min|/))")
+
+
 def _terse(t: str) -> str:
     """A rule typed in shorthand, in the words the kinds know: symbols (≤ ≥ < >, 🚫 ✗, 🏠),
     a fine as a bare minus (违-300/天, 超-100/单, ✗200), a radius as r3km, a unit after a
@@ -180,14 +194,35 @@ def _terse(t: str) -> str:
     t = rx.sub(r"😴|💤", "睡" if zh else " sleep ", t)
     t = rx.sub(r"[🚫⛔❌✗✘]", " 禁止 " if zh else " banned ", t)  # a refusal, or a failure's fine
     t = rx.sub(r"[✓✔]", " ok ", t)
+    # a dispatch app's key=value lines: curfew=2230, quiet_until=0600, 2200→0600, ≤0900
+    t = rx.sub(r"(?i)\b(curfew|quiet[_ ]until|weekend[_ ]start|until|till|by|start|end|from|"
+               r"latest|deadline|between)\s*[=:]?\s*([01]\d|2[0-3])([0-5]\d)\b(?![\d./-])"
+               + _NO_UNIT,
+               lambda m: f"{m.group(1).replace('_', ' ')} {m.group(2)}:{m.group(3)}", t)
+    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*(?:→|⇒|➡|->)\s*([01]\d|2[0-3])([0-5]\d)"
+               r"(?![\d.:])", r"\1:\2-\3:\4", t)
+    t = rx.sub(r"[≤⩽]\s*([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])" + _NO_UNIT, r"≤\1:\2", t)
+    # 2100 curfew, 0830 latest, between 1700 and 2130: a four-digit clock a clock word names
+    t = rx.sub(r"(?i)(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s+(?:curfew|latest|deadline)\b)",
+               r"\1:\2", t)
+    t = rx.sub(r"(?i)(\d{1,2}:\d{2}\s+and\s+)([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1\2:\3", t)
+    # full off days ≥ 4, days w/o orders ≥3: a count said after the days it counts
+    t = rx.sub(r"(?i)((?:\b[a-z/-]+\s+){0,2}days?\b(?:\s+[a-z/-]+){0,2}?)\s*[≥⩾]\s*(\d+)",
+               r"at least \2 \1", t)
+    # w/o, w/: without, with; 45' (minutes, not after degrees), 1h30 (an hour and a half)
+    t = rx.sub(r"(?i)\bw/o\b", " without ", t)
+    t = rx.sub(r"(?i)\bw/(?=\s)", " with ", t)
+    t = rx.sub(r"(?<![°\d.])(\d{1,3})\s*['′](?![\d'′])", r"\1 分钟" if zh else r"\1 min", t)
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})\s*h\s*([0-5]\d)\b(?!\s*(?:min|分))",
+               lambda m: f"{int(m.group(1)) * 60 + int(m.group(2))} {'分钟' if zh else 'min'}", t)
     t = rx.sub(r"→|⇒|➡", " 然后 " if zh else " then ", t)
     t = rx.sub(r"[\U0001F300-\U0001FAFF\u2600-\u26FF\u2700-\u27BF\uFE0F]", " ", t)
     t = rx.sub(r"[｜|]", "; ", t)
     # 3/21-22, 3/5~3/7: a range of days
-    t = rx.sub(r"(?<![\d./])(\d{1,2})/(\d{1,2})\s*[-~至到]\s*(?:\1/)?(\d{1,2})(?![\d/.:])",
+    t = rx.sub(r"(?<![\d./])(\d{1,2})/(\d{1,2})\s*[-–—~至到]\s*(?:\1/)?(\d{1,2})(?![\d/.:])",
                r"\1月\2日至\1月\3日", t)
     # r3km, (2km) after a point: a radius
-    t = rx.sub(r"(?<![A-Za-z])[rR]\s?(\d+(?:\.\d+)?)\s*(km|公里)",
+    t = rx.sub(r"(?<![A-Za-z])[rR]\s?[=:]?\s?(\d+(?:\.\d+)?)\s*(km|公里)",
                r"半径\1\2" if zh else r"radius \1 \2", t)
     t = rx.sub(r"(?<=\d)\s*\(\s*(\d+(?:\.\d+)?)\s*(km|公里)\s*\)",
                r" (半径\1\2)" if zh else r" (radius \1 \2)", t)
@@ -220,6 +255,7 @@ def _terse(t: str) -> str:
     t = rx.sub(r"(?i)((?:at most|at least|max|min|up to)\s*\d+(?:\.\d+)?(?:\s*[a-z]+)?)\s*/\s*"
                r"(?:mo|month)\b", r"\1 a month", t)
     t = rx.sub(r"(?i)(?<=\d)\s*/\s*(day|night|order|step|km)\b", r" per \1", t)
+    t = rx.sub(r"(?i)(?<=[\da-z])\s*/\s*d\b", " per day", t)
     t = rx.sub(r"(?i)\bea\b", "each", t)
     return rx.sub(r"(?i)\b(this|a|per|each|the|every)\s+mo\b", r"\1 month", t)
 
@@ -262,6 +298,11 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", t)
     for pat, rep in _TYPOS:
         t = rx.sub(pat, rep, t)
+    # 2230时, 0600時: a four-digit clock with its hour word (Hong Kong, Taiwan)
+    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*时", r"\1:\2", t)
+    # 下午6点（18:00）前, 8小时（480分钟）: a value said again in brackets is said once
+    t = rx.sub(r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1", t)
+    t = rx.sub(r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1", t)
     # 2300-次日0600: four-digit clocks in a range
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
                r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
@@ -1178,11 +1219,14 @@ _AMOUNT_BARE = [
     r"miss(?:ed)?(?: it| any part| one)?|break(?:s)? it|each extra|every extra|each one short|"
     r"a one-off|a single)(?:(?!max|most|up to|cap|limit|total)[^\d;.]){0,12}?(\d+(?:\.\d+)?)"
     + _NOT_A_UNIT,
-    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:per|each|for each|for every|a)\s+(?:order|load|job|"
+    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:per|each|for each|for every|every|a)\s+(?:order|load|job|"
     r"trip|night|day|time step|step|breach|violation|extra|one)\b(?![^.;]{0,20}(?:km|days?))",
-    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)[ \t]*(?:fine|penalty|once|one time|one-off)\b(?!\s*:)",
+    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)[ \t]*(?:fine|penalty|once|one[ -]time|one-off)\b(?!\s*:)",
+    r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)\s+each\b(?=\s*(?:[,.;)]|$))",
     r"(?i)\b(?:every|each|per)\s+(?:time\s+)?step\b[^\d;.]{0,20}?:\s*(\d+(?:\.\d+)?)"
     + _NOT_A_UNIT,
+    r"(?i)(?:(?<![<>!=])=|\bthen)\s*(\d+(?:\.\d+)?)(?![\d.]*\s*,\s*\d)" + _NOT_A_UNIT,
+    r"(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:元|块)?\s*每\s*(?:晚|天|日|单|次|步|个时段)",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
@@ -1266,6 +1310,10 @@ def rate_per_minute(t: str) -> float | None:
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
+         or rx.search(r"(?<![\d.:])(\d+(?:\.\d+)?)\s*/\s*min(?:ute)?\b", t, re.I)
+         # "plus RMB 2 for every minute I fall short": the currency before the number
+         or rx.search(r"(?:rmb|¥|cny)\s*(\d+(?:\.\d+)?)\s*(?:/|per|a|each|for each|for every|"
+                      r"every)\s*(?:1\s*)?min(?:ute)?\b", t, re.I)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)\s*(?:for|of)?\s*(?:each|every|per|a)"
                       r"\s+minute", t, re.I)
          or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(\d+(?:\.\d+)?)\s*(?:yuan|rmb)",
@@ -1449,11 +1497,11 @@ def cargo_ids(t: str) -> list[str]:
     out = []
     for m in rx.finditer(r"(?:货源编号|货源号|货号|编号|单号|订单号|货源|号码|编码|票号|"
                          r"cargo\s*(?:id|no\.?|number|#)|"
-                         r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|\bNo\.|"
+                         r"(?:order|load|shipment)\s*(?:id|no\.?|number|#)|\bID\b|#|(?-i:\bNo\.)|"
                          r"\bcargo\b|mandatory cargo)\s*(?:为|是|:|=)?\s*[「\"“'(]?\s*"
                          r"([A-Za-z0-9][A-Za-z0-9_-]{2,})", t, re.I):
         x = m.group(1)
-        if not any(ch.isdigit() for ch in x):
+        if not any(ch.isdigit() for ch in x) or (x.isdigit() and len(x) < 5):
             continue
         if rx.match(r"\s*(?:km|公里|千米|元|块|yuan|rmb|单|次|天|小时|h\b|hours?|minutes?|分钟|"
                     r"orders?|days?)", t[m.end():], re.I):
