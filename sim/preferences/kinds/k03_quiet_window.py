@@ -100,7 +100,8 @@ class QuietWindow(WindowKind):
                           r"at most once a day|(?:no matter|however) (?:how )?many")
         said_step = hit(f, r"按时段|每(?:占|个|一个)时段|每占|时间步|按次累计|time[- ]?steps?|"
                            r"time slots?|"
-                           r"separately|each (?:slot|step)|every (?:slot|step)")
+                           r"separately|each (?:slot|step)|every (?:slot|step)|counted on its own|"
+                           r"every single (?:move|order|step|trip)")
         per_step = (said_step or daytime or meal or by_step) and not said_day
         return Claim("quiet_window", score,
                          {"start": a.hhmm, "end": b.hhmm,

@@ -90,6 +90,10 @@ class ForbiddenCircle(Kind):
                       r"不管进几次|无论进几次|single sum|upon the first breach|"
                       r"(?:notwithstanding|regardless of|irrespective of) the number of entries|"
                       r"however many times|no matter how many times")
+        # "每一步都罚 200 元（不是一次性）", "not a one-off": the once words negated
+        if once and hit(f, r"不是一次性|并非一次性|不是只罚一次|"
+                            r"not (?:a )?(?:one-off|one-time|once)"):
+            once = False
         return Claim("forbidden_circle", score,
                          {"lat": lat, "lng": lng, "radius_km": float(r),
                           "mode": "once" if once else "per_step"})

@@ -126,6 +126,7 @@ ALLOWED = (r"不算违规|没关系|不要紧|无所谓|停着(?:等)?(?:可以|
            r"may (?:wait|park|stop|rest)|can (?:wait|park|stop|rest)|" + common.REST_OPTIONAL)
 # empty moves allowed on the days without orders (K13), not a truck at rest (K14)
 MOTION_ALLOWED = (r"车(?:可以|能|照样|照常|可以照样|可以照常)(?:开|跑|动)|"
+                  r"可以(?:空车|空跑|空驶)?挪|"
                   r"(?:开车|动车|车动不动|driving|drive)[^。；;.!]{0,12}?(?:可以|没关系|没事|也行|"
                   r"都行|无所谓|不要紧|(?:is|are) (?:fine|ok|okay|allowed))|"
                   r"(?:空车|空跑|空驶|挪|empty|reposition\w*|move)[^。；;.!]{0,12}?"

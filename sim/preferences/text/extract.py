@@ -18,7 +18,7 @@ from functools import cache
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
-from sim.preferences.text import calendar_days, dialogue, rx
+from sim.preferences.text import calendar_days, dialogue, markdown, rx
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -190,6 +190,8 @@ def _terse(t: str) -> str:
     a fine as a bare minus (违-300/天, 超-100/单, ✗200), a radius as r3km, a unit after a
     slash (/天, /mo, ea). Chinese words where the text has Chinese, English otherwise."""
     zh = rx.search(r"[\u4e00-\u9fff]", t) is not None
+    # a bullet at a line's start ("- 3月至少去4天") is a list item, not a fine as a bare minus
+    t = rx.sub(r"(?m)^(\s*)[-*+](?=\s)", r"\1•", t)
     t = rx.sub(r"🏠|🏡", "家" if zh else " home ", t)
     t = rx.sub(r"😴|💤", "睡" if zh else " sleep ", t)
     t = rx.sub(r"[🚫⛔❌✗✘]", " 禁止 " if zh else " banned ", t)  # a refusal, or a failure's fine
@@ -260,13 +262,61 @@ def _terse(t: str) -> str:
     return rx.sub(r"(?i)\b(this|a|per|each|the|every)\s+mo\b", r"\1 month", t)
 
 
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "o": "0", "one": "1", "two": "2", "three": "3",
+                "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_ORDINALS = {w: i for i, w in enumerate(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+     "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+     "seventeenth", "eighteenth", "nineteenth", "twentieth"], 1)} | {"thirtieth": 30}
+_MONTH_NAMES = (r"january|february|march|april|may|june|july|august|september|october|"
+                r"november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+
+
+def _spoken_numbers(t: str) -> str:
+    """Numbers dictated in English words: "twenty-three point one nine zero five" = 23.1905,
+    "one point five kilometres" = 1.5, "the fourteenth of March" = 14 March, "the
+    twenty-first" of a month named = 21."""
+    if not rx.search(r"(?i)\bpoint\b|(?:st|nd|rd|th)\b", t):
+        return t
+    cardinal = (rf"\b{_EN_WORD}(?:[\s-]+{_EN_WORD})?(?:\s+(?:hundred|thousand)"
+                rf"(?:\s+(?:and\s+)?{_EN_WORD}(?:[\s-]+{_EN_WORD})?)?)*")
+    digits = r"(?:zero|oh|o|one|two|three|four|five|six|seven|eight|nine)"
+
+    def decimal(m: re.Match[str]) -> str:
+        whole = _en_phrase_value(m.group(1))
+        if whole is None:
+            return m.group(0)
+        frac = "".join(_DIGIT_WORDS[w.lower()] for w in rx.split(r"[\s-]+", m.group(2).strip()))
+        return f"{whole}.{frac}"
+
+    t = rx.sub(rf"(?i)({cardinal})\s+point\s+({digits}(?:[\s-]+{digits}\b)*)\b", decimal, t)
+
+    def ordinal(m: re.Match[str]) -> str:
+        tens = {"twenty": 20, "thirty": 30}.get((m.group(1) or "").lower(), 0)
+        return f"{tens + _ORDINALS[m.group(2).lower()]} {m.group(3)}"
+
+    words = "|".join(_ORDINALS)
+    t = rx.sub(rf"(?i)\b(?:the\s+)?(?:(twenty|thirty)[\s-])?({words})\s+(?:of\s+)?"
+               rf"({_MONTH_NAMES})\b", ordinal, t)
+    if rx.search(r"(?i)\b(?:latitude|longitude)\b", t):
+        # whole degrees of a box ("latitude twenty-two to twenty-four")
+        def degrees(m: re.Match[str]) -> str:
+            v = _en_phrase_value(m.group(0))
+            return str(v) if v is not None and (20 <= v <= 26 or 109 <= v <= 118) else m.group(0)
+
+        t = rx.sub(rf"(?i){cardinal}\b", degrees, t)
+    return t
+
+
 def normalise_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_TRAD)
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
+    t = markdown.plain(t)
     t = dialogue.agreed(t)
     t = calendar_days.as_dates(t)
+    t = _spoken_numbers(t)
     t = _terse(t)
     # twelve (12), 十二（12）: a number in words with its digits, as the digits
     t = rx.sub(r"(?i)\b(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]?)?"
@@ -379,6 +429,23 @@ def _english_clocks(t: str) -> str:
     t = rx.sub(r"(?i)\bhalf\s+(?=(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
                r"twelve)\b(?!\s*(?:hours?|hrs?|minutes?|days?|km)))", "half past ", t)
     t = rx.sub(r"(?i)\bhalf\s+(?:an?\s+)?(km|kilomet(?:er|re))\b", r"0.5 \1", t)
+    # "five thirty", "twenty-two thirty", "nine fifteen": an hour and its minutes in words;
+    # "ten a.m.": a day part in letters after an hour in words
+    hours = (r"(twenty[\s-](?:one|two|three)|zero|one|two|three|four|five|six|seven|eight|nine|"
+             r"ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|"
+             r"twenty)")
+    minutes = {"fifteen": 15, "thirty": 30, "forty five": 45, "forty": 40, "fifty": 50,
+               "o five": 5, "oh five": 5}
+
+    def hour_minutes(m: re.Match[str]) -> str:
+        mi = minutes[" ".join(rx.split(r"[\s-]+", m.group(2).lower()))]
+        return f"{_en_phrase_value(m.group(1))}:{mi:02d}"
+
+    t = rx.sub(rf"(?i)\b{hours}[\s-](fifteen|thirty|forty[\s-]five|forty|fifty|o(?:h)? five)\b"
+               r"(?![\s-]*(?:minutes?|mins?|hours?|yuan|km|kilomet|days?|orders?))",
+               hour_minutes, t)
+    t = rx.sub(rf"(?i)\b{hours}\s*(a|p)\.?\s?m\.?(?![a-z])",
+               lambda m: f"{_en_phrase_value(m.group(1))} {m.group(2).lower()}m", t)
     # "before 10 clock", "11 clock at night": o'clock with its apostrophe part dropped
     t = rx.sub(r"(?<![\d.:])(\d{1,2})\s+clock\b", r"\1 o'clock", t, flags=re.I)
     # 8.30am, 5.30 in the morning: a dot between hour and minutes
@@ -405,6 +472,13 @@ def _english_clocks(t: str) -> str:
         return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
 
     part = r"(?:\s+(?P<part>" + _DAY_PART + r"))?"
+    # "between 4:30 and 6:30 in the evening" (said "four thirty and six thirty"): the half of
+    # the day said after the second clock is the first's too
+    t = rx.sub(r"(?<![:\d.])(1[0-2]|[1-9]):([0-5]\d)(\s*(?:and|to|till|until|-)\s*)"
+               r"(1[0-2]|[1-9]):([0-5]\d)(?!\s*(?:a\.?m|p\.?m))\s+(?P<part>at night|"
+               r"in the (?:morning|evening|afternoon)|tonight)",
+               lambda m: (day_part(m, int(m.group(1)), int(m.group(2))) + m.group(3)
+                          + day_part(m, int(m.group(4)), int(m.group(5)))), t, flags=re.I)
     # 9:30 at night, 5:30 in the morning: minutes given, the day part still says which half
     # ("05:00 every night" is a rule said every night, not five in the evening)
     t = rx.sub(r"(?<![\d.:])(\d{1,2}):([0-5]\d)(?!\s*(?:a\.?m|p\.?m))\s+(?P<part>at night|"
@@ -419,11 +493,12 @@ def _english_clocks(t: str) -> str:
     part = r"(?:\s+o'clock)?\s+(?P<part>" + _DAY_PART + r")\b"
 
     def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
-        return (day_part(m, hour(m.group(1)), 0) + m.group(2)
-                + day_part(m, hour(m.group(3)), 0))
+        return (day_part(m, hour(m.group(1)), int(m.group(2) or 0)) + m.group(3)
+                + day_part(m, hour(m.group(4)), int(m.group(5) or 0)))
 
-    t = rx.sub(_EN_CLOCK_WORD + r"(\s*(?:and|to|till|until|-)\s*)" + _EN_CLOCK_WORD + part,
-               both, t, flags=re.I)
+    t = rx.sub(_EN_CLOCK_WORD + r"()(\s*(?:and|to|till|until|-)\s*)" + _EN_CLOCK_WORD + r"()"
+               + part, both, t, flags=re.I)
+
     return rx.sub(_EN_CLOCK_WORD + part, lambda m: day_part(m, hour(m.group(1)), 0), t,
                   flags=re.I)
 
@@ -461,6 +536,11 @@ def _english_numbers(t: str) -> str:
                r"(km|kilomet(?:er|re)s?)\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 km", t, flags=re.I)
     t = rx.sub(r"\ban hour\b", "1 hour", t, flags=re.I)
+    # "three of those", "only one this month": a count of the orders the rule names
+    t = rx.sub(r"\b(" + "|".join(_EN_NUM) + r")(?=\s+of\s+(?:those|them|these)\b)",
+               lambda m: str(_EN_NUM[m.group(1).lower()]), t, flags=re.I)
+    t = rx.sub(r"\b(only|just)\s+(" + "|".join(_EN_NUM) + r")\b(?=\s+(?:this|a|per|each|in)\b)",
+               lambda m: f"{m.group(1)} {_EN_NUM[m.group(2).lower()]}", t, flags=re.I)
     t = _english_clocks(t)
     t = rx.sub(_EN_PHRASE, lambda m: str(_en_phrase_value(m.group(0)) or m.group(0))
                if rx.search(r"hundred|thousand", m.group(0), re.I) else m.group(0), t,

@@ -1,0 +1,59 @@
+"""A rule pasted from a chat assistant, in Markdown, as plain lines the kinds can read.
+
+"| # | stop | lat, lng | arrive by | stay at least |" over "| 1 | Songshan Lake | 22.9210,
+113.8880 | 08:30 | 30 min |": a table's cells say what they are only through its header, so
+each row is written as "header cell, header cell, ..." (a two-column table of fields and
+values as "field value"), each row a clause of its own. Emphasis (**22.5431**, __a__,
+`code`), heading marks and quote marks are dropped; a bullet stays a list item. Any other
+text is returned unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sim.preferences.text import rx
+
+_SEPARATOR = r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*"
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _tables(lines: list[str]) -> list[str]:
+    """Each table (a header row, a |---| row, data rows) as one plain line per data row."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if (i + 1 < len(lines) and "|" in lines[i] and rx.fullmatch(_SEPARATOR, lines[i + 1])):
+            head = _cells(lines[i])
+            i += 2
+            while i < len(lines) and lines[i].strip().startswith("|"):
+                row = _cells(lines[i])
+                if len(head) == 2 and len(row) == 2:  # | field | value |
+                    out.append(f"{row[0]} {row[1]};")
+                else:
+                    # a numbering column (#, No., 序号) numbers the row as a list item
+                    num = [c for h, c in zip(head, row, strict=False)
+                           if rx.fullmatch(r"#|no\.?|序号|编号|站", h.lower())]
+                    cells = ", ".join(f"{h} {c}".strip() for h, c in zip(head, row, strict=False)
+                                      if c and c not in ("-", "—")
+                                      and not rx.fullmatch(r"#|no\.?|序号|编号|站", h.lower()))
+                    out.append(f"{num[0]}. {cells};" if num else f"{cells};")
+                i += 1
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def plain(t: str) -> str:
+    """`t` without its Markdown (the module's doc)."""
+    if not rx.search(r"\*\*|__|`|^\s*#|^\s*>|^\s*\|.*\|\s*$", t, re.MULTILINE):
+        return t
+    lines = _tables(t.split("\n"))
+    text = "\n".join(lines)
+    text = rx.sub(r"(?m)^\s*#{1,6}\s*", "", text)  # headings
+    text = rx.sub(r"(?m)^\s*>\s?", "", text)  # quotes
+    return rx.sub(r"\*\*|__|`", "", text)  # emphasis and code spans
