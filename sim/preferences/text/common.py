@@ -72,6 +72,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
            r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
            r"不跑|不动车|车不(?:能|许|准|可以)动|不(?:能|许|准)动车|\bquiet\b(?![_ ]until)|"
+           r"别派单|别排单|不要派单|不派单|静默|"
            r"(?:shouldn't|should not|won't|will not|can't|cannot|mustn't|must not) (?:be )?"
            r"(?:doing|do) anything|"
            r"(?:truck|car|vehicle) (?:cannot|can't|can not|must not|may not) move|"

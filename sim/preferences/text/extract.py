@@ -18,7 +18,7 @@ from functools import cache
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
-from sim.preferences.text import calendar_days, dialogue, markdown, rx
+from sim.preferences.text import calendar_days, dialogue, markdown, rx, units
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -80,6 +80,10 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"嗰", "那"), (r"畀", "给"), (r"同埋", "和"), (r"啲", "些"), (r"嘢", "东西"),
     (r"揸车", "开车"),
     (r"瞓觉|瞓", "睡觉"), (r"晌午", "中午"), (r"唞", "歇"),
+    # northern and central Mandarin: 后晌 (afternoon), 后半夜, 一大早, 天擦黑; 莫 (别); 屋 (家)
+    (r"后晌", "下午"), (r"后半夜", "凌晨"), (r"一大早", "早上"), (r"天擦黑", "傍晚"),
+    (r"莫(?=[给派排接跑开动去拉进让])", "别"), (r"(?<=[回到我在收])屋(?![企子顶])", "家"),
+    (r"(?:派|排)活儿?", "派单"), (r"(\d{1,2})\s*号\s*(?=\d{1,2}\s*号)", r"\1号、"),
     (r"第二朝", "第二天早上"), (r"朝早|朝头早", "早上"), (r"下昼", "下午"),
     (r"晏昼", "中午"), (r"挨晚", "傍晚"), (r"夜晚", "晚上"), (r"第二日", "第二天"),
     (r"架车", "车"), (r"郁", "动"), (r"行入|揸入", "进入"), (r"连住", "连着"), (r"俺", "我"),
@@ -314,6 +318,7 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
     t = markdown.plain(t)
+    t = units.plain_units(t)
     t = dialogue.agreed(t)
     t = calendar_days.as_dates(t)
     t = _spoken_numbers(t)
@@ -353,6 +358,14 @@ def normalise_text(text: str) -> str:
     # 下午6点（18:00）前, 8小时（480分钟）: a value said again in brackets is said once
     t = rx.sub(r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1", t)
     t = rx.sub(r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1", t)
+    # 十二点到一点半（12:00—13:30）, 后晌三点（15:00）: a clock in numerals said again in
+    # digits, read from the digits (they carry the half of the day); 四里地（2公里）: a distance
+    cn_clock = r"[零〇一二两三四五六七八九十]+\s*点(?:\s*半|\s*[零〇一二三四五六七八九十]+\s*分?)?"
+    t = rx.sub(rf"{cn_clock}(?:\s*(?:到|至|-|~)\s*{cn_clock})?\s*\(\s*(\d{{1,2}}:\d{{2}}"
+               r"(?:\s*[-~]\s*\d{1,2}:\d{2})?)\s*\)", r"\1", t)
+    t = rx.sub(r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*"
+               r"(\d+(?:\.\d+)?)\s*"
+               r"(公里|km)\s*\)", r"\1\2", t)
     # 2300-次日0600: four-digit clocks in a range
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
                r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
@@ -367,6 +380,7 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"(?<![\d.:A-Za-z])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:之前|以前|前|以后|之后|后|开始|"
                r"出门|出车)(?![\d年]))", r"\1:\2", t)
     t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
+    t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})\.(\d{2})(?!\d)", r"\1\2.\3", t)  # CNY 1,200.00
     t = rx.sub(r"(?i)(?<=\d)-(?=(?:yuan|rmb|元)\b)", " ", t)  # a 600-yuan fine
     # 第二天（周日）早上八点: the weekday between "next day" and its clock says nothing more
     t = rx.sub(r"(次日|第二天|翌日|隔天)\s*\((?:周|星期|礼拜)[一二三四五六日天]\)", r"\1", t)
@@ -1305,8 +1319,11 @@ _AMOUNT_BARE = [
     r"(?i)(?<![\d.:])(\d+(?:\.\d+)?)\s+each\b(?=\s*(?:[,.;)]|$))",
     r"(?i)\b(?:every|each|per)\s+(?:time\s+)?step\b[^\d;.]{0,20}?:\s*(\d+(?:\.\d+)?)"
     + _NOT_A_UNIT,
-    r"(?i)(?:(?<![<>!=])=|\bthen)\s*(\d+(?:\.\d+)?)(?![\d.]*\s*,\s*\d)" + _NOT_A_UNIT,
+    r"(?i)(?:(?<![<>!=])=|\bthen)\s*(\d+(?:\.\d+)?)(?![\d.]*\s*,\s*\d)(?![\d.]*-\d)"
+    + _NOT_A_UNIT,
     r"(?<![\d.:])(\d+(?:\.\d+)?)\s*(?:元|块)?\s*每\s*(?:晚|天|日|单|次|步|个时段)",
+    # 总共只罚一次，八百块: an amount in 块 (not 一块, "together", nor a litre's price)
+    r"(?<![\d.])(\d{2,}(?:\.\d+)?)\s*块(?!\s*(?:多|一升|每升|/升))",
 ]
 _RATE = re.compile(r"(?:每分钟|每迟到1分钟|per minute|a minute|each minute|every minute|"
                    r"/\s*min(?:ute)?\b|/\s*分钟|按分钟|每(?:迟到|晚到|不在家|离家)\s*1?\s*分钟)",
