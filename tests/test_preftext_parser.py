@@ -1384,12 +1384,16 @@ def test_the_twentieth_and_twenty_first_blind_files_read_but_the_rules_listed() 
     """drivers_blind_t.json (72 rules in colloquial northern and central Mandarin with the
     trade's words: 56 with their parameters blind, 67 after round 21) and
     drivers_blind_u.json (71 rules exported by a fleet system in other units: metres,
-    seconds, fen, ISO times, enum values: 39 blind, 59 after). The rules left, each named in
+    seconds, fen, ISO times, enum values: 39 blind, 63 after). The rules left, each named in
     docs/preferences.md."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_t.json")] == [
         ("BT06", "dwell_at_point_on_day"), ("BT08", "home_stay_event"),
         ("BT14", "quiet_window"), ("BT14", "home_stay_event"), ("BT20", "home_stay_event")]
-    assert len(misread_rules("drivers_blind_u.json")) == 12
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_u.json")] == [
+        ("BU05", "home_stay_event"), ("BU06", "forbidden_cargo_category"),
+        ("BU06", "min_visit_days"), ("BU12", "monthly_long_haul_cap"),
+        ("BU14", "min_region_order_days"), ("BU16", "min_full_off_days"),
+        ("BU20", "max_orders_per_day"), ("BU20", "home_stay_event")]
 
 
 @pytest.mark.parametrize(("text", "kind", "params", "amount"), [
@@ -1444,6 +1448,16 @@ def test_kuai_as_an_amount_only_where_no_fine_is_said(text: str) -> None:
     ("Lunch quiet window 12:00:00–13:30:00 daily: no orders, no driving. count_mode: PER_STEP "
      "(every step that falls inside the window is fined separately, not once per day). Fine "
      "CNY 40.00 per step.", "quiet_window", {"count": "per_step"}, 40.0),
+    ("rule_type=HOME_CURFEW; home_lat=23.15770; home_lon=113.27300; radius_m=1200; "
+     "must_be_home_by=22:00:00; stay_until=06:00:00 (next morning); penalty_cny=250.00 per day "
+     "violated", "home_by_curfew",
+     {"lat": 23.1577, "lng": 113.273, "radius_km": 1.2, "curfew": "22:00", "quiet_until": "06:00"},
+     250.0),
+    ("Keep inside box — S 21.950000, N 22.600000, W 113.000000, E 113.700000 (decimal degrees). "
+     "Fine per step spent outside: CNY 60.00.", "stay_inside_bbox",
+     {"lat_min": 21.95, "lat_max": 22.6, "lng_min": 113.0, "lng_max": 113.7}, 60.0),
+    ("Daily order cap = 3 | penalty_cny per order above 3 on the same day = 150.00 | no upper "
+     "limit on the total", "max_orders_per_day", {"max_orders": 3}, 150.0),
     ("{type: GEOFENCE_INSIDE, lat_min: 22.100000, lat_max: 22.900000, lon_min: 112.900000, "
      "lon_max: 113.700000, counted: PER_STEP_OUTSIDE, penalty: \"CNY 70.00\"}",
      "stay_inside_bbox", {"lat_min": 22.1, "lat_max": 22.9, "lng_min": 112.9, "lng_max": 113.7},

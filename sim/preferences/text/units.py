@@ -33,7 +33,7 @@ def plain_units(t: str) -> str:
     t = rx.sub(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2})?(?:[+-]\d{2}:?\d{2}|Z)?", r"\1 \2", t)
     t = rx.sub(r"(?<![\d:])(\d{1,2}:\d{2}):\d{2}(?![\d:])", r"\1", t)
     # keys that carry their unit: radius_m=1200, min_dwell_s=3600, penalty_fen: 40000
-    t = rx.sub(r"(?i)\b([a-z][a-z_]*?)_(m|s|fen|cny|rmb|yuan)\s*[=:]\s*(\d+(?:\.\d+)?)",
+    t = rx.sub(r"(?i)\b([a-z][a-z_]*?)_(m|s|fen|cny|rmb|yuan)\s*[=:]?\s*(\d+(?:\.\d+)?)",
                lambda m: m.group(1) + " " + {
                    "m": _num(float(m.group(3)) / 1000) + km,
                    "s": _num(float(m.group(3)) / 60) + mins,
@@ -68,5 +68,18 @@ def plain_units(t: str) -> str:
     t = rx.sub(r"(?i)\b(lat|lon|lng)\s+min\s*[=:]\s*(\d+(?:\.\d+)?)\W{1,4}\1\s+max\s*[=:]\s*"
                r"(\d+(?:\.\d+)?)", r"\1 \2 to \3", t)
     t = rx.sub(r"(?i)\blon\b", "lng", t)
+    # lat=23.1577; lng=113.273 (a point by its fields); S 21.95, N 22.6, W 113.0, E 113.7 (a box
+    # by its compass edges); w0=, w1=, w_end= (an errand's window by the competition's fields)
+    t = rx.sub(r"(?i)\blat\s*[=:]\s*(\d{2}\.\d+)\s*[;,]?\s*(?:[a-z]+\s+)?lng\s*[=:]\s*(\d{3}\.\d+)",
+               r"\1, \2", t)
+    edges = dict(rx.findall(r"\b([NSWE])\s+(\d{2,3}\.\d+)\b", t))
+    if len(edges) == 4 and len(rx.findall(r"\b[NSWE]\s+\d{2,3}\.\d+\b", t)) == 4:
+        t = (f"lat {edges['S']} to {edges['N']}, lng {edges['W']} to {edges['E']}. "
+             + rx.sub(r"\b[NSWE]\s+\d{2,3}\.\d+\b,?", "", t))
+    t = rx.sub(r"(?i)\bw0\s*[=:]\s*", "from ", t)
+    t = rx.sub(r"(?i)\bw1\s*[=:]\s*", "until ", t)
+    t = rx.sub(r"(?i)\bw[ _]end\s*[=:]\s*", "stay home until ", t)
+    # Daily order cap = 3
+    t = rx.sub(r"(?i)\b(?:daily\s+)?order\s+cap\s*[=:]\s*(\d+)", r"at most \1 orders a day", t)
     return rx.sub(r"(?i)\b(max|min)\s+((?:[a-z]+\s){0,3}?[a-z]+)\s*[=:]\s*(\d+)(?!\s*[:.\d])",
                   r"\1 \3 \2", t)
