@@ -534,6 +534,9 @@ def _english_numbers(t: str) -> str:
                r"less than|beyond|maximum(?: of)?|minimum(?: of)?|max|min)\s+(" + _EN_WORD
                + r")\b(?![\s-]+(?:hundred|thousand))",
                lambda m: f"{m.group(1)} {_EN_NUM[m.group(2).lower()]}", t, flags=re.I)
+    # "max 2 in March": a bound with no noun, counted over the month it names
+    t = rx.sub(r"(?i)\b(max(?:imum)?|at most|no more than|not more than|up to)\s+(\d+)\s+"
+               r"(?=in\s+(?:march|the month|this month|the whole month)\b)", r"\1 \2 a month ", t)
     t = rx.sub(r"\b(?:half an hour|a half hour|half-hour)\b", "0.5 hours", t, flags=re.I)
     t = rx.sub(r"\b(\w+) and a half hours\b",
                lambda m: f"{_EN_NUM.get(m.group(1).lower(), m.group(1))}.5 hours"
