@@ -1391,8 +1391,9 @@ def test_the_twentieth_and_twenty_first_blind_files_read_but_the_rules_listed() 
         ("BT14", "quiet_window"), ("BT14", "home_stay_event"), ("BT20", "home_stay_event")]
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_u.json")] == [
         ("BU05", "home_stay_event"), ("BU06", "forbidden_cargo_category"),
-        ("BU06", "min_visit_days"), ("BU14", "min_region_order_days"), ("BU16", "min_full_off_days"),
-        ("BU20", "max_orders_per_day"), ("BU20", "home_stay_event")]
+        ("BU06", "min_visit_days"), ("BU14", "min_region_order_days"),
+        ("BU16", "min_full_off_days"), ("BU20", "max_orders_per_day"),
+        ("BU20", "home_stay_event")]
 
 
 @pytest.mark.parametrize(("text", "kind", "params", "amount"), [
