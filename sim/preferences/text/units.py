@@ -2,10 +2,13 @@
 
 "radius_m=1200; min_continuous_rest_s=28800; penalty_cny=250.00; count_mode: PER_STEP;
 valid_from=2026-03-01T00:00:00+08:00": the kinds read km, minutes, yuan, clocks without
-seconds and words. Metres become km (from 100 m: a 9.6 m truck stays a truck), seconds become
-minutes (from 60 s), fen become yuan, ISO times lose their seconds and zone, enum values
-(PER_STEP, ONCE_AT_MONTH_END) and snake_case keys become words, and "lat/lon=22.9713/113.1283"
-a point. Any other text is returned unchanged.
+seconds and words. Metres become km (from 100 m, in a text that says no km: a 9.6 m truck
+stays a truck, and "500 m... no: within 1 km" keeps its km first), seconds become minutes
+(from 60 s), fen become yuan (never a clock's 分), ISO times lose their seconds and zone, enum
+values (PER_STEP, ONCE_AT_MONTH_END) and snake_case keys become words; a point or a box said by
+its fields (lat=, lng=, lat min/max, S/N/W/E edges) and an errand by the competition's own
+fields (w0=, w1=, w_end=) are written as the kinds read them. Any other text is returned
+unchanged.
 """
 
 from __future__ import annotations
