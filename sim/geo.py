@@ -35,6 +35,11 @@ PREFECTURES_ZH: dict[str, str] = {
     "Dongguan": "东莞", "Zhongshan": "中山", "Chaozhou": "潮州", "Jieyang": "揭阳",
     "Yunfu": "云浮",
 }
+# Older English names of prefectures that drivers still write ("Canton", "Swatow").
+PREFECTURE_ALIASES_EN: dict[str, str] = {
+    "Canton": "Guangzhou", "Swatow": "Shantou", "Fatshan": "Foshan", "Kongmoon": "Jiangmen",
+    "Waichow": "Huizhou", "Chaochow": "Chaozhou", "Shiuhing": "Zhaoqing", "Tungkun": "Dongguan",
+}
 # Prefecture-level cities without districts: the official place name stops at the city.
 CITIES_WITHOUT_DISTRICTS = frozenset({"Dongguan", "Zhongshan"})
 

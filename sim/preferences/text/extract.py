@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from sim.categories import CATEGORIES
-from sim.geo import PREFECTURES_ZH, load_counties
+from sim.geo import PREFECTURE_ALIASES_EN, PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
 from sim.preferences.text import calendar_days, dialogue, markdown, rx, units
 
@@ -154,6 +154,15 @@ _TRAD = str.maketrans(
 _TYPOS: tuple[tuple[str, str], ...] = (
     (r"(?<=[\d零〇一二两三四五六七八九十百千万])\s*公理", "公里"), (r"空使", "空驶"),
     (r"修息", "休息"),
+    # English typed fast: misspellings and SMS words (kilomter, yaun, kuai for 块, whith in, nite)
+    (r"(?i)\bkilom(?:ter|tre|tr)s?\b|\bkilometr\b|\bklms?\b", "km"),
+    (r"(?i)\b(?:yaun|yuans|kuai|kwai)\b", "yuan"),
+    (r"(?i)\b(?:penality|panelty|penalti)\b", "penalty"),
+    (r"(?i)\b(?:minuts|mintues|minits)\b", "minutes"), (r"(?i)\bwh?ith\s+in\b", "within"),
+    (r"(?i)\bsat(?:u|er)day\b", "saturday"), (r"(?i)\bwen(?:s|ns)day\b", "wednesday"),
+    (r"(?i)\bthrusday\b", "thursday"), (r"(?i)\b2nite\b", "tonight"), (r"(?i)\bnite\b", "night"),
+    (r"(?i)\btmrw?\b", "tomorrow"), (r"(?i)\bb4\b", "before"),
+    (r"(?i)\bdiff\s+days\b", "different days"), (r"(?i)\b(mar|march)(\d{1,2})\b", r"March \2"),
 )
 
 
@@ -230,8 +239,12 @@ def _terse(t: str) -> str:
     # r3km, (2km) after a point: a radius
     t = rx.sub(r"(?<![A-Za-z])[rR]\s?[=:]?\s?(\d+(?:\.\d+)?)\s*(km|公里)",
                r"半径\1\2" if zh else r"radius \1 \2", t)
-    t = rx.sub(r"(?<=\d)\s*\(\s*(\d+(?:\.\d+)?)\s*(km|公里)\s*\)",
+    t = rx.sub(r"(?<=\d)\s*\(\s*(\d+(?:\.\d+)?)\s*(km|公里)\s*(?:ok|okay|is ok|radius)?\s*\)",
                r" (半径\1\2)" if zh else r" (radius \1 \2)", t)
+    # "need to be there (1.5km)" in a text with a point: the bracketed distance is its radius
+    if rx.search(r"\d{2}\.\d{3,}", t):
+        t = rx.sub(r"(?<=[A-Za-z\u4e00-\u9fff])\s*\(\s*(\d+(?:\.\d+)?)\s*(km|公里)\s*\)",
+                   r" (半径\1\2)" if zh else r" (radius \1 \2)", t)
     # ≤10:00到: by a clock; ≤1.5km after a point, ≤120km: within; ≥5, >10hrs, <2
     t = rx.sub(r"[≤⩽]\s*(\d{1,2}:\d{2})", r"\1前" if zh else r"by \1", t)
     t = rx.sub(r"[≤⩽<]=?\s*(\d+(?:\.\d+)?)\s*(km|公里)(?![/\w])",
@@ -366,6 +379,11 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*"
                r"(\d+(?:\.\d+)?)\s*"
                r"(公里|km)\s*\)", r"\1\2", t)
+    # 1230 to 2pm, 0030 to 0430: a four-digit clock before "to" and another clock
+    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:to|till|until)\s*"
+               r"(?:\d{1,2}\s*(?:am|pm)|[01]\d[0-5]\d|2[0-3][0-5]\d|\d{1,2}:\d{2}))", r"\1:\2", t)
+    t = rx.sub(r"(?<=\d:\d\d)(\s*(?:to|till|until)\s*)([01]\d|2[0-3])([0-5]\d)(?![\d.:])",
+               r"\1\2:\3", t)
     # 2300-次日0600: four-digit clocks in a range
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
                r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
@@ -1300,6 +1318,7 @@ _AMOUNT = [
     r"(?:fine[ds]?|penalty|penalised|penalized|charged?|deduct(?:ed|ion)?|lose|pay|costs?)\s*"
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
+    r"(\d+(?:\.\d+)?)\s*¥",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
     r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|分钟|%|个|米))",
@@ -1524,6 +1543,8 @@ def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef
         zh[city_zh + "市"] = ref
         zh[city_zh] = ref
         en[city_en.lower()] = ref
+    for old, city_en in PREFECTURE_ALIASES_EN.items():
+        en[old.lower()] = en[city_en.lower()]
     for c in counties:
         if c.name_zh in (PREFECTURES_ZH.get(c.city_en, "") + "市",):
             continue
