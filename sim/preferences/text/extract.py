@@ -166,6 +166,28 @@ _TYPOS: tuple[tuple[str, str], ...] = (
 )
 
 
+_CN_CLOCK = r"[零〇一二两三四五六七八九十]+\s*点(?:\s*半|\s*[零〇一二三四五六七八九十]+\s*分?)?"
+# Clocks and lengths written in forms the extractors do not read, in order: 2230时 (Hong
+# Kong, Taiwan); a value said again in brackets, said once (下午6点（18:00）前,
+# 8小时（480分钟）); a clock in numerals said again in digits, read from the digits, which
+# carry the half of the day (十二点到一点半（12:00—13:30）, 后晌三点（15:00）); a distance in
+# li said again in km (四里地（2公里）); a four-digit clock before "to" and another clock
+# (1230 to 2pm, 0030 to 0430).
+_CLOCK_FORMS: tuple[tuple[str, str], ...] = (
+    (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*时", r"\1:\2"),
+    (r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1"),
+    (r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1"),
+    (rf"{_CN_CLOCK}(?:\s*(?:到|至|-|~)\s*{_CN_CLOCK})?\s*\(\s*(\d{{1,2}}:\d{{2}}"
+     r"(?:\s*[-~]\s*\d{1,2}:\d{2})?)\s*\)", r"\1"),
+    (r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*(\d+(?:\.\d+)?)\s*"
+     r"(公里|km)\s*\)", r"\1\2"),
+    (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:to|till|until)\s*"
+     r"(?:\d{1,2}\s*(?:am|pm)|[01]\d[0-5]\d|2[0-3][0-5]\d|\d{1,2}:\d{2}))", r"\1:\2"),
+    (r"(?<=\d:\d\d)(\s*(?:to|till|until)\s*)([01]\d|2[0-3])([0-5]\d)(?![\d.:])",
+     r"\1\2:\3"),
+)
+
+
 # Financial numerals (壹佰伍拾 on a fine) -> the everyday ones; 陆 and 拾 only inside such a run
 # (陆 is also "land", 拾 "to pick up")
 _FIN = {"壹": "一", "贰": "二", "貳": "二", "叁": "三", "參": "三", "肆": "四", "伍": "五",
@@ -366,24 +388,8 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u4e00-\u9fff])", " ", t)
     for pat, rep in _TYPOS:
         t = rx.sub(pat, rep, t)
-    # 2230时, 0600時: a four-digit clock with its hour word (Hong Kong, Taiwan)
-    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*时", r"\1:\2", t)
-    # 下午6点（18:00）前, 8小时（480分钟）: a value said again in brackets is said once
-    t = rx.sub(r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1", t)
-    t = rx.sub(r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1", t)
-    # 十二点到一点半（12:00—13:30）, 后晌三点（15:00）: a clock in numerals said again in
-    # digits, read from the digits (they carry the half of the day); 四里地（2公里）: a distance
-    cn_clock = r"[零〇一二两三四五六七八九十]+\s*点(?:\s*半|\s*[零〇一二三四五六七八九十]+\s*分?)?"
-    t = rx.sub(rf"{cn_clock}(?:\s*(?:到|至|-|~)\s*{cn_clock})?\s*\(\s*(\d{{1,2}}:\d{{2}}"
-               r"(?:\s*[-~]\s*\d{1,2}:\d{2})?)\s*\)", r"\1", t)
-    t = rx.sub(r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*"
-               r"(\d+(?:\.\d+)?)\s*"
-               r"(公里|km)\s*\)", r"\1\2", t)
-    # 1230 to 2pm, 0030 to 0430: a four-digit clock before "to" and another clock
-    t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:to|till|until)\s*"
-               r"(?:\d{1,2}\s*(?:am|pm)|[01]\d[0-5]\d|2[0-3][0-5]\d|\d{1,2}:\d{2}))", r"\1:\2", t)
-    t = rx.sub(r"(?<=\d:\d\d)(\s*(?:to|till|until)\s*)([01]\d|2[0-3])([0-5]\d)(?![\d.:])",
-               r"\1\2:\3", t)
+    for pat, rep in _CLOCK_FORMS:
+        t = rx.sub(pat, rep, t)
     # 2300-次日0600: four-digit clocks in a range
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(\s*(?:-|~|到|至)\s*(?:次日|第二天|翌日)?\s*)"
                r"([01]\d|2[0-3])([0-5]\d)(?![\d.:])", r"\1:\2\3\4:\5", t)
