@@ -292,7 +292,7 @@ class MemoryAgent:
         # the rules a rest here would break that a rest at their place keeps: their drive
         # there is priced beside the due rules' actions
         broken = {i for r in rests if r.fines > 0 for i in breaks[r.minutes]}
-        todo = self.priced_todo(obs, now, pos, tp, rest_there=frozenset(broken))
+        todo = self.priced_todo(obs, now, pos, tp, rest_there=frozenset(broken), stop_cut=cut)
         offered = {r.minutes: parts[r.minutes] for r in rests}
         if todo is not None and todo.action == "wait":
             m = int(min(todo.minutes, DAY))
@@ -498,10 +498,12 @@ class MemoryAgent:
         return SlotPrice(tp.rate, tp.factors, share * DAY / min(caps)) if caps else tp
 
     def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice,
-                    rest_there: frozenset[int] = frozenset()) -> Todo | None:
+                    rest_there: frozenset[int] = frozenset(),
+                    stop_cut: int | None = None) -> Todo | None:
         """The first due rule's action with both prices: what it avoids (a wait: the fines
         over every rule at once; a drive: the rule's fine) and what it forgoes (the minutes
-        at `rate`, a drive's km and the fines the drive itself draws)."""
+        at `rate`, a drive's km and the fines the drive itself draws). `stop_cut` is the
+        step's `RuleProgress.stop_due_in`: no wait runs past it."""
         assert self.rules is not None
         w = self.fine_weight()  # fines weigh w yuan of earnings each
         promised = promise_todo(self.rules, now)
@@ -515,7 +517,7 @@ class MemoryAgent:
         best: tuple[Todo, tuple[float, float, float] | None] | None = None
         for state in (*self.rules.due_states(now, pos),
                       *self.rules.rest_there(now, pos, rest_there)):
-            priced = self._priced(state, obs, now, pos, tp, w)
+            priced = self._priced(state, obs, now, pos, tp, w, stop_cut)
             if best is None or priced[0].at_stake - priced[0].cost > (
                     best[0].at_stake - best[0].cost):
                 best = priced
@@ -525,16 +527,16 @@ class MemoryAgent:
         return best[0]
 
     def _priced(self, state: RuleState, obs: Observation, now: float, pos: Point,
-                tp: TimePrice, w: float) -> tuple[Todo, tuple[float, float, float] | None]:
+                tp: TimePrice, w: float, stop_cut: int | None
+                ) -> tuple[Todo, tuple[float, float, float] | None]:
         """One due rule's action priced (see `priced_todo`), with the drive the compliance
         budget books if the driver follows it."""
         assert self.rules is not None
         todo = state.todo
         assert todo is not None
         if todo.action == "wait":
-            cut = self.rules.stop_due_in(now, pos)
-            if cut is not None and cut < todo.minutes:  # as the rests: not past a stop's drive
-                todo = dataclasses.replace(todo, minutes=cut)
+            if stop_cut is not None and stop_cut < todo.minutes:  # as the rests: not past
+                todo = dataclasses.replace(todo, minutes=stop_cut)  # a stop's drive
             minutes = int(min(todo.minutes, DAY))
             if self.at_face:  # rule by rule, each at its own weight
                 saving = self.weigh(self.rules.wait_saving_by_rule(int(now), pos, minutes), w)
