@@ -307,8 +307,6 @@ _ORDINALS = {w: i for i, w in enumerate(
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
      "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
      "seventeenth", "eighteenth", "nineteenth", "twentieth"], 1)} | {"thirtieth": 30}
-_MONTH_NAMES = (r"january|february|march|april|may|june|july|august|september|october|"
-                r"november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 
 
 def _spoken_numbers(t: str) -> str:
@@ -336,7 +334,7 @@ def _spoken_numbers(t: str) -> str:
 
     words = "|".join(_ORDINALS)
     t = rx.sub(rf"(?i)\b(?:the\s+)?(?:(twenty|thirty)[\s-])?({words})\s+(?:of\s+)?"
-               rf"({_MONTH_NAMES})\b", ordinal, t)
+               rf"({_MON_NAMES})\b", ordinal, t)
     if rx.search(r"(?i)\b(?:latitude|longitude)\b", t):
         # whole degrees of a box ("latitude twenty-two to twenty-four")
         def degrees(m: re.Match[str]) -> str:
