@@ -1373,31 +1373,32 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
     none = bool(_CAP_NONE.search(t))
     if none:
         cap = None
-    cands = []
-    bare = False  # the amount is read from `_AMOUNT_BARE`
     rate = rate_per_minute(t)
-    for p in [*_AMOUNT, "_BARE_", *_AMOUNT_BARE]:
-        if p == "_BARE_":
-            if cands:
-                break
-            bare = True
-            continue
-        for m in rx.finditer(p, t, re.I):
-            s, e = m.start(1), m.end(1)
-            if any(a <= s < b for a, b in spans):
-                continue
-            near = t[max(0, m.start() - 8):min(len(t), m.end() + 10)]
-            a = max([x.end() for x in rx.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])] or [0])
-            b = rx.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
-            # a per-minute rate's amount (每分钟罚2元, 2元/min), not a fine beside it in the
-            # clause (没做到罚300元 另按2元/min)
-            if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]) and (
-                    rate is None or float(m.group(1)) == rate):
-                continue
-            if rx.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
-                continue
-            del near
-            cands.append((s, float(m.group(1))))
+
+    def found(patterns: list[str]) -> list[tuple[int, float]]:
+        out = []
+        for p in patterns:
+            for m in rx.finditer(p, t, re.I):
+                s, e = m.start(1), m.end(1)
+                if any(a <= s < b for a, b in spans):
+                    continue
+                a = max([x.end() for x in rx.finditer(r"[;；。,，!]|\.(?!\d)", t[:m.start()])]
+                        or [0])
+                b = rx.search(r"[;；。,，!]|\.(?!\d)", t[m.end():])
+                # a per-minute rate's amount (每分钟罚2元, 2元/min), not a fine beside it in the
+                # clause (没做到罚300元 另按2元/min)
+                if _RATE.search(t[a:m.end() + (b.start() if b else len(t))]) and (
+                        rate is None or float(m.group(1)) == rate):
+                    continue
+                if rx.match(r"\s*(?:公里|km|单|天|小时|hours?|days?|orders?)", t[e:e + 8], re.I):
+                    continue
+                out.append((s, float(m.group(1))))
+        return out
+
+    cands = found(_AMOUNT)
+    bare = not cands  # then the amount is read from `_AMOUNT_BARE`
+    if bare:
+        cands = found(_AMOUNT_BARE)
     # the amount in a clause that names a fine, before one in a story around it (a 450-yuan
     # order, 80 yuan of mangoes); with none named, the last (a rule's fine comes after its
     # reasons)
