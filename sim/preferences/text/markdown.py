@@ -14,6 +14,7 @@ import re
 
 from sim.preferences.text import rx
 
+_NUMBERING = r"#|no\.?|序号|编号|站"  # a header that numbers the rows
 _SEPARATOR = r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*"
 
 
@@ -35,11 +36,11 @@ def _tables(lines: list[str]) -> list[str]:
                     out.append(f"{row[0]} {row[1]};")
                 else:
                     # a numbering column (#, No., 序号) numbers the row as a list item
-                    num = [c for h, c in zip(head, row, strict=False)
-                           if rx.fullmatch(r"#|no\.?|序号|编号|站", h.lower())]
-                    cells = ", ".join(f"{h} {c}".strip() for h, c in zip(head, row, strict=False)
+                    pairs = list(zip(head, row, strict=False))
+                    num = [c for h, c in pairs if rx.fullmatch(_NUMBERING, h.lower())]
+                    cells = ", ".join(f"{h} {c}".strip() for h, c in pairs
                                       if c and c not in ("-", "—")
-                                      and not rx.fullmatch(r"#|no\.?|序号|编号|站", h.lower()))
+                                      and not rx.fullmatch(_NUMBERING, h.lower()))
                     out.append(f"{num[0]}. {cells};" if num else f"{cells};")
                 i += 1
             continue
