@@ -182,6 +182,7 @@ class Job:
     what_ifs: str = "all"  # [policy] what_ifs: how many what-ifs a step prices
     lessons: str | None = None  # [memory] lessons: the store a run loads and then teaches
     set_dir: str = str(SET_DIR)  # where the market's TOML is (`--set-dir`)
+    place_weight: float = 0.0  # [policy] place_weight: what a destination's next pickup weighs
 
     @property
     def learns(self) -> bool:
@@ -199,7 +200,8 @@ def scenario_for(job: Job) -> Scenario:
                              memory=memory, policy={"fine_weight": job.fine_weight,
                                                            "compliance_budget":
                                                            job.compliance_budget,
-                                                           "what_ifs": job.what_ifs},
+                                                           "what_ifs": job.what_ifs,
+                                                           "place_weight": job.place_weight},
                              drivers={"file": job.drivers_file},
                              cargo={"file": job.cargo_file})
 
@@ -442,6 +444,7 @@ def build_report(args: argparse.Namespace, results: list[RunResult]) -> dict:
             "agents_read": args.read,
             "policy": {"fine_weight": args.fine_weight,
                        "compliance_budget": args.compliance_budget, "what_ifs": args.what_ifs,
+                       "place_weight": args.place_weight,
                        "lessons": None if args.lessons is None else str(args.lessons)},
             "targets": {
                 "net_ratio_min": NET_RATIO, "penalty_share_max": PENALTY_SHARE,
@@ -525,6 +528,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="[policy] compliance_budget of the memory modes (default: no bound)")
     ap.add_argument("--what-ifs", choices=["all", "lean"], default="all",
                     help="[policy] what_ifs of the memory modes (lean: fewer priced per step)")
+    ap.add_argument("--place-weight", type=float, default=0.0,
+                    help="[policy] place_weight of the memory modes (0: destinations not valued)")
     ap.add_argument("--lessons", type=Path,
                     help="[memory] lessons of the memory modes: a lesson store (SQLite) each run "
                          "loads, then adds what it learnt to (runs of one call, in order)")
@@ -553,6 +558,7 @@ def main(argv: list[str] | None = None) -> int:
         f"-w{args.fine_weight:g}" if args.fine_weight != 1.0 else "") + (
         f"-b{args.compliance_budget:g}" if args.compliance_budget is not None else "") + (
         f"-{args.what_ifs}" if args.what_ifs != "all" else "") + (
+        f"-p{args.place_weight:g}" if args.place_weight else "") + (
         f"-lessons-{args.lessons.stem}" if args.lessons is not None else "")
     if args.lessons is not None and args.jobs > 1:
         print("error: --lessons runs one job at a time (each run teaches the next)",
@@ -570,7 +576,7 @@ def main(argv: list[str] | None = None) -> int:
                 str(drivers) if args.read == "text" else None, args.fine_weight,
                 args.compliance_budget, args.what_ifs,
                 None if args.lessons is None else str(args.lessons.resolve()),
-                str(Path(args.set_dir).resolve()))
+                str(Path(args.set_dir).resolve()), args.place_weight)
             for v in versions for m in modes]
     if args.jobs == 1:
         results = [run_job(j) for j in jobs]

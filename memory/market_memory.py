@@ -14,7 +14,7 @@ import h3
 
 from memory.time_price import HourRates
 from memory.tokens import FactLog, TokenCounter
-from sim.geo import Geography, Point, in_guangdong
+from sim.geo import Geography, Point, great_circle_km, in_guangdong
 from sim.official.timebase import DAY
 from sim.world.events import Event, SearchDone
 
@@ -25,6 +25,7 @@ PRIOR_SCALE_KM = 15.0
 BUCKET_HOURS = 4  # hour buckets of the day for per-bucket stats
 FRESH_MINUTES = 10.0  # a grid searched this recently is still known: no need to ask again
 LOW_YIELD_MINUTES = 30.0  # a grid that just gave little is left alone this long
+REACH_NEAREST = 10  # a search's reach: the mean distance to its nearest this many pickups
 
 
 @dataclass(slots=True)
@@ -89,7 +90,8 @@ class GridFact:
 
 class MarketMemory:
     def __init__(self, geo: Geography, res: int, low_yield_net: float,
-                 counter: TokenCounter | None, bucket_hours: int = BUCKET_HOURS) -> None:
+                 counter: TokenCounter | None, bucket_hours: int = BUCKET_HOURS,
+                 learn_reach: bool = False) -> None:
         self.geo, self.res = geo, res
         self.low_yield_net, self.bucket_hours = low_yield_net, bucket_hours
         self.grids: dict[str, GridStats] = {}
@@ -97,6 +99,10 @@ class MarketMemory:
         self.queries_by_day: dict[int, int] = {}
         self.repeated_low_yield = 0  # searches in a grid whose streak was already >= 1
         self.hours = HourRates()  # the best order rate searches found, by clock hour
+        # per grid: the summed reach of its searches and their count (see `reach_km`); learnt
+        # only for a run that values destinations (`[policy] place_weight`)
+        self.learn_reach = learn_reach
+        self.reach: dict[str, list[float]] = {}
         self.log = FactLog(counter)
 
     def bucket(self, t: float) -> int:
@@ -117,6 +123,12 @@ class MarketMemory:
         g.add(len(ev.results), best, low, ev.t)
         self.by_bucket.setdefault((cell, self.bucket(ev.t)), GridStats()).add(
             len(ev.results), best, low, ev.t)
+        if self.learn_reach and ev.results:
+            near = sorted(great_circle_km(ev.lat, ev.lng, c.origin.lat, c.origin.lng)
+                          for c in ev.results)[:REACH_NEAREST]
+            r = self.reach.setdefault(cell, [0.0, 0])
+            r[0] += sum(near) / len(near)
+            r[1] += 1
         day = int(ev.t // DAY)
         self.queries_by_day[day] = self.queries_by_day.get(day, 0) + 1
         self.log.append(f"t{ev.t:.0f} search {cell} n{len(ev.results)} best {best:.0f}"
@@ -194,6 +206,16 @@ class MarketMemory:
         facts.sort(key=lambda f: (-f.value, f.cell))
         return facts
 
+    def reach_km(self, lat: float, lng: float) -> float | None:
+        """How far the nearest pickups lie around a place, as its grid's searches found them
+        (the grids one ring around it when its own was never searched; None: none known)."""
+        cell = self.cell(lat, lng)
+        r = self.reach.get(cell)
+        if r is not None:
+            return r[0] / r[1]
+        near = [r[0] / r[1] for c in _disk(cell, 1) if (r := self.reach.get(c)) is not None]
+        return sum(near) / len(near) if near else None
+
     def queries_today(self, t: float) -> int:
         return self.queries_by_day.get(int(t // DAY), 0)
 
@@ -206,7 +228,7 @@ class MarketMemory:
                 "by_bucket": [[c, b, g(s)] for (c, b), s in self.by_bucket.items()],
                 "queries_by_day": {str(k): v for k, v in self.queries_by_day.items()},
                 "repeated_low_yield": self.repeated_low_yield, "log": self.log.get_state(),
-                "hours": self.hours.get_state()}
+                "hours": self.hours.get_state(), "reach": self.reach}
 
     def set_state(self, s: dict) -> None:
         self.grids = {c: GridStats(*v) for c, v in s["grids"].items()}
@@ -216,6 +238,7 @@ class MarketMemory:
         self.log.set_state(s["log"])
         if "hours" in s:
             self.hours.set_state(s["hours"])
+        self.reach = {c: list(v) for c, v in s.get("reach", {}).items()}
 
 
 # Grid geometry is fixed: every driver asks the same cells, rings and centres step after step,

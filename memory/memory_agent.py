@@ -25,6 +25,7 @@ from memory.cargo_memory import CargoMemory, Seen
 from memory.driver_memory import PRIOR_MINUTES, DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
+from memory.place_worth import PlaceWorth
 from memory.promises import open_promises, promise_fine, promise_todo
 from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
 from memory.step_state import Digest, StepState
@@ -151,7 +152,8 @@ class MemoryAgent:
                                  m.confirm_minutes)
         own_market = market is None
         self.market = market or MarketMemory(geo, scenario.geo.memory_h3_res, m.low_yield_net,
-                                             counter)
+                                             counter,
+                                             learn_reach=scenario.policy.place_weight > 0)
         self.driver = DriverMemory(m.recent_actions, counter)
         self._handlers = [self.cargo.on_event, self.driver.on_event]
         # a mode without the market layer keeps a market that learns nothing: the views show
@@ -250,8 +252,10 @@ class MemoryAgent:
         # time earns (plain net when time is not priced)
         pairs.sort(key=lambda p: (-tp.value(p[1], obs.now), p[0].cargo.cargo_id))
         busy = {o.cargo.cargo_id: round(o.finish - obs.now) for _, o in pairs}
+        place = {} if tp.place is None else {
+            o.cargo.cargo_id: round(tp.place.delta(o), 1) for _, o in pairs}
         if self.rules is None:
-            return StepState(obs, _busy(cands, busy), tuple(c for c, _ in pairs),
+            return StepState(obs, _busy(cands, busy, place), tuple(c for c, _ in pairs),
                              tuple(o for _, o in pairs), time_price=tp)
         pos = Point(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
@@ -272,7 +276,7 @@ class MemoryAgent:
             f = fines.get(c.cargo.cargo_id)
             return c if f is None else dataclasses.replace(c, fine=round(f, 1))
         # the views show each take's net after the fine it would draw and how long it runs
-        cands = _busy(tuple(fined(c) for c in cands), busy)
+        cands = _busy(tuple(fined(c) for c in cands), busy, place)
         kept = [(fined(c), o) for c, o in kept]
         lengths = sorted(set(LEAN_REST_MINUTES if lean else REST_MINUTES)
                          | set(self.rules.rest_lengths(now, pos)))
@@ -485,7 +489,24 @@ class MemoryAgent:
                      if feasible(o, obs.now, self.sc.minutes)]
             if rates:
                 self.market.hours.add(obs.last_search_time, max(rates))
-        return TimePrice(self.driver.earning_rate(obs.now), self.market.hours.factors())
+        rate = self.driver.earning_rate(obs.now)
+        return TimePrice(rate, self.market.hours.factors(), self.place_worth(obs, rate))
+
+    def place_worth(self, obs: Observation, rate: float) -> PlaceWorth | None:
+        """What a destination is worth for the next order (modes with the market layer, once
+        the grid the driver stands in has a known reach)."""
+        w = self.sc.policy.place_weight
+        if w <= 0 or Layer.MARKET not in self.kind.layers:
+            return None
+        here = self.market.reach_km(obs.position.lat, obs.position.lng)
+        if here is None:
+            return None
+        per_km = self.geo.detour_factor * (
+            obs.cost_per_km + rate * self.geo.drive_minutes(100.0, obs.now) / 100.0)
+        fences = () if self.rules is None else self.rules.place_rules()
+        allows = None if not fences else (
+            lambda lat, lng: all(f.allows_place(Point(lat, lng)) for f in fences))
+        return PlaceWorth(here, w * per_km, self.market.reach_km, allows)
 
     def slot_price(self, tp: TimePrice) -> TimePrice:
         """`tp` as a capped driver's takes weigh it (`SlotPrice`): with a daily order cap among
@@ -495,7 +516,7 @@ class MemoryAgent:
         if self.rules is None or not tp or share <= 0:
             return tp
         caps = [n for _, n in self.rules.daily_caps()]
-        return SlotPrice(tp.rate, tp.factors, share * DAY / min(caps)) if caps else tp
+        return SlotPrice(tp.rate, tp.factors, tp.place, share * DAY / min(caps)) if caps else tp
 
     def priced_todo(self, obs: Observation, now: float, pos: Point, tp: TimePrice,
                     rest_there: frozenset[int] = frozenset(),
@@ -676,8 +697,11 @@ class MemoryAgent:
                 self.rules.waive(int(i))
 
 
-def _busy(cands: tuple[Candidate, ...], busy: dict[str, int]) -> tuple[Candidate, ...]:
-    return tuple(c.with_busy(busy[c.cargo.cargo_id])
+def _busy(cands: tuple[Candidate, ...], busy: dict[str, int],
+          place: dict[str, float]) -> tuple[Candidate, ...]:
+    """The candidates with how long each takeable one holds the truck and what its
+    destination is worth (the others as they were)."""
+    return tuple(c.with_busy(busy[c.cargo.cargo_id], place.get(c.cargo.cargo_id, 0.0))
                  if c.cargo.cargo_id in busy else c for c in cands)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from memory.place_worth import PlaceWorth
 from sim.official.timebase import DAY
 from sim.world.order_costs import Option
 
@@ -26,6 +27,7 @@ class TimePrice:
 
     rate: float = 0.0
     factors: tuple[float, ...] = FLAT
+    place: PlaceWorth | None = None  # what a take's destination is worth for the next one
 
     def __bool__(self) -> bool:
         return self.rate > 0.0
@@ -60,13 +62,17 @@ class TimePrice:
 
     def value(self, o: Option, now: float) -> float:
         """A take's net (after any fine already taken off) less what its hours forgo."""
-        return o.net - self.cost(now, max(0.0, o.finish - now))
+        v = o.net - self.cost(now, max(0.0, o.finish - now))
+        return v if self.place is None else v + self.place.delta(o)
 
     def lines(self) -> list[str]:
-        """The price as a view prints it: the rate, and the hours that pay least and most."""
+        """The price as a view prints it: the rate (and what a take's "dest+N" means, when
+        destinations are valued), and the hours that pay least and most."""
         if not self:
             return []
-        out = [f"time is worth {self.rate:.2f}/min on average"]
+        out = [f"time is worth {self.rate:.2f}/min on average" + (
+            "; a take's dest+N: yuan its destination saves on the next pickup drive"
+            if self.place is not None else "")]
         if self.factors != FLAT:
             lo = sorted(range(24), key=lambda h: (self.factors[h], h))[:4]
             hi = sorted(range(24), key=lambda h: (-self.factors[h], h))[:2]
@@ -88,7 +94,8 @@ class SlotPrice(TimePrice):
     slot_minutes: float = 0.0
 
     def value(self, o: Option, now: float) -> float:
-        return o.net - self.cost(now, max(0.0, o.finish - now, self.slot_minutes))
+        v = o.net - self.cost(now, max(0.0, o.finish - now, self.slot_minutes))
+        return v if self.place is None else v + self.place.delta(o)
 
     def lines(self) -> list[str]:
         """The time price's lines, and the least a take is charged for its order slot."""

@@ -60,17 +60,25 @@ class Candidate:
     status: str = "active"
     fine: float = 0.0  # what the driver's preference rules would fine this take (extra_penalty)
     busy_minutes: int = 0  # how long the take holds the truck (pickup, window, haul); 0: unknown
+    # what its destination is worth for the next order against staying here (yuan; the
+    # next pickup drive it saves, memory.place_worth); 0: not valued
+    place: float = 0.0
 
-    def with_busy(self, minutes: int) -> Candidate:
-        """This candidate holding the truck `minutes` (`dataclasses.replace` costs three times
-        as much, and a step sets it on every candidate)."""
-        return Candidate(self.cargo, self.est_net, self.empty_km, self.status, self.fine, minutes)
+    def with_busy(self, minutes: int, place: float = 0.0) -> Candidate:
+        """This candidate holding the truck `minutes`, its destination worth `place`
+        (`dataclasses.replace` costs three times as much, and a step sets it on every
+        candidate)."""
+        return Candidate(self.cargo, self.est_net, self.empty_km, self.status, self.fine, minutes,
+                         place)
 
     def _net(self) -> str:
         """The net the step ranks by: after the rules' fine, which is named when there is one
-        (a model cannot rank takes by a penalty it is not shown), and the hours it takes
-        (a model cannot weigh a long take against a short one without them)."""
+        (a model cannot rank takes by a penalty it is not shown), the hours it takes (a model
+        cannot weigh a long take against a short one without them) and what its destination
+        is worth for the next order ("dest+18": a next pickup drive 18 yuan cheaper there)."""
         hours = f" {hm(self.busy_minutes)}" if self.busy_minutes else ""
+        if self.place >= 0.5 or self.place <= -0.5:  # the step ranks by this too
+            hours += f" dest{self.place:+.0f}"
         if not self.fine:
             return f"net~{self.est_net:.0f}{hours}"
         return f"net~{self.est_net - self.fine:.0f} (fined {self.fine:.0f}){hours}"

@@ -234,6 +234,11 @@ class PolicyConfig:
     # charged its hours or this share of a slot's part of the day (a day over the cap),
     # whichever is longer, so short orders stop filling the day's few slots. 0: hours only
     slot_share: float = 0.5
+    # what a take's destination is worth for the next order (memory.place_worth): the next
+    # pickup drive expected there against here, at what a km of it costs, times this weight
+    # (modes with the market layer). 0 (default): takes valued by their own net and hours
+    # alone; at 1 it bought nothing measurable on 16 held-out months (docs/agents.md)
+    place_weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -400,7 +405,8 @@ NON_NEGATIVE = {
     ("cargo", "night_factor"), ("cargo", "price_base"), ("cargo", "price_per_km"),
     ("cargo", "price_noise"), ("drivers", "count"), ("llm", "backoff_s"), ("llm", "max_calls"),
     ("drivers", "preferences_per_driver"), ("policy", "compliance_budget"),
-    ("policy", "slot_share"), ("market", "search_min_minutes"), ("llm", "max_retries"),
+    ("policy", "slot_share"), ("policy", "place_weight"), ("market", "search_min_minutes"),
+    ("llm", "max_retries"),
     ("llm", "temperature"),
     ("scenario", "seed"), ("llm", "lookahead_minutes"), ("llm", "driver_token_budget"),
     ("llm", "step_deadline_s"),
@@ -431,7 +437,8 @@ UPPER: dict[tuple[str, str], float] = {
     ("drivers", "preferences_per_driver"): 24,
     ("policy", "wait_minutes"): 1440, ("policy", "min_net_income"): 1e7,
     ("policy", "fine_weight"): 100, ("policy", "compliance_budget"): 100,
-    ("policy", "slot_share"): 1, ("memory", "low_yield_net"): 1e7,
+    ("policy", "slot_share"): 1, ("policy", "place_weight"): 100,
+    ("memory", "low_yield_net"): 1e7,
     ("memory", "compress_threshold"): 1_000_000,
     ("memory", "recent_actions"): 1000, ("memory", "confirm_minutes"): 1440 * 31,
     ("llm", "timeout_s"): 3600, ("llm", "max_retries"): 10, ("llm", "backoff_s"): 60,

@@ -419,3 +419,18 @@ def test_a_fresh_set_on_a_market_of_its_own(tmp_path, market, check):
     rep = json.loads(next(out.glob(f"report-{market}-*.json")).read_text(encoding="utf-8"))
     assert (rep["market"], rep["market_seed"]) == (market, 36)
     assert rep["versions"]["S2"]["modes"]["off"]["drivers"][0]["gross"] > 0
+
+
+def test_the_policy_knobs_reach_each_runs_scenario():
+    """`--fine-weight`, `--what-ifs` and `--place-weight` are the scenario's [policy] of every
+    memory-mode job (the report's `policy` names them)."""
+    mod = harness()
+    split = ROOT / "benchmarks" / "policy_eval"
+    job = mod.Job("calibrated", "tune", "S2", "cargo-market-driver", 1,
+                  str(split / "drivers_tune.json"), str(split / "drivers_tune.json"), "run",
+                  fine_weight=2.0, what_ifs="lean", place_weight=1.5)
+    policy = mod.scenario_for(job).policy
+    assert (policy.fine_weight, policy.what_ifs, policy.place_weight) == (2.0, "lean", 1.5)
+    default = mod.Job("calibrated", "tune", "S2", "off", 1, job.drivers_file, job.cargo_file,
+                      "run")
+    assert mod.scenario_for(default).policy.place_weight == 0.0

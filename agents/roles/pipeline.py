@@ -91,7 +91,8 @@ class AgentPolicy:
         self.compressor = CompressorAgent(caller, on_reject)
         if sc.memory.shared_market and services.shared_market is None:
             services.shared_market = MarketMemory(world.geo, sc.geo.memory_h3_res,
-                                                  sc.memory.low_yield_net, services.counter)
+                                                  sc.memory.low_yield_net, services.counter,
+                                                  learn_reach=sc.policy.place_weight > 0)
             bus.subscribe(services.shared_market.on_event)
         registered = agents()
         self.memory = MemoryAgent(self.mode, world.geo, spec, sc, bus, services.counter,
