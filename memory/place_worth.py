@@ -7,6 +7,10 @@ greedy drove 93 km empty to its next pickup after orders ending 200-400 km from 
 lies around each grid it searched (`MarketMemory.reach_km`); a take is credited the
 difference between the next pickup drive expected here and at its destination, at what a km
 of that drive costs (its km cost and its minutes at the driver's rate).
+
+Off by default (`[policy] place_weight` 0): on 32 held-out months it bought +0.0018 of the
+greedy's net with a standard error of 0.0019 (docs/agents.md): the market already prices the
+place, an order out of a sparse county being most often a long haul back.
 """
 
 from __future__ import annotations
@@ -34,5 +38,6 @@ class PlaceWorth:
         if d is None:
             return 0.0
         v = self.per_km * (self.here_km - d)
-        return min(0.0, v) if v > 0 and self.allows is not None and not self.allows(
-            dest.lat, dest.lng) else v
+        if v > 0 and self.allows is not None and not self.allows(dest.lat, dest.lng):
+            return 0.0
+        return v
