@@ -1185,13 +1185,14 @@ def test_rules_by_exception_and_second_language_english(text: str, kind: str,
 
 def test_the_sixteenth_and_seventeenth_blind_files_read_but_the_rules_listed() -> None:
     """drivers_blind_p.json (70 rules typed on a dispatch app: key=value lines, city codes,
-    four-digit clocks, 45', 1h30, /d: 43 with their parameters blind, 64 after round 19) and
+    four-digit clocks, 45', 1h30, /d: 43 with their parameters blind, 64 after round 19, 65
+    after round 24 read its route's circled stop numbers, ①②③) and
     drivers_blind_q.json (74 rules in Traditional Chinese from Hong Kong, Macau and Taiwan
     drivers: 51 blind, 72 after). The rules left, each named in docs/preferences.md."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_p.json")] == [
         ("BP06", "min_region_order_days"),
         ("BP11", "route_stops_on_day"), ("BP16", "home_stay_event"),
-        ("BP19", "route_stops_on_day"), ("BP20", "home_stay_event")]
+        ("BP20", "home_stay_event")]
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_q.json")] == [
         ("BQ06", "quiet_window"), ("BQ20", "date_region_avoid")]
 
@@ -1634,3 +1635,66 @@ def test_rules_dictated_by_voice(text: str, kind: str, params: dict, amount: flo
 def test_speech_rewrites_only_what_it_names(text: str, expected: str) -> None:
     from sim.preferences.text.speech import plain_speech
     assert plain_speech(text) == expected
+
+
+def test_the_twenty_fourth_blind_file_reads_but_the_rules_listed() -> None:
+    """drivers_blind_x.json (70 rules from paper through a phone photo and OCR: contracts,
+    notices, notebooks, cab cards; 51 with their parameters blind, 65 after round 24). Left:
+    a box in a table whose header is on its own line, two places taken from a letterhead (清远市
+    某运输队, 茂名XX运输公司), a radius said as a point's third number "(23.6570, 116.6220, 1.5
+    km)", a lunch window said "要休息 … 跑了车当天罚一次" read as a rest window."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_x.json")] == [
+        ("BX05", "stay_inside_bbox"), ("BX10", "min_full_off_days"),
+        ("BX11", "min_visit_days"), ("BX13", "quiet_window"), ("BX16", "date_region_avoid")]
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # look-alike characters (曰 夭 罸 単 体息), a word spaced out (公 里), a clause run on to the
+    # next line, the page's header, footer, blank and stamp
+    ("货物运输承运协议（司机联） 第1页 共3页\n第三条 收 车 规 定\n"
+     "３.1 乙方车辆每曰须于 22:30 前回到停车场"
+     "（北纬23.2150，东经113.2730，以此为中\n心半径1.5公 里范围内），"
+     "并在场内停放至次曰06:00 后方可出车。\n"
+     "３.2 违反上款的，每发生一夭罸款 150 元。 ____ 已审核", "home_by_curfew",
+     {"lat": 23.215, "lng": 113.273, "radius_km": 1.5, "curfew": "22:30",
+      "quiet_until": "06:00"}, 150.0),
+    ("第七条 接单数量\n乙方每曰承接订单不得超过 ３ 单；超出部分按每单 200 元罸款，多\n"
+     "接几单罚几单。 □ "
+     "甲方（盖章）：已审核 ________", "max_orders_per_day", {"max_orders": 3}, 200.0),
+    ("2．空车去装货点的距离每单不得超过２５公 里，超过的每単罚50元。", "max_pickup_deadhead_km",
+     {"max_km": 25.0}, 50.0),
+    ("第三条 工作曰（周一至周五）每天须有连续不少于540分钟（9小 时）的体息，\n"
+     "周末不作要求，违者每天罚90元。 "
+     "乙方签字：________", "daily_continuous_rest", {"min_minutes": 540, "days": "weekdays"},
+     90.0),
+    # English: l read as I, m as rn and rn as m, a word hyphenated at the line's end, a page
+    # number after the fine
+    ("2. HauI length: no single order may have a Ioaded distance of more than 300 kilo-\n"
+     "rnetres. Fine RMB 250 per orcIer. |", "max_haul_km", {"max_km": 300.0}, 250.0),
+    ("Daily rest: at Ieast 7 hours (420 minutes) of continuous rest every day.\nRMB 120 per "
+     "day not compIied with.   - 2 -", "daily_continuous_rest", {"min_minutes": 420}, 120.0),
+    ("Curfew: return to base at 22.8160 N, 113.8050 E (within 1 km) by 20:30 each\nday and "
+     "remain there untiI 05:00 next moming. RMB 90 per day of breach.", "home_by_curfew",
+     {"lat": 22.816, "lng": 113.805, "curfew": "20:30", "quiet_until": "05:00"}, 90.0),
+    # circled clause numbers: a route's stops in order
+    ("□ 3月25日线路（到达以2公 里为准，按顺序）：\n"
+     "①乐昌 25.1280,113.3480 08:30前到 停30分钟\n②仁化 "
+     "25.0850,113.7490 12:00前到 停40分钟\n③回韶关 24.8100,113.5970 17:00前到 停60分钟\n—— "
+     "少一站或晚到 整条罚900", "route_stops_on_day",
+     {"date": "2026-03-25", "radius_km": 2.0}, 900.0),
+])
+def test_rules_from_paper_through_ocr(text: str, kind: str, params: dict, amount: float) -> None:
+    """drivers_blind_x.json's OCR classes (`sim/preferences/text/ocr.py`)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize("text", [
+    "I can take 2 orders a day. Include weekends.",  # I as a word, not l
+    "一天最多接3单\n超过罚200",  # a clause on its own line, no OCR mark: as it was
+    "回 家 吃 饭",  # characters spaced out, but nothing says a photo
+    "Page one: max 300 km",
+])
+def test_ocr_leaves_a_text_without_its_marks_alone(text: str) -> None:
+    from sim.preferences.text.ocr import plain_ocr
+    assert plain_ocr(text) == text

@@ -114,7 +114,10 @@ class HomeByCurfew(Kind):
                 r"(?:回|返)到?[^,，。;；]{1,6}家(?![具电政属])|"
                 # 家(23.68,113.05) 0.8km以内 23:00前回: the home named, then 前回
                 r"家[^。;；]{0,40}前回(?![复应])|"
-                r"\bhome\b|\bhouse\b|\bresidence\b")
+                r"\bhome\b|\bhouse\b|\bresidence\b|"
+                # a yard the truck returns to for the night (a contract's 停车场, "base")
+                r"(?:回到|返回|回)(?:停车场|车场|场站)|"
+                r"(?:return(?:ed)?|back) to (?:the )?(?:base|yard|depot)\b")
         if not hit(f, home) or not f.clocks:
             return None
         if hit(f, r"每分钟|/\s*分钟|按分钟|每(?:迟到|晚到|晚|离开|不在家)\s*\S{0,2}分钟|"

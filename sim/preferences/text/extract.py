@@ -18,7 +18,7 @@ from functools import cache
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURE_ALIASES_EN, PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
-from sim.preferences.text import calendar_days, dialogue, markdown, rx, speech, units
+from sim.preferences.text import calendar_days, dialogue, markdown, ocr, rx, speech, units
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -346,7 +346,8 @@ def _spoken_numbers(t: str) -> str:
 
 
 def normalise_text(text: str) -> str:
-    t = unicodedata.normalize("NFKC", text).translate(_TRAD)
+    # a photo's text first: its circled clause numbers are gone after NFKC (① = 1)
+    t = unicodedata.normalize("NFKC", ocr.plain_ocr(text)).translate(_TRAD)
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
