@@ -11,7 +11,6 @@ next pickup drive expected here and at its destination."""
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from memory.memory_agent import MemoryAgent
 from memory.place_worth import PlaceWorth
 from memory.time_price import SlotPrice, TimePrice
 from sim.geo import Geography, Point, great_circle_km
-from sim.scenario import DriverSpec, ScenarioError, load_scenario
+from sim.scenario import DriverSpec, load_scenario
 from sim.world.actions import Observation
 from sim.world.cargo import CargoView
 from sim.world.events import EventBus, SearchDone
@@ -160,18 +159,6 @@ def test_the_market_layer_prices_destinations_once_its_grid_is_searched(
     cargo_only.on_event(search(GZ, spread(GZ, [1.0, 2.0, 3.0])))
     assert cargo_only.market.reach_km(GZ.lat, GZ.lng) is None
     assert cargo_only.time_price(obs()).place is None
-
-
-@pytest.mark.parametrize(("bad", "expected"), [("-1", "zero or more"), ("1000", "at most 100")])
-def test_the_place_weight_is_checked(tmp_path: Path, bad: str, expected: str) -> None:
-    f = tmp_path / "s.toml"
-    f.write_text(f'[scenario]\nname = "s"\ndays = 1\n\n[policy]\nplace_weight = {bad}\n',
-                 encoding="utf-8")
-    with pytest.raises(ScenarioError) as e:
-        load_scenario(f)
-    assert "[policy] place_weight" in str(e.value)
-    assert expected in str(e.value)
-    assert load_scenario(ROOT / "scenarios/competition-rules.toml").policy.place_weight == 0.0
 
 
 def test_a_sparse_destination_ranks_below_a_dense_one_at_the_same_net(geo: Geography) -> None:

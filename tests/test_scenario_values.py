@@ -171,3 +171,22 @@ def test_unreadable_preference_is_reported_and_the_run_scores_it_unscored(
     assert "note: unparsed (scored as unscored)" in r.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert [u["text"] for u in summary["preferences"]["unscored"]] == ["blorp zork"]
+
+
+@pytest.mark.parametrize(("key", "bad", "expected", "default"), [
+    ("slot_share", "-0.1", "zero or more", 0.5), ("slot_share", "1.5", "at most 1", 0.5),
+    ("place_weight", "-1", "zero or more", 0.0), ("place_weight", "1000", "at most 100", 0.0),
+])
+def test_the_policys_shares_and_weights_are_checked(tmp_path: Path, key: str, bad: str,
+                                                    expected: str, default: float) -> None:
+    """`[policy] slot_share` is a share of a slot (0-1); `place_weight` a weight (0-100)."""
+    f = tmp_path / "s.toml"
+    f.write_text(f'[scenario]\nname = "s"\ndays = 1\n\n[policy]\n{key} = {bad}\n',
+                 encoding="utf-8")
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(f)
+    assert f"[policy] {key}" in str(e.value)
+    assert expected in str(e.value)
+    root = Path(__file__).resolve().parents[1]
+    policy = load_scenario(root / "scenarios/competition-rules.toml").policy
+    assert getattr(policy, key) == default

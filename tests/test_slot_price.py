@@ -9,15 +9,13 @@ at 1,696, and ended 1,425 below its floor. A capped driver's take is now charged
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from memory.memory_agent import MemoryAgent
 from memory.time_price import SlotPrice, TimePrice
 from sim.geo import Geography
 from sim.official.timebase import DAY
-from sim.scenario import DriverSpec, ScenarioError, load_scenario
+from sim.scenario import DriverSpec, load_scenario
 from sim.world.events import EventBus
 from tests.competition_logs import LogBuilder
 from tests.test_deadhead_pacing import ROOT
@@ -76,15 +74,3 @@ def test_no_cap_a_waived_cap_no_share_or_no_price_leave_the_price_as_it_was():
     assert agent([CAP], slot_share=0.0).slot_price(tp) is tp
     unpriced = TimePrice(0.0)
     assert agent([CAP]).slot_price(unpriced) is unpriced
-
-
-@pytest.mark.parametrize(("bad", "expected"), [("-0.1", "zero or more"), ("1.5", "at most 1")])
-def test_the_share_is_a_share_of_a_slot(tmp_path: Path, bad: str, expected: str) -> None:
-    f = tmp_path / "s.toml"
-    f.write_text(f'[scenario]\nname = "s"\ndays = 1\n\n[policy]\nslot_share = {bad}\n',
-                 encoding="utf-8")
-    with pytest.raises(ScenarioError) as e:
-        load_scenario(f)
-    assert "[policy] slot_share" in str(e.value)
-    assert expected in str(e.value)
-    assert load_scenario(ROOT / "scenarios/competition-rules.toml").policy.slot_share == 0.5
