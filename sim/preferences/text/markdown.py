@@ -22,15 +22,32 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def _bare_header(lines: list[str], i: int) -> list[str] | None:
+    """A table flattened by OCR or pasted from a sheet, with no |---| row: a header of three
+    or more cells without digits (split by bars, or by spaces where the row under it has
+    bars) over a row of as many barred cells. Its header cells, else None."""
+    if i + 1 >= len(lines) or "|" not in lines[i + 1]:
+        return None
+    row = _cells(lines[i + 1])
+    head = _cells(lines[i]) if "|" in lines[i] else lines[i].split()
+    if len(head) < 3 or len(head) != len(row) or any(rx.search(r"\d", h) for h in head):
+        return None
+    return head
+
+
 def _tables(lines: list[str]) -> list[str]:
-    """Each table (a header row, a |---| row, data rows) as one plain line per data row."""
+    """Each table (a header row, a |---| row or none, data rows) as one plain line per data
+    row."""
     out: list[str] = []
     i = 0
     while i < len(lines):
-        if (i + 1 < len(lines) and "|" in lines[i] and rx.fullmatch(_SEPARATOR, lines[i + 1])):
-            head = _cells(lines[i])
-            i += 2
-            while i < len(lines) and lines[i].strip().startswith("|"):
+        bare = _bare_header(lines, i)
+        if bare is not None or (i + 1 < len(lines) and "|" in lines[i]
+                                and rx.fullmatch(_SEPARATOR, lines[i + 1])):
+            head = bare if bare is not None else _cells(lines[i])
+            i += 1 if bare is not None else 2
+            while i < len(lines) and "|" in lines[i] and (
+                    bare is not None or lines[i].strip().startswith("|")):
                 row = _cells(lines[i])
                 if len(head) == 2 and len(row) == 2:  # | field | value |
                     out.append(f"{row[0]} {row[1]};")
@@ -51,7 +68,8 @@ def _tables(lines: list[str]) -> list[str]:
 
 def plain(t: str) -> str:
     """`t` without its Markdown (the module's doc)."""
-    if not rx.search(r"\*\*|__|`|^\s*#|^\s*>|^\s*\|.*\|\s*$", t, re.MULTILINE):
+    if not rx.search(r"\*\*|__|`|^\s*#|^\s*>|^\s*\|.*\|\s*$|\|[^\n]*\|[^\n]*\n[^\n]*\|",
+                     t, re.MULTILINE):
         return t
     lines = _tables(t.split("\n"))
     text = "\n".join(lines)

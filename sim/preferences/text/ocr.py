@@ -36,8 +36,18 @@ _WORDS = (
 )
 
 
+# a letterhead: a company, fleet or depot and the document's title on a line of its own
+# ("清远市某运输队 司机守则（2026年3月）", "茂名XX运输公司 三月份安排"); the place in a
+# company's name is where the company is, not where the rule is
+_LETTERHEAD = (r"^[^\n|]{0,30}(?:公司|运输队|车队|物流|车行|货运站)[^\n|]{0,20}?"
+               r"(?:守则|通知|协议|合同|规定|安排|须知|公告|制度|协议书)\s*"
+               r"(?:[（(][^\n）)]{0,16}[)）])?[ \t]*\n")
+
+
 def plain_ocr(t: str) -> str:
-    """`t` as the page said it (the module's doc)."""
+    """`t` as the page said it (the module's doc); a letterhead line is dropped from any
+    text, photographed or typed."""
+    t = rx.sub(_LETTERHEAD, "", t)
     if not rx.search(_CUE, t):
         return t
     # the page's furniture: headers, footers, page numbers, blanks, stamps
