@@ -1683,7 +1683,8 @@ def test_the_twenty_fourth_blind_file_reads_but_the_rules_listed() -> None:
     # a letterhead's place is the company's, not the rule's; a table flattened with its
     # header on a line of its own, or with bars and no |---| row
     ("清远市某运输队 司机守则（2026年3月）\n"
-     "1．本月应安排不少于３天的全天休息（当天不行驶、不接单），\n不足者一次性处罚600元。", "min_full_off_days", {"min_days": 3}, 600.0),
+     "1．本月应安排不少于３天的全天休息（当天不行驶、不接单），\n不足者一次性处罚600元。",
+     "min_full_off_days", {"min_days": 3}, 600.0),
     ("茂名XX运输公司 三月份安排\n日期 | 禁入地区 | 罚则\n"
      "3月3日、3月4日 | 阳江 | 在阳江每一步罚100元",
      "date_region_avoid", {"dates": ["2026-03-03", "2026-03-04"], "place": "阳江"}, 100.0),
