@@ -1709,3 +1709,57 @@ def test_rules_from_paper_through_ocr(text: str, kind: str, params: dict, amount
 def test_ocr_leaves_a_text_without_its_marks_alone(text: str) -> None:
     from sim.preferences.text.ocr import plain_ocr
     assert plain_ocr(text) == text
+
+
+def test_the_twenty_fifth_blind_file_reads_but_the_rules_listed() -> None:
+    """drivers_blind_y.json (72 rules typed in toneless pinyin, or mixing Cantonese or
+    Mandarin with English as Shenzhen and Hong Kong office staff write: 29 with their
+    parameters blind, 65 after round 25). Left: three errands read as a route, a curfew and a
+    window ending the next morning, two lunch windows said "唔好 schedule 任何 driving" and
+    "唔做嘢" over a step count, full rest days "成日唔开车, 唔接单" read as days without orders,
+    and a month's deadhead said "kongpao zong gongli 1200 yinei"."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_y.json")] == [
+        ("BY04", "quiet_window"), ("BY07", "home_stay_event"), ("BY13", "min_full_off_days"),
+        ("BY14", "home_stay_event"), ("BY15", "quiet_window"),
+        ("BY16", "max_total_deadhead_km"), ("BY19", "home_stay_event")]
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    ("wanshang 10 dian ban (22:30) qian yao huidao jia, jia zai 23.1875,113.2631, 1.5 gongli "
+     "nei suan dao jia; dier tian zaoshang 6 dian qian bu chumen. mei fan yi tian fa 200 kuai",
+     "home_by_curfew", {"lat": 23.1875, "lng": 113.2631, "radius_km": 1.5, "curfew": "22:30",
+                        "quiet_until": "06:00"}, 200.0),
+    ("yi tian bu chao 3 dan. mei duo jie yi dan kou 180 yuan", "max_orders_per_day",
+     {"max_orders": 3}, 180.0),
+    ("huagong suliao he meitan kuangchan de huo dou bu la!! la yi dan fa 500",
+     "forbidden_cargo_category", {"categories": ["化工塑料", "煤炭矿产"]}, 500.0),
+    ("mei tian di yi dan zui wan shangwu 10:30 kaishi, wan le dang tian fa 90",
+     "first_order_deadline", {"latest": "10:30"}, 90.0),
+    ("zhou yi dao zhou wu meitian zhishao lianxu xiu 7 xiaoshi, weekend 唔计; "
+     "做唔到 嗰日 fine 120",
+     "daily_continuous_rest", {"min_minutes": 420, "days": "weekdays"}, 120.0),
+    ("3月20号 route: xian qu 22.3542,113.5321 (Zhuhai fangxiang), 09:30 前到, ting zhishao 45 "
+     "fenzhong; zai qu 22.6105,113.2810, 14:00 前到, stay 90 min. 两个点 2km 内都算. "
+     "冇做到 fine 1000",
+     "route_stops_on_day", {"date": "2026-03-20", "radius_km": 2.0, "stops": [
+         {"lat": 22.3542, "lng": 113.5321, "arrive_by": "09:30", "min_dwell_minutes": 45},
+         {"lat": 22.6105, "lng": 113.281, "arrive_by": "14:00", "min_dwell_minutes": 90}]},
+     1000.0),
+    # dates in any order are one set, written in order
+    ("Mar 5 到 Mar 7 (5、6、7号) 唔入 Dongguan 东莞, 嗰几日 喺 Dongguan 每个 step fine 300",
+     "date_region_avoid", {"dates": ["2026-03-05", "2026-03-06", "2026-03-07"]}, 300.0),
+])
+def test_rules_typed_in_pinyin(text: str, kind: str, params: dict, amount: float) -> None:
+    """drivers_blind_y.json's pinyin classes (`sim/preferences/text/pinyin.py`)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize("text", [
+    "Dan will fa-la-la at the party",  # two pinyin-looking words are no pinyin text
+    "No orders after 10 pm; 200 per day I break it",
+    "Mei and Dan drive to Dongguan by 8 am",
+])
+def test_an_english_text_is_no_pinyin(text: str) -> None:
+    from sim.preferences.text.pinyin import plain_pinyin
+    assert plain_pinyin(text) == text

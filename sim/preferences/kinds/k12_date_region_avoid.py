@@ -87,7 +87,7 @@ class DateRegionAvoid(Kind):
         if f.durations and hit(f, r"停|待|留|呆|stay|spend|stop|wait|dwell"):
             score -= 1.0  # hours to spend at the place: a dwell (K22), not an avoidance
         return Claim("date_region_avoid", score,
-                         {"dates": distinct_isos(f.dates), "bbox": f.bbox,
+                         {"dates": sorted(distinct_isos(f.dates)), "bbox": f.bbox,
                           "place": rule_place(f).name_zh if f.places else None})
 
     # -- generated drivers: the draw and its texts ---------------------------------------

@@ -68,6 +68,8 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"not (?:want|wanna|like) (?:to )?(?:be )?(?:take|drive|work)|"
            # work in the window is what is fined ("只要那天有干活 就罚")
            r"只要[^，。；;]{0,12}有在?干活|"
+           # Cantonese beside English: 唔做嘢, 唔好 schedule 任何 driving
+           r"唔做嘢|唔开工|唔好\s*(?:schedule|drive|load|take|接)|"
            r"(?:don't|do not) want (?:any |an )?(?:orders?|jobs?|loads?|work|empty)|"
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
