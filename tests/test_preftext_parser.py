@@ -1763,3 +1763,27 @@ def test_rules_typed_in_pinyin(text: str, kind: str, params: dict, amount: float
 def test_an_english_text_is_no_pinyin(text: str) -> None:
     from sim.preferences.text.pinyin import plain_pinyin
     assert plain_pinyin(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    # 差一分钟就罚两块钱: the minute short said without 每 (W, voice)
+    "三月十号那天呢 下午四点以后我要去接我老婆下班 她厂在北纬22点9862 东经113点7204 "
+    "到了以后至少要在那等她二十分钟 然后晚上十点之前要回到家 我家是 23点0207 113点7518 "
+    "回家以后要一直待到十一号早上七点 "
+    "接人和在家都是按一公里以内算 嗯 差一分钟就罚两块钱",
+    # "mei chao yi fenzhong zai fa 2 kuai": in pinyin, 再 heard as 在 (Y)
+    "3 yue 17 hao 17:30 zhihou qu xuexiao 23.6935,113.0432 jie haizi, tingliu zhishao 20 "
+    "fenzhong, 21:00 qian hui dao jia (23.6818,113.0560), yizhi dai dao 18 hao zaoshang 6:30. "
+    "fanwei dou shi 1 gongli. zuo bu dao fa 500, mei chao yi fenzhong zai fa 2 kuai",
+])
+def test_an_errand_priced_by_the_minute_short_is_an_errand(text: str) -> None:
+    """Failure class "an errand read as a nightly curfew": with its per-minute price unread,
+    BW13's and BY14's errands were read as curfews kept every night of the month, BW03's as a
+    route. The errand's window end follows the reader's convention (a home-by deadline is no
+    parameter of its own: absence runs to the stay-home end), which the writers' gold does
+    not, so these stay on the files' lists of misreads."""
+    r = read_preference(text).best
+    assert r is not None
+    assert r.kind == "home_stay_event"
+    assert r.params["rate_per_minute"] == 2.0
+    assert r.params["min_pickup_dwell_minutes"] == 20

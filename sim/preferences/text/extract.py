@@ -1435,6 +1435,12 @@ def rate_per_minute(t: str) -> float | None:
     m = (rx.search(r"每[\u4e00-\u9fff]{0,4}?(?:\s*1\s*)?分钟\s*(?:要|再|另)?(?:加|多)?"
                    r"(?:罚|扣|罚款|扣款)?\s*(?:钱|款)?\s*"
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
+         # 差一分钟就罚两块钱, 每迟/每少一分钟 1元, 每 超 一分钟在(再)罚2块: said aloud or typed
+         # in pinyin, the minute short or late and its price
+         or rx.search(r"(?:差|少|迟|晚|超)(?:了)?\s*(?:1|一)\s*分钟\s*(?:就|要)?\s*(?:再|在|另)?"
+                      r"(?:加)?(?:罚|扣)\s*(\d+(?:\.\d+)?)\s*(?:元|块)", t)
+         or rx.search(r"每\s*(?:迟|晚|少|超)?\s*/\s*(?:每)?\s*(?:迟|晚|少|超)\s*(?:1|一)\s*分钟"
+                      r"\s*(?:就|要)?\s*(?:再|在|另)?(?:加)?(?:罚|扣)?\s*(\d+(?:\.\d+)?)", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
                       r"(?:分钟|min(?:ute)?)", t, re.I)
          or rx.search(r"(?<![\d.:])(\d+(?:\.\d+)?)\s*/\s*min(?:ute)?\b", t, re.I)

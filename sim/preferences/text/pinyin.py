@@ -31,6 +31,7 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ("zhou yi dao zhou wu", "周一到周五"), ("mei ge yue", "每个月"), ("yi ge yue", "一个月"),
     ("mei tian", "每天"), ("mei ri", "每日"), ("mei wan", "每晚"), ("mei yue", "每月"),
     ("yi tian", "一天"), ("yi wan", "一晚"), ("dang tian", "当天"), ("na tian", "那天"),
+    ("ling wai", "另外"), ("jia fa", "加罚"), ("zai fa", "再罚"),
     ("di yi dan", "第一单"), ("zui wan", "最晚"), ("kai shi", "开始"), ("quan yue", "全月"),
     ("lian xu xiu", "连续休息"), ("xian qu", "先去"), ("zai qu", "再去"), ("zong", "总"),
     ("di er tian", "第二天"), ("ci ri", "次日"), ("zheng tian", "整天"), ("san yue", "三月"),
@@ -58,7 +59,8 @@ _WORDS: tuple[tuple[str, str], ...] = (
     ("jia qi lai", "加起来"), ("gong di", "工地"), ("gang kou", "港口"), ("yu gang", "渔港"),
     ("shi jian", "时间"), ("na li", "那里"), ("li mian", "里面"),
     # one syllable, last
-    ("fa", "罚"), ("kou", "扣"), ("kuai", "块"), ("dan", "单"), ("tang", "趟"), ("tian", "天"),
+    ("fa", "罚"), ("kou", "扣"), ("chao", "超"), ("chi", "迟"),
+    ("kuai", "块"), ("dan", "单"), ("tang", "趟"), ("tian", "天"),
     ("yue", "月"), ("hao", "号"), ("dian", "点"), ("qian", "前"), ("dao", "到"), ("bu", "不"),
     ("jie", "接"), ("la", "拉"), ("pao", "跑"), ("xiu", "休"), ("shui", "睡"), ("jia", "家"),
     ("qu", "去"), ("deng", "等"), ("ting", "停"), ("dai", "待"), ("nei", "内"), ("ge", "个"),
