@@ -1787,3 +1787,71 @@ def test_an_errand_priced_by_the_minute_short_is_an_errand(text: str) -> None:
     assert r.kind == "home_stay_event"
     assert r.params["rate_per_minute"] == 2.0
     assert r.params["min_pickup_dwell_minutes"] == 20
+
+
+def test_the_twenty_sixth_blind_file_reads_every_rule() -> None:
+    """drivers_blind_ca.json (74 rules in North-Eastern, Shandong, Henan and Sichuan speech,
+    days named by the weekday of the month or counted from another day: 59 with their
+    parameters blind, all 74 after round 26). The errand priced only by the minute
+    ("按一分钟两块钱罚") is read with no flat fine (its writer's gold puts the rate there too:
+    2 yuan more on failure)."""
+    assert misread_rules("drivers_blind_ca.json") == []
+    assert misread_fines("drivers_blind_ca.json") == [("CA09", None, None)]
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # a day counted from a weekday of the month, forward or back
+    ("三月第一个礼拜五再往后两天，俺得去北纬24.3000、东经116.0900那儿帮忙，一公里以内待够三个钟头，"
+     "没待够罚四百。", "dwell_at_point_on_day", {"date": "2026-03-08", "min_dwell_minutes": 180}),
+    ("三月第四个礼拜三的前一天，先到（北纬23.5480，东经113.5860），头晌九点半前到，待一个钟头；"
+     "再到（北纬23.2900，东经113.8100），后晌三点半前到，待四十分钟。没跑全罚八百。",
+     "route_stops_on_day", {"date": "2026-03-24"}),
+    # 头一个 (the first), 月底最后一个 (the last), and a day with the one after it
+    ("三月头一个礼拜五跟月底最后一个礼拜五，这两天甭往广州派活，在广州每跑一步罚二百。",
+     "date_region_avoid", {"dates": ["2026-03-06", "2026-03-27"], "place": "广州"}),
+    ("三月第二个礼拜六，再加上它第二天那个礼拜天，俺得搁家待着。那两天甭往佛山派活，在佛山每跑一步罚三百。",
+     "date_region_avoid", {"dates": ["2026-03-14", "2026-03-15"]}),
+    # 阳历三月初五: the solar calendar's fifth
+    ("阳历三月初五俺要跑两个点：北纬23.7300、东经114.6900，早上八点前到，待半个钟头；"
+     "北纬23.0800、东经114.4000，后晌一点前到，待一个钟头。少一个点罚九百。",
+     "route_stops_on_day", {"date": "2026-03-05"}),
+    # dialect words: 果子 fruit, 莫得兴趣 a refusal, 有活 orders there, 倒没啥 allowed
+    ("蔬菜和果子都不拉，拉一单罚两百。", "forbidden_cargo_category",
+     {"categories": ["蔬菜", "水果"]}),
+    ("建材，还有煤啊矿啊，我都莫得兴趣，拉一单罚三百。", "forbidden_cargo_category",
+     {"categories": ["建材", "煤炭矿产"]}),
+    ("这个月至少得有六天在中山有活儿，不够六天罚五百", "min_region_order_days",
+     {"place": "中山", "min_days": 6}),
+    ("一个月里起码得有五天一单都不接，空车挪挪窝倒没啥。不够五天罚四百。",
+     "min_days_without_orders", {"min_days": 5}),
+    # the count said with 回 and 道: once a day, once a move, once for good
+    ("后晌五点半到擦黑七点这一个半钟头不干活。哪天在这段里干了活就罚五十，一天顶多罚一回。",
+     "quiet_window", {"start": "17:30", "end": "19:00", "count": "per_day"}),
+    ("夜里十点半到第二天早上五点俺不跑车。这段时间里每动一回都罚八十。",
+     "quiet_window", {"start": "22:30", "end": "05:00", "count": "per_step"}),
+    ("北纬21.7500、东经111.8000周围4公里我不想去。只要进去过一回就罚五百，只罚一道，再进也不加。",
+     "forbidden_circle", {"radius_km": 4.0, "mode": "once"}),
+    # an errand priced "按一分钟两块钱"
+    ("三月第三个礼拜二后晌四点到夜里九点之间，先去火车站（北纬24.7837，东经113.6246）接她，"
+     "在站上等起至少二十分钟，再回屋头（北纬24.8108，东经113.5972）；九点以后就一直待在屋头，"
+     "待到第二天早上八点。离这两个地方一公里以内都算。差好多分钟就按一分钟两块钱罚。",
+     "home_stay_event", {"w0": "2026-03-17 16:00:00", "rate_per_minute": 2.0,
+                         "min_pickup_dwell_minutes": 20}),
+])
+def test_dialect_speech_and_days_counted_by_the_week(text: str, kind: str, params: dict) -> None:
+    """drivers_blind_ca.json's classes (docs/preferences.md round 26)."""
+    assert_best(text, kind, params)
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    # "每走一步就罚一回": a fine each step, not once
+    ("北纬22.541、东经114.055周围5公里以内俺不进。车在这个圈里头每走一步就罚一回，一回二百。",
+     "per_step"),
+    # "单独算一回罚": each step on its own
+    ("后半夜零点到五点莫派活。这段时间里车子每动一步都单独算一回罚，一回八十块。", "per_step"),
+])
+def test_a_fine_said_per_time_is_not_once(text: str, count: str) -> None:
+    r = read_preference(text).best
+    assert r is not None
+    key = "mode" if r.kind == "forbidden_circle" else "count"
+    assert r.params[key] == count

@@ -101,7 +101,7 @@ class QuietWindow(WindowKind):
         said_step = hit(f, r"按时段|每(?:占|个|一个)时段|每占|时间步|按次累计|time[- ]?steps?|"
                            r"time slots?|"
                            r"separately|each (?:slot|step)|every (?:slot|step)|counted on its own|"
-                           r"每(?:动|跑|走|干)一步|单独算|"
+                           r"每(?:动|跑|走|干)一(?:步|次|下)|单独算|"
                            r"every single (?:move|order|step|trip)")
         # the count as an enum ("count mode: PER_STEP ... not once per day") decides
         if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not (?:just )?once (?:per|a) day"):
