@@ -18,7 +18,17 @@ from functools import cache
 from sim.categories import CATEGORIES
 from sim.geo import PREFECTURE_ALIASES_EN, PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
-from sim.preferences.text import calendar_days, dialogue, markdown, ocr, pinyin, rx, speech, units
+from sim.preferences.text import (
+    calendar_days,
+    dialogue,
+    markdown,
+    ocr,
+    pinyin,
+    rx,
+    speech,
+    translated,
+    units,
+)
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
              "七": 7, "八": 8, "九": 9}
@@ -367,6 +377,7 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
     t = pinyin.plain_pinyin(t)
+    t = translated.plain_translation(t)
     t = speech.plain_speech(t)
     t = markdown.plain(t)
     t = units.plain_units(t)
