@@ -1913,3 +1913,74 @@ def test_rules_sent_through_a_translation_app(text: str, kind: str, params: dict
 def test_plain_english_is_no_translation(text: str) -> None:
     from sim.preferences.text.translated import plain_translation
     assert plain_translation(text) == text
+
+
+def test_the_twenty_eighth_blind_file_reads_but_the_rule_listed() -> None:
+    """drivers_blind_cb.json (72 rules machine-translated by a fluent online translator, by a
+    second writer: 59 with their parameters blind on round 27's code, whose literal renderings
+    it never uses; 71 after round 28). Left: "Kaiping (开平)" read as 开平市, the same county."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cb.json")] == [
+        ("CB06", "min_region_order_days")]
+    assert misread_fines("drivers_blind_cb.json") == []
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount", "cap"), [
+    ("The total no-load running mileage for the whole month shall not exceed 1500 kilometers. "
+     "For each kilometer exceeding, a fine of 2 yuan.", "max_total_deadhead_km",
+     {"max_km": 1500.0}, 2.0, None),
+    ("Idle driving (driving without goods) in the month totals not more than 2000 km. For the "
+     "part exceeding, a penalty of 1.5 yuan per km.", "max_total_deadhead_km",
+     {"max_km": 2000.0}, 1.5, None),
+    ("I only run inside the Dongguan-Shenzhen area, i.e. latitude between 22.50 and 23.20 "
+     "degrees north and longitude between 113.60 and 114.30 degrees east. Every time step the "
+     "truck is found outside this range counts once, with a forfeit of 80 yuan each time, but "
+     "the total forfeit for the month is no more than 2,400 yuan.", "stay_inside_bbox",
+     {"lat_min": 22.5, "lat_max": 23.2}, 80.0, 2400.0),
+    ("Single tickets with a transport distance of more than 180 kilometers are not accepted. "
+     "For each such ticket taken, punishment of 250.", "max_haul_km", {"max_km": 180.0},
+     250.0, None),
+    ("Live aquatic products (fish, shrimp, crabs and other fresh and live seafood) are not "
+     "transported by me. For each bill of such goods, 350 yuan is deducted.",
+     "forbidden_cargo_category", {"categories": ["鲜活水产品"]}, 350.0, None),
+    ("Do not enter the old urban area of Guangzhou, namely the circle with a radius of 5 km "
+     "centered on 23.1290 N, 113.2640 E. Each time step the truck is found inside the circle "
+     "is counted once, a fine of 60 yuan each time, and the maximum cumulative fine is 1800 "
+     "yuan.", "forbidden_circle", {"radius_km": 5.0, "mode": "per_step"}, 60.0, 1800.0),
+    ("From 22 o'clock at night to 6 o'clock the next morning the car should be quiet: no "
+     "driving and no orders. It is counted per step: every time step in which the car is "
+     "active in this period counts one time, punished with 50 yuan per time.", "quiet_window",
+     {"start": "22:00", "end": "06:00", "count": "per_step"}, 50.0, None),
+    ("On 5 March and 6 March there is an event in Shenzhen and traffic is controlled. On these "
+     "two days the truck must not be in Shenzhen. Every time step found in Shenzhen on those "
+     "two days, a penalty of RMB 200.", "date_region_avoid",
+     {"dates": ["2026-03-05", "2026-03-06"], "place": "深圳"}, 200.0, None),
+    ("At least 5 days in the month without taking orders. If not reached, be fined 1000 RMB "
+     "once.", "min_days_without_orders", {"min_days": 5}, 1000.0, None),
+    ("My home is in Baiyun District, Guangzhou. The location of the home is north latitude "
+     "23.1960, east longitude 113.2650. Every night before 10:30 p.m., I must return to within "
+     "1.5 kilometers of the home. After returning, the vehicle does not go out again until 6 "
+     "o'clock in the morning of the next day. If this is not done on one day, a penalty of "
+     "RMB 300 is imposed for that day.", "home_by_curfew",
+     {"lat": 23.196, "lng": 113.265, "curfew": "22:30", "quiet_until": "06:00"}, 300.0, None),
+    # "3 p.m." was rewritten "3 pm.m." (a clock's one-letter half of the day read in "p.m.")
+    ("On March 18th my wife comes back by high-speed rail. Between 3 p.m. and 9 p.m. that day "
+     "I must go to the pickup point at the station (23.3620 N, 116.6880 E) and wait within 1 "
+     "km of it for at least 20 minutes to pick her up, then be at home (23.3710 N, 116.7030 E, "
+     "within 1 km) by 9 p.m. and stay home until 7:30 a.m. on March 19th. If she is not picked "
+     "up, be fined 500 RMB; in addition, for every minute not at home between 9 p.m. and 7:30 "
+     "the next morning, 2 RMB.", "home_stay_event",
+     {"w0": "2026-03-18 15:00:00", "w1": "2026-03-18 21:00:00", "rate_per_minute": 2.0},
+     500.0, None),
+])
+def test_rules_a_fluent_translator_wrote(text: str, kind: str, params: dict, amount: float,
+                                         cap: float | None) -> None:
+    """drivers_blind_cb.json's classes (`translated.plain_terms`, docs/preferences.md round
+    28)."""
+    got = assert_best(text, kind, params)
+    assert (got.penalty_amount, got.penalty_cap) == (amount, cap)
+
+
+def test_a_clock_in_p_m_keeps_its_letters() -> None:
+    from sim.preferences.text.extract import normalise_text
+    assert "3 pm.m." not in normalise_text("Between 3 p.m. and 9 p.m.")
+    assert "11 pm-6 am" in normalise_text("quiet 11p-6a")

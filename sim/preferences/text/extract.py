@@ -377,7 +377,7 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
     t = pinyin.plain_pinyin(t)
-    t = translated.plain_translation(t)
+    t = translated.plain_terms(translated.plain_translation(t))
     t = speech.plain_speech(t)
     t = markdown.plain(t)
     t = units.plain_units(t)
@@ -408,7 +408,8 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"(?<![\d.])(\d+(?:\.\d+)?)(千|万)(\d)?(?![\d零〇一二两三四五六七八九十百千万米])",
                _thousands, t)
     # 11p-6a, 10p: a clock's half of the day in one letter
-    t = rx.sub(r"(?<![\d.:A-Za-z])(\d{1,2}(?::[0-5]\d)?)\s*([ap])(?=\s*(?:-|~|to\b|,|;|\.|\)|$))",
+    t = rx.sub(r"(?<![\d.:A-Za-z])(\d{1,2}(?::[0-5]\d)?)\s*([ap])(?!\.\s*m\b)"
+               r"(?=\s*(?:-|~|to\b|,|;|\.|\)|$))",
                lambda m: f"{m.group(1)} {m.group(2).lower()}m", t)
     # "每天连续rest至少6h", "then惠阳": a word boundary between Chinese and Latin letters, so
     # the English words of a mixed sentence read as words

@@ -1,4 +1,4 @@
-"""A rule written in Chinese and sent through a phone's translation app, uncorrected.
+"""A rule written in Chinese and sent through a translation app or an online translator.
 
 "Every day night 10 point half before must return home", "One day most receive 3 single
 order, many out one single deduct 200 yuan/single", "3 month 8 day, 9 day these two day",
@@ -7,12 +7,19 @@ on its own (点 a point, 单 a single, 拉货 pull goods, 封顶 sealing top, �
 number) in Chinese word order. A text that reads so (one of these renderings, in a text with
 no more Chinese than a word in brackets) has them written as plain English, which the kinds
 read; any other text is returned as it was.
+
+A fluent translator writes grammatical English but renders the trade's words its own way
+(空驶 "no-load running", "idle driving"; 单 "tickets", "bills"; 罚款 "a forfeit of 200",
+"punishment of 200", "200 yuan is deducted"; 封顶 "the maximum cumulative fine is", "in total
+not more than"): `plain_terms` writes those as the kinds' words in any English text, as none
+of them means anything else in a rule.
 """
 
 from __future__ import annotations
 
 import calendar
 import re
+from typing import Any
 
 from sim.official.timebase import EPOCH
 from sim.preferences.text import rx
@@ -155,5 +162,61 @@ def plain_translation(text: str) -> str:
                lambda m: f"{m.group(1)}{m.group(2)}{_MONTH} {m.group(3)}", t)
     t = rx.sub(r"(?i)\b(\d{1,2}) number\b", lambda m: f"{_MONTH} {m.group(1)}", t)
     for pat, rep in _REWRITES:
+        t = rx.sub("(?i)" + pat, rep, t)
+    return t
+
+
+_TERMS: tuple[tuple[str, Any], ...] = (
+    # 空驶: running without a load
+    (r"\b(?:no-load|empty-load|unladen|idle)\s+(?:running|driving|travel(?:l?ing)?)"
+     r"(?:\s*\(driving without (?:goods|cargo|a load)\))?(?:\s+mileage)?",
+     "empty driving"),
+    (r"\b(?:running|driving) empty\b", "empty driving"),
+    # 单: an order said as a ticket, a bill or a piece
+    (r"\bpieces? of orders?\b", "orders"), (r"\btickets\b", "orders"), (r"\bticket\b", "order"),
+    (r"\b(each|every|per|one|a|such) bills?\b(?! of lading)", r"\1 order"),
+    # 罚款: the fine said as a punishment, a forfeit, a deduction
+    (r"\b(?:a |one )?(?:punishment|forfeit)(?: of)?\s+(?=(?:¥|rmb|cny)?\s*\d)", "a fine of "),
+    (r"\b(?:is |are |be )?punished(?: with| by)?\s+(?=(?:¥|rmb|cny)?\s*\d)", "fined "),
+    (r"\bbe fined\b", "fined"),
+    (r"(?<![\d.])(\d+(?:\.\d+)?)\s*(yuan|rmb)\s+(?:is|are|will be|shall be) deducted\b",
+     r"a fine of \1 \2"),
+    # 封顶: the month's most
+    (r"\bthe (?:maximum|max) (?:cumulative|total|monthly) (?:fine|penalty|forfeit|punishment)s?"
+     r"(?: for the (?:whole )?month)? (?:is|of)\s+", "capped at "),
+    (r"\bthe total (?:fine|penalty|forfeit|punishment)s? (?:for|in) the (?:whole )?month "
+     r"(?:is )?(?:no|not) more than\s+", "capped at "),
+    (r"\b(?:in total|in all|altogether)\s*,?\s*(?:no|not) more than\s+(?=\d)", "capped at "),
+    (r"\b(?:for the (?:whole )?month|for the month|in the month),?\s*(?:at most|no more than|"
+     r"not more than|up to)\s+(?=\d)", "capped at "),
+    (r"\bup to (\d+(?:\.\d+)?)\s*(?:yuan|rmb)?\s*in total(?: for the (?:whole )?month)?",
+     r"capped at \1"),
+    # a count per time step said "counted once" (每个时段记一次): each step, not one fine
+    (r"((?:each|every) time step[^.;]{0,80}?)\b(?:is |are )?count(?:ed|s) (?:once|one time)\b",
+     r"\1counts as one step"),
+    # 不接单的天数 said "days without taking orders"; 不得进入 "must not be in"
+    (r"\bwithout taking (?:any )?orders\b", "without orders"),
+    (r"\b(?:must|shall|should|may) not be (?:in|inside)\b", "must not enter"),
+    (r"\b(?:are|is) not (?:transported|carried|hauled|accepted)(?: by me)?\b", "are refused"),
+    # 晚上十点 said "10 o'clock at night", 22点 "22 o'clock"
+    (r"\b(\d{1,2}) o'clock (?:at night|in the evening|p\.?m\.?)",
+     lambda m: f"{int(m.group(1)) % 12 + (0 if int(m.group(1)) == 12 else 12):02d}:00"),
+    (r"\b(\d{1,2}) o'clock(?= (?:in the morning|the next morning|next morning|a\.?m\.?))",
+     lambda m: f"{int(m.group(1)):02d}:00"),
+    (r"\b(1[3-9]|2[0-3]) o'clock\b", r"\1:00"),
+    # 北纬 / 东经 said in full
+    (r"\bnorth latitude\b", "latitude"), (r"\beast longitude\b", "longitude"),
+    # 鲜活水产品
+    (r"\blive aquatic products?\b", "live seafood"),
+)
+
+
+def plain_terms(text: str) -> str:
+    """`text` with a translator's words for the trade's (see the module's docstring) written as
+    the kinds read them; a text with none of them, or in Chinese, is returned as it was."""
+    if rx.search(r"[a-zA-Z]{3}", text) is None:
+        return text
+    t = text
+    for pat, rep in _TERMS:
         t = rx.sub("(?i)" + pat, rep, t)
     return t
