@@ -35,6 +35,15 @@ def _bare_header(lines: list[str], i: int) -> list[str] | None:
     return head
 
 
+def _cell(head: str, cell: str) -> str:
+    """A cell under its header; a unit the header names in brackets ("罚款(元)", "fine
+    (yuan)") follows the cell's number, where the kinds read it."""
+    m = rx.fullmatch(r"(.*?)\s*[(（]\s*(元|块|yuan|rmb|km|公里|天|分钟|min)\s*[)）]", head)
+    if m is not None and rx.fullmatch(r"[\d.]+", cell):
+        return f"{m.group(1)} {cell}{m.group(2)}".strip()
+    return f"{head} {cell}".strip()
+
+
 def _tables(lines: list[str]) -> list[str]:
     """Each table (a header row, a |---| row or none, data rows) as one plain line per data
     row."""
@@ -55,7 +64,7 @@ def _tables(lines: list[str]) -> list[str]:
                     # a numbering column (#, No., 序号) numbers the row as a list item
                     pairs = list(zip(head, row, strict=False))
                     num = [c for h, c in pairs if rx.fullmatch(_NUMBERING, h.lower())]
-                    cells = ", ".join(f"{h} {c}".strip() for h, c in pairs
+                    cells = ", ".join(_cell(h, c) for h, c in pairs
                                       if c and c not in ("-", "—")
                                       and not rx.fullmatch(_NUMBERING, h.lower()))
                     out.append(f"{num[0]}. {cells};" if num else f"{cells};")
@@ -66,8 +75,20 @@ def _tables(lines: list[str]) -> list[str]:
     return out
 
 
+def _slashed_rows(t: str) -> str:
+    """A sheet's header and row pasted on one line with " / " between them ("规则类型 | 限制值 |
+    罚款(元) / 单趟运距上限 | 280 km | 220"): the two rows on lines of their own."""
+    if "\n" in t or t.count(" / ") != 1:
+        return t
+    head, row = t.split(" / ")
+    if head.count("|") >= 2 and head.count("|") == row.count("|"):
+        return head + "\n" + row
+    return t
+
+
 def plain(t: str) -> str:
     """`t` without its Markdown (the module's doc)."""
+    t = _slashed_rows(t)
     if not rx.search(r"\*\*|__|`|^\s*#|^\s*>|^\s*\|.*\|\s*$|\|[^\n]*\|[^\n]*\n[^\n]*\|",
                      t, re.MULTILINE):
         return t

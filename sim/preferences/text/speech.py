@@ -53,7 +53,8 @@ _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth
             "thirtieth": 30}
 _CUE = (r"工里|公理|[一二两三四五六七八九十\d][白店担]|修息|发\s*[一二两三四五六七八九十\d]|"
         r"\d[百千]|"
-        r"点[零〇一二三四五六七八九]{2}|\d点\d{2}|不对|说错|(?i:\bI mean\b|\bno sorry\b|"
+        r"点[零〇一二三四五六七八九]{2}|\d点\d{2}|不对|说错|[呃嗯啊额哦]\s*不是|"
+        r"(?i:\bI mean\b|\bno sorry\b|"
         rf"\bno wait\b|\b(?:{_ONES})[\s-]+(?:{_TENS})\b|\bfor\s+(?:hundred|thousand)\b|"
         r"\b(?:to|too)\s+K\b|\w\s+K\b|\bbucks?\b|"
         r"\b(?:is|it's)\s+\w+(?:[\s-]\w+){0,3}\s*(?:[.,;]|$)|"
@@ -64,8 +65,9 @@ _CUE = (r"工里|公理|[一二两三四五六七八九十\d][白店担]|修息|
 # a corrected value: the number said first and its unit, the words that take it back, the
 # number said instead (kept)
 _ZH_TAKEN_BACK = re.compile(
-    rf"[{_ZH_NUM}\d.]+\s*[\u4e00-\u9fff]{{0,2}}\s*(?:[呃嗯啊额哦]\s*)?"
-    r"(?:不对不对|不是不是|说错了|口误|不对)\s*[,，]?\s*(?:应该是|是)?\s*"
+    rf"[{_ZH_NUM}\d.]+\s*[\u4e00-\u9fff]{{0,3}}\s*[,，]?\s*"
+    r"(?:(?:[呃嗯啊额哦]\s*)?(?:不对不对|不是不是|说错了|口误|不对)|[呃嗯啊额哦]\s*不是)"
+    r"\s*[,，]?\s*(?:应该是|是)?\s*"
     rf"(?=[{_ZH_NUM}\d])")
 _EN_NUMBER_WORD = rf"(?:{_ONES}|{_TENS}|hundred|thousand|and|an?|to|too|for|\d+(?:\.\d+)?)"
 _EN_TAKEN_BACK = re.compile(
@@ -211,6 +213,9 @@ def plain_speech(t: str) -> str:
     for pat, rep in _HOMOPHONES:
         t = rx.sub(pat, rep, t)
     t = _ZH_TAKEN_BACK.sub("", t)
+    # 下午那个，嗯，四点半: the part of the day, fillers, then its clock
+    t = rx.sub(r"(上午|下午|晚上|早上|中午|傍晚|凌晨)(?:那个|这个)?\s*[,，]?\s*"
+               r"(?:[嗯呃啊额哦]\s*[,，]?\s*)+(?=[零〇一二两三四五六七八九十\d])", r"\1", t)
     t = _EN_TAKEN_BACK.sub("", t)
     t = _coordinates(t)
     t = _digit_hundreds(t)

@@ -204,6 +204,9 @@ _TERMS: tuple[tuple[str, Any], ...] = (
     (r"\b(\d{1,2}) o'clock(?= (?:in the morning|the next morning|next morning|a\.?m\.?))",
      lambda m: f"{int(m.group(1)):02d}:00"),
     (r"\b(1[3-9]|2[0-3]) o'clock\b", r"\1:00"),
+    # 车不动: the truck does not move at all (no driving, not only no orders)
+    (r"\b(?:the )?(?:truck|car|vehicle) (?:don't|doesn't|does not|do not|dont|doesnt) move"
+     r"(?: at all)?\b", "no driving at all"),
     # 北纬 / 东经 said in full
     (r"\bnorth latitude\b", "latitude"), (r"\beast longitude\b", "longitude"),
     # 鲜活水产品
