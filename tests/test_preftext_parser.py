@@ -2053,3 +2053,15 @@ def test_empty_driving_allowed_only_where_said(text: str, kind: str) -> None:
     r = read_preference(text).best
     assert r is not None
     assert r.kind == kind
+
+
+def test_a_days_itinerary_is_no_daily_rest() -> None:
+    """Failure class "a day's itinerary read as a daily rest": CC20's stops, their
+    coordinates unread (degrees, minutes and seconds, before round 29), were read as a rest
+    window from the first arrival time to the second, kept every morning of the month (10% of
+    the driver's gross below the greedy's on east, 5% on the calibrated month, S2). Unread,
+    such a rule costs at most its one fine."""
+    r = read_preference("ITINERARY 26 MAR (THU), arrival radius 1.5 km: STOP 1 at the old "
+                        "depot, arrive by 08:00, dwell 40 min; STOP 2 at the market, arrive "
+                        "by 11:30, dwell 60 min. Any stop missed = RMB 650.").best
+    assert r is None or r.kind != "rest_window_full_coverage"
