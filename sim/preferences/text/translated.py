@@ -47,9 +47,14 @@ _MONTH = calendar.month_name[EPOCH.month]
 
 
 def _clock(m: re.Match[str]) -> str:
-    """night 10 point half -> 22:30: the part of the day says which half of the clock."""
-    part, h = (m.group(1) or "").lower(), int(m.group(2))
-    minute = 30 if m.group(3) else int(m.group(4) or 0)
+    """night 10 point half -> 22:30 (groups: part of the day, hour, half, minutes)."""
+    return _hhmm(m.group(1), int(m.group(2)), 30 if m.group(3) else int(m.group(4) or 0))
+
+
+def _hhmm(part: str | None, h: int, minute: int) -> str:
+    """The clock a part of the day and an hour on the 12-hour dial say: the part says which
+    half of the day."""
+    part = (part or "").lower()
     if part in ("afternoon", "evening", "night") and 1 <= h < 12 and not (
             part == "night" and h <= 4):
         h += 12
@@ -58,17 +63,6 @@ def _clock(m: re.Match[str]) -> str:
     elif part == "noon" and 1 <= h <= 3:
         h += 12
     return f"{h:02d}:{minute:02d}"
-
-
-class _Said:
-    """A clock said "11 point in the morning": (part of the day, hour, half) as `_clock` reads
-    a match's groups."""
-
-    def __init__(self, part: str, hour: str, half: str | None) -> None:
-        self._g = ("", part, hour, half, None)
-
-    def group(self, i: int) -> str | None:
-        return self._g[i]
 
 
 def _date(m: re.Match[str]) -> str:
@@ -126,7 +120,6 @@ _REWRITES: tuple[tuple[str, str], ...] = (
     (r"\bcar can move\b", "empty driving allowed"),
     (r"\b(\d+(?:\.\d+)?) (day|hour|minute|kilometer)\b(?!s)", r"\1 \2s"),
     (r"\bkilometers?\b", "km"),
-    (r"\bnorth latitude\b", "latitude"), (r"\beast longitude\b", "longitude"),
     (r"\bfirst single\b", "first order"), (r"\bevery one step\b", "each step"),
     (r"\bin inside\b", "inside"),
     (r"\b(?:cannot|can not|not) go in\b", "do not enter"),
@@ -148,7 +141,7 @@ def plain_translation(text: str) -> str:
                r"\s*point(?:\s+(half)|\s+(\d{1,2})\s*(?:minutes?|min))?\b(?![\s.]*\d)",
                _clock, t)
     t = rx.sub(r"(?i)\b(\d{1,2})\s*point(?:\s+(half))? in the (morning|afternoon|evening)\b",
-               lambda m: _clock(_Said(m.group(3), m.group(1), m.group(2))), t)
+               lambda m: _hhmm(m.group(3), int(m.group(1)), 30 if m.group(2) else 0), t)
     # place names spelt by the syllable: Shen Zhen, Hui Zhou City; old spellings
     t = rx.sub(r"\b(Guang|Shen|Dong|Hui|Zhu|Chao|Zhan|Jiang|Zhao|Shao|Mao|Shan|Fo|Qing|Yang|He|Mei|"
                r"Yun|Jie|Zhong)\s(Zhou|Zhen|Guan|Hai|Jiang|Men|Qing|Ming|Tou|Shan|Yuan|Fu|Yang)\b",
