@@ -20,7 +20,8 @@ _EN_WEEKDAY = {d.lower(): i for i, d in enumerate(calendar.day_name)}
 _ZH_ORD = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 _EN_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
            "4th": 4, "fifth": 5, "5th": 5, "last": -1, "final": -1}
-_ZH_MONTH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+# 一 to 十二: a month's number, or the day of 初一 to 初十
+_ZH_NUMERAL = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
              "十": 10, "十一": 11, "十二": 12}
 _EN_MONTH = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 
@@ -38,7 +39,7 @@ def _zh_month(s: str | None) -> int:
     if not s or s in ("本月", "这个月", "当月", "今个月"):
         return EPOCH.month
     s = s.rstrip("月份")
-    return int(s) if s.isdigit() else _ZH_MONTH.get(s, EPOCH.month)
+    return int(s) if s.isdigit() else _ZH_NUMERAL.get(s, EPOCH.month)
 
 
 def _zh(m: re.Match[str]) -> str:
@@ -70,15 +71,14 @@ _WD_EN = "|".join(calendar.day_name)
 _MONTH_EN = "|".join(m for m in calendar.month_name if m)
 
 
-_ZH_DAY = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-           "十": 10}
-_ZH_COUNT = {**_ZH_DAY, "两": 2, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8,
-             "9": 9}
+# a count of days: 一 to 十, 两, or a digit
+_ZH_COUNT = {**_ZH_NUMERAL, "两": 2, **{str(i): i for i in range(1, 10)}}
 
 
 def _zh_chu(m: re.Match[str]) -> str:
-    """阳历三月初五: the fifth of the month (初 with the month or 阳历 named: the solar date)."""
-    return f"{_zh_month(m.group(1))}月{_ZH_DAY[m.group(2)]}日"
+    """阳历三月初五: the fifth of the month (初 with the month or 阳历 named: the solar date;
+    no month named: the competition's)."""
+    return f"{_zh_month(m.group(1))}月{_ZH_NUMERAL[m.group(2) or m.group(3)]}日"
 
 
 def _shifted(month: int, day: int, by: int) -> str | None:
@@ -114,8 +114,7 @@ def as_dates(t: str) -> str:
     t = rx.sub(r"(?:阳历|公历|新历)?((?:[一二三四五六七八九十]{1,2}|\d{1,2})月(?:份)?)初"
                r"([一二三四五六七八九十])(?![一二三四五六七八九十\d])|"
                r"(?:阳历|公历|新历)初([一二三四五六七八九十])(?![一二三四五六七八九十\d])",
-               lambda m: _zh_chu(m) if m.group(1) else f"{EPOCH.month}月{_ZH_DAY[m.group(3)]}日",
-               t)
+               _zh_chu, t)
     # 三月第二个星期三, 本月最后一个周六, 第三个礼拜五
     t = rx.sub(r"((?:[一二三四五六七八九十]{1,2}|\d{1,2})月(?:份)?|本月|这个月|当月|今个月)?(?:的)?"
                r"(?:(第)\s*([一二三四五1-5])\s*个|最后(?:一)?个)\s*(?:星期|周|礼拜)([一二三四五六日天])",
