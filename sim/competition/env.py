@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from sim.collector import paced_collector
 from sim.competition import actions
 from sim.competition.actions import EnvDriver
 from sim.competition.drivers_file import DriverRecord
@@ -383,13 +384,14 @@ class CompetitionEnv:
         t0 = time.perf_counter()
         self.runs = [self._new_run(i, d) for i, d in enumerate(self.drivers)]
         self.runs_by_id = {r.record.driver_id: r for r in self.runs}
-        if self.settings.concurrency <= 1:
-            for run in self.runs:
-                self.run_driver(run, agent)
-        else:
-            with ThreadPoolExecutor(self.settings.concurrency, "driver") as pool:
-                for f in [pool.submit(self.run_driver, run, agent) for run in self.runs]:
-                    f.result()
+        with paced_collector():
+            if self.settings.concurrency <= 1:
+                for run in self.runs:
+                    self.run_driver(run, agent)
+            else:
+                with ThreadPoolExecutor(self.settings.concurrency, "driver") as pool:
+                    for f in [pool.submit(self.run_driver, run, agent) for run in self.runs]:
+                        f.result()
         summary = self.summary(time.perf_counter() - t0)
         write_summary(self.out_dir / summary_name(), summary)
         return summary

@@ -19,6 +19,7 @@ import pyarrow as pa
 import simpy
 from tqdm import tqdm
 
+from sim.collector import paced_collector
 from sim.geo import Geography
 from sim.scenario import DriverSpec, Scenario
 from sim.world.actions import Policy
@@ -173,8 +174,9 @@ class World:
             tracemalloc.start()
         step = 60.0
         try:
-            with tqdm(total=math.ceil(self.horizon / step), unit="sim-h", disable=not progress,
-                      desc=self.scenario.scenario.name, leave=False) as bar:
+            with paced_collector(), tqdm(
+                    total=math.ceil(self.horizon / step), unit="sim-h", disable=not progress,
+                    desc=self.scenario.scenario.name, leave=False) as bar:
                 t = 0.0
                 while t < self.horizon:
                     t = min(t + step, self.horizon)
