@@ -2067,15 +2067,49 @@ def test_a_days_itinerary_is_no_daily_rest() -> None:
     assert r is None or r.kind != "rest_window_full_coverage"
 
 
-def test_the_thirtieth_blind_file_is_held_out() -> None:
-    """drivers_blind_cd.json (71 rules of a small company's 20 drivers, half written by the
-    drivers, half by an office clerk in formal Chinese, English and "key: value" lines),
-    written after round 29 and read by the final code of that session with no round of its
-    own: 62 of 71 with their parameters. It is kept as a held-out measure (docs/evaluation.md):
-    these are its misreads on that code, listed so a later round shows what it moved."""
-    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cd.json")] == [
-        ("CD05", "forbidden_circle"), ("CD07", "quiet_window"),
-        ("CD08", "min_days_without_orders"), ("CD10", "home_stay_event"),
-        ("CD11", "date_region_avoid"), ("CD12", "forbidden_circle"),
-        ("CD13", "route_stops_on_day"), ("CD13", "min_days_without_orders"),
-        ("CD16", "monthly_category_quota")]
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # "is not to enter": an instruction said in the passive of a clerk
+    ("Driver is not to go into the 2 km circle around the depot (23.10, 113.30). RMB 90 for "
+     "every time step inside.", "forbidden_circle",
+     {"lat": 23.1, "lng": 113.3, "radius_km": 2.0, "mode": "per_step"}, 90.0),
+    # 不想出车 is no work; 每动一次 and 不是一天只算一次: counted by the time step
+    ("晚上12点到早上5点我不想出车，这段时间车每动一次罚60，不是一天只算一次。", "quiet_window",
+     {"start": "00:00", "end": "05:00", "count": "per_step"}, 60.0),
+    # 空车不限 allows empty moves (K13); 罚: 350 is the fine; 月结 names the month
+    ("项: 休息日 / 值: ≥4天 (不接单即可, 空车不限) / 罚: 350 (月结一次)",
+     "min_days_without_orders", {"min_days": 4}, 350.0),
+    ("本月须有不少于5天不接任何订单（当日可空车调度），不足5天罚款600元。",
+     "min_days_without_orders", {"min_days": 5}, 600.0),
+    # "on 12 or 13 March": either day
+    ("Stay out of Dongguan (东莞) on 12 or 13 March. RMB 150 for each time step there.",
+     "date_region_avoid", {"dates": ["2026-03-12", "2026-03-13"], "place": "东莞"}, 150.0),
+    # "RMB 60 for every order short": a fine, not the quota
+    ("KPI: no fewer than 9 fruit orders in March. RMB 60 for every order short.",
+     "monthly_category_quota", {"category": "水果", "min_orders": 9}, 60.0),
+    # ①② are a list's items: one stop each
+    ("①23.10,113.30 3/18 最迟09:00到 停≥20min ②23.20,113.40 最迟12:00到 停≥30min 罚: 800",
+     "route_stops_on_day",
+     {"date": "2026-03-18", "stops": [
+         {"lat": 23.1, "lng": 113.3, "arrive_by": "09:00", "min_dwell_minutes": 20},
+         {"lat": 23.2, "lng": 113.4, "arrive_by": "12:00", "min_dwell_minutes": 30}]}, 800.0),
+    # 进多少次都只罚这一回: once
+    ("机场那一片（中心23.39, 113.30）方圆三公里别进，进多少次都只罚这一回，罚400。",
+     "forbidden_circle", {"radius_km": 3.0, "mode": "once"}, 400.0),
+    # 每分钟另外扣: the errand's rate after 另外
+    ("3月10号下午4点到6点之间去学校接孩子（22.52，113.38），至少等20分钟，接到就回家（22.51，"
+     "113.39），在家待到第二天早上7点。没接成罚300，在家少待的每分钟另外扣2块。",
+     "home_stay_event", {"rate_per_minute": 2.0, "min_pickup_dwell_minutes": 20}, 300.0),
+])
+def test_a_company_sheet_read_whole(text: str, kind: str, params: dict, amount: float) -> None:
+    """drivers_blind_cd.json's classes (docs/preferences.md round 30), each in a wording of
+    our own beside the file's."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+def test_the_thirtieth_blind_file_reads_whole_after_its_round() -> None:
+    """drivers_blind_cd.json was held out for a session (62 of 71 read on the code of round
+    29, its misreads listed here then); round 30 reads all 71 with their fines. The held-out
+    file is now drivers_blind_ce.json (test_the_thirty_first_blind_file_is_held_out)."""
+    assert misread_rules("drivers_blind_cd.json") == []
+    assert misread_fines("drivers_blind_cd.json") == []

@@ -98,11 +98,15 @@ class QuietWindow(WindowKind):
                           r"(?:只算|最多罚?|只罚)\s*1\s*次|"
                           r"once a day|once per day|"
                           r"at most once a day|(?:no matter|however) (?:how )?many")
-        said_step = hit(f, r"按时段|每(?:占|个|一个)时段|每占|时间步|按次累计|time[- ]?steps?|"
+        said_step = hit(f, r"按时段|每(?:占|个|一个)?(?:调度)?时段|每占|时间步|按次累计|"
+                           r"time[- ]?steps?|"
                            r"time slots?|"
                            r"separately|each (?:slot|step)|every (?:slot|step)|counted on its own|"
-                           r"每(?:动|跑|走|干)一(?:步|次|下)|单独算|"
+                           r"每(?:动|跑|走|干)\s*[一1]\s*(?:步|次|下)|单独算|"
                            r"every single (?:move|order|step|trip)")
+        # 不是一天算一次: the once-a-day count denied
+        if hit(f, r"不是\s*[一1]\s*天(?:只)?算\s*[一1]\s*次"):
+            said_day, said_step = False, True
         # the count as an enum ("count mode: PER_STEP ... not once per day") decides
         if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not (?:just )?once (?:per|a) day"):
             said_day, said_step = False, True

@@ -86,7 +86,8 @@ class ForbiddenCircle(Kind):
         once = hit(f, r"最多扣一次|只扣一次|一次性|仅扣一次|只罚一次|只算一次|扣一次|罚一次|"
                       r"\bonce\b|one-time|one-off|single (?:fine|charge|penalty)|"
                       r"single\s+\d+\s*(?:yuan|元)\s+(?:fine|charge|penalty)|only one fine|"
-                      r"one fine|fined once|just once|只罚\s*1\s*次|整月只罚|进几次都|不会多罚|"
+                      r"one fine|fined once|just once|只罚\s*1\s*次|整月只罚|进几次都|进多少次都|"
+                      r"只罚这\s*[一1]\s*[回次]|不会多罚|"
                       r"不管进几次|无论进几次|single sum|upon the first breach|"
                       r"(?:notwithstanding|regardless of|irrespective of) the number of entries|"
                       r"however many times|no matter how many times")

@@ -117,8 +117,10 @@ class MonthlyCategoryQuota(Kind):
             return None
         counts = [(int(m.group(1)), m.start()) for m in _QUOTA_N.finditer(f.low)
                   if not fine_unit(f.low, m.start())
-                  # "500 per missing order" is a fine, not a count
-                  and not rx.match(r"\d+\s*(?:yuan\s*)?per\b", f.low[m.start():])
+                  # "500 per missing order", "rmb 80 for each order short" are fines, not counts
+                  and not rx.match(r"\d+\s*(?:yuan\s*)?(?:per|for each|for every)\b",
+                                   f.low[m.start():])
+                  and not rx.search(r"(?:rmb|cny|¥)\s*$", f.low[max(0, m.start() - 5):m.start()])
                   # "罚200元1单": the fine's unit
                   and not rx.search(r"[元块]\s*$", f.low[max(0, m.start() - 2):m.start()])]
         counts += [(int(m.group(1)), m.start()) for m in

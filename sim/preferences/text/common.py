@@ -32,7 +32,7 @@ DAILY = (r"日接单|单日|(?<![\d月])日(?:接单|订单|单量)|每天|每�
          r"per day|a day|"
          r"same day|any (?:one|single|given) day|in one day|a single day|"
          r"every night|each night|nightly|every 24|each calendar day|each single day")
-MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|month|"
+MONTH = (r"每月|每个月|一个月|月度|本月|这个月|当月|自然月|整月|全月|月内|个月|月份|月结|month|"
          # a month named: 3月 (not a date, 3月5日), March ("may" is a verb too: only "in May")
          r"(?<!\d)\d{1,2}\s*月(?!\s*\d{1,2}\s*[日号])|\b(?:jan(?:uary)?|feb(?:ruary)?|march|"
          r"april|june|july|aug(?:ust)?|sept(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b|"
@@ -74,7 +74,7 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"will not (?:take|drive|accept|work)|no empty|别接|别空|别跑|别开|不要接|不要空|"
            r"don't accept|do not accept|not accept|no loads|"
            r"move the truck|不挪|不接单|不接活|不接货|不拉货|不跑车|不开车|不出车|不干活|不空驶|"
-           r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|"
+           r"不空车|不空跑|不赶路|不揽|别揽|不放空|别放空|不想(?:开车|跑车|出车|动车|接单|干活)|"
            r"不跑|不动车|车不(?:能|许|准|可以)动|不(?:能|许|准)动车|\bquiet\b(?![_ ]until)|"
            r"别派单|别排单|不要派单|不派单|静默|\b(?:i )?(?:don't|dont|do not|won't|wont) work\b|"
            r"(?:shouldn't|should not|won't|will not|can't|cannot|mustn't|must not) (?:be )?"
@@ -320,6 +320,7 @@ DAYS_N = (r"个不同的(?:自然)?日子?|个不同的?(?:自然)?日|个自然
 
 ENTER = (r"不许进|不让进|不能进|进过|进入过|进去过|"
          r"(?:shall|must|may|will|do|does) not enter|never enter|no entry|"
+         r"(?:is|are) not to (?:enter|go into)\b|"
          r"not be (?:present|found|located) (?:within|inside|in)\b|"
          r"anywhere near|away from|stay .{0,20}away|keep (?:me |the truck )?out of|stay out of|"
          r"(?:don't|dont|do not|never) (?:drive|go) (?:in|into)\b|"

@@ -104,7 +104,9 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     (r"(?:请勿|不要|勿|别)安排(?:任何)?\s*(?:jobs?|工作|活儿?|订单|单)", "不接单不开车"),
     (r"罚个(?=[\d零〇一二两三四五六七八九十百千])", "罚"),
     (r"不(?:向其|向他|给他|给其)(?:派发|派送|指派)", "不接"),
-    (r"(?:当日|当天)?可(?:以)?(空车行驶|空车跑|空驶)", r"\1可以"),
+    (r"(?:当日|当天)?可(?:以)?(空车行驶|空车跑|空驶|空车调度)", r"\1可以"),
+    # 空驶不限: empty driving unlimited, so allowed (a day without orders, K13)
+    (r"(空驶|空车|空跑)\s*不限", r"\1可以"),
     # 每个调度时段单独计一次, 每個 timeslot 独立计算一次: each slot on its own
     (r"(?:独立|单独)计(?:算)?(?:一次)?", "单独算"),
     # 只罚一道, 顶多罚一回, 进去过一回, 每动一回: a count of times said as 回 or 道 (not
@@ -736,8 +738,8 @@ def number_view(t: str) -> str:
     t = rx.sub(r"(\d+)点(\d+)\s*(?=公里|千米|km|米)", r"\1.\2", t)  # 一点五公里 = 1.5 km
     t = rx.sub(r"(\d+)度半", r"\1.5度", t)  # 二十二度半 = 22.5 degrees
     t = rx.sub(r"\b(\d+)\s+or more\b", r"at least \1", t, flags=re.I)  # 5 or more days
-    # "10 and 11 May" = "May 10 and May 11" (the form dates() reads)
-    t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through)\s*)(\d{1,2})"
+    # "10 and 11 May" = "May 10 and May 11" (the form dates() reads); "on 5 or 6 March": either
+    t = rx.sub(r"(?<![\d.:])(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|,|to|-|through|or)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MON_RE, r"\4 \1\2\4 \3", t, flags=re.I)
     # "March 12 and 13:" = "March 12 and March 13"
     t = rx.sub(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|to|through)\s*)(\d{1,2})"
@@ -1369,7 +1371,9 @@ _AMOUNT = [
     r"(\d+(?:\.\d+)?)\s*¥",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
-    r"(?:罚|扣)(?:钱|款)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|分钟|%|个|米))",
+    # 罚: 400 (a sheet's key and value)
+    r"(?:罚|扣)(?:钱|款)?\s*(?:[:：]\s*)?(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:公里|km|单|天|晚|次|小时|"
+    r"分钟|%|个|米))",
     # 罚款一天200块, 每公里两块
     r"(?:罚款|扣款|罚钱|扣钱|罚|扣|赔)\s*(?:每|1)\s*(?:天|晚|次|单|趟|回)\s*(\d+(?:\.\d+)?)"
     r"(?!\d|\.\d|\s*(?:公里|km|单|天|次|小时|分钟|%|个|米))",
@@ -1473,7 +1477,7 @@ def money(t: str) -> tuple[float | None, float | None, bool, list[tuple[int, int
 
 def rate_per_minute(t: str) -> float | None:
     # 每少待一分钟罚1.5元, 每差一分钟加1.5元: a few words between 每 and the minute
-    m = (rx.search(r"每[\u4e00-\u9fff]{0,4}?(?:\s*1\s*)?分钟\s*(?:要|再|另)?(?:加|多)?"
+    m = (rx.search(r"每[\u4e00-\u9fff]{0,4}?(?:\s*1\s*)?分钟\s*(?:要|再|另外?)?(?:加|多)?"
                    r"(?:罚|扣|罚款|扣款)?\s*(?:钱|款)?\s*"
                    r"(\d+(?:\.\d+)?)\s*(?:元|块)?", t)
          # 差一分钟就罚两块钱, 每迟/每少一分钟 1元, 每 超 一分钟在(再)罚2块: said aloud or typed
