@@ -2113,3 +2113,51 @@ def test_the_thirtieth_blind_file_reads_whole_after_its_round() -> None:
     file is now drivers_blind_ce.json (test_the_thirty_first_blind_file_is_held_out)."""
     assert misread_rules("drivers_blind_cd.json") == []
     assert misread_fines("drivers_blind_cd.json") == []
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # a box's ranges with the letter before each number
+    ("师傅只在佛山一带跑，范围 N22.80–N23.30、E112.90–E113.30 这个框内，出框每次罚80。",
+     "stay_inside_bbox", {"lat_min": 22.8, "lat_max": 23.3, "lng_min": 112.9, "lng_max": 113.3},
+     80.0),
+    # month.day listed (3.14、3.15) or before a part of the day (3.21早上)
+    ("3.14、3.15 两天不进东莞，在东莞范围每跑一段罚300。", "date_region_avoid",
+     {"dates": ["2026-03-14", "2026-03-15"], "place": "东莞"}, 300.0),
+    # "needs a full rest block": rest required (K2), not a quiet window
+    ("Driver needs a full rest block 22:30-06:00 every night. Each night the window is "
+     "broken: RMB180.", "rest_window_full_coverage", {"start": "22:30", "end": "06:00"}, 180.0),
+    # a note opening with its date; the window's clocks again in brackets; 晚6点 ends the span
+    ("3.20 师傅要在下午2点到晚6点（1400-1800）之间去医院（23.12,113.26）接老婆，至少停15分钟，"
+     "再回家（23.10,113.30）一直待到3.21早上7点。没做到罚300；不在家的每分钟罚1元。",
+     "home_stay_event", {"w0": "2026-03-20 14:00:00", "w1": "2026-03-20 18:00:00",
+                         "w_end": "2026-03-21 07:00:00", "rate_per_minute": 1.0}, 300.0),
+    # 两点半径: the two points' radius, not half past two
+    ("3/18 先到A仓（23.10,113.30）09:00前到，停20min；再到B仓（23.20,113.40）12:00前到，"
+     "停30min。两点半径都按1km。没做到罚600。", "route_stops_on_day", {"radius_km": 1.0}, 600.0),
+    # "only 2 allowed this month": the cap's count
+    ("Orders taking over 10 hrs: only 2 allowed this month. Each extra one: RMB300.",
+     "monthly_long_haul_cap", {"threshold_minutes": 600, "max_per_month": 2}, 300.0),
+])
+def test_customer_service_notes(text: str, kind: str, params: dict, amount: float) -> None:
+    """drivers_blind_ce.json's classes (docs/preferences.md round 31)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("半径3.5公里，每公里罚1.2。", []), ("1.5、2.5公里以内", []), ("每单罚3.5 元", []),
+    ("超过3.5 小时", []), ("3.7、3.8 两天", ["2026-03-07", "2026-03-08"]),
+    ("3.27 老人复诊", ["2026-03-27"]), ("一直待到3.28早上8点", ["2026-03-28"]),
+])
+def test_a_month_day_with_a_dot_is_a_date_only_where_a_word_makes_it_one(
+        text: str, days: list[str]) -> None:
+    from sim.preferences.text.extract import dates
+    assert [d.iso for d in dates(text)] == days
+
+
+def test_the_thirty_first_blind_file_reads_whole_after_its_round() -> None:
+    """drivers_blind_ce.json was held out (66 of 72 read on the code of round 30, measured
+    over 31 days before any change: docs/evaluation.md); round 31 reads all 72 with their
+    fines. The held-out file is now drivers_blind_cf.json."""
+    assert misread_rules("drivers_blind_ce.json") == []
+    assert misread_fines("drivers_blind_ce.json") == []

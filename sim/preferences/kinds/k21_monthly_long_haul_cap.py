@@ -69,8 +69,10 @@ class MonthlyLongHaulCap(Kind):
                                         r"/\s*month")
         # "no more than 6 of those in a month": a bound with its orders said before it
         counts += [(int(m.group(1)), m.start(1)) for m in rx.finditer(
-            r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to)\s+(\d+)\s+"
-            r"(?:of (?:those|them|these)|such|(?:in|per|a|each|every)\s+(?:this\s+|the\s+)?month)",
+            r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to|only|just)\s+"
+            r"(\d+)\s+"
+            r"(?:of (?:those|them|these)|such|allowed|permitted|"
+            r"(?:in|per|a|each|every)\s+(?:this\s+|the\s+)?month)",
             f.low)]
         if not hs or not counts or not hit(f, MONTH):
             return None

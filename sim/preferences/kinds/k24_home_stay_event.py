@@ -61,7 +61,11 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
             # 晚上七点 … 七点到十点: a bare clock earlier than the one before it on the same
             # day is in the same half of the day (19:00, 22:00), not the morning
             k = dataclasses.replace(k, minutes=k.minutes + 720)
-        out.append((f"{day.isoformat()} {k.hhmm}:00", k))
+        wall = f"{day.isoformat()} {k.hhmm}:00"
+        if any(w == wall and "(" in f.num[e.end:k.start] and k.start - e.end <= 12
+               for w, e in out):
+            continue  # 下午3点到晚8点(15:00-20:00): the same times again in brackets
+        out.append((wall, k))
         prev = (day, k)
     return out
 
@@ -346,7 +350,8 @@ _STAY = (r"(?:待到|待至|留到|留至|呆到|呆至|住到|停留至|停留�
          r"stay(?:s|ing)?\b[^.;,]{0,24}?(?:until|till)|remain[^.;,]{0,24}?(?:until|till)|"
          r"until|till)\s*$")
 # the end of a span, a day part allowed before it (从十点到下午三点)
-_SPAN = r"^\s*(?:至|到|~|-|and|to|until|till)\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里)?\s*$"
+_SPAN = (r"^\s*(?:至|到|~|-|and|to|until|till)\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|晚|早)?"
+         r"\s*$")
 
 
 def _clause(f: Facts, k: Clock) -> str:

@@ -44,7 +44,8 @@ REST = (r"觉|休整|hours? off(?: the road| duty| work)?\b|off (?:the )?road|�
 REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确保|完整|整段|都要|不能少|must|have to|"
                  r"in full|wholly|"
                  r"has to|"
-                 r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure")
+                 r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure|"
+                 r"\bneeds\b|\bfull (?:rest|block|window|stretch)")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
 # rest said to be optional: a window with no work in it, not one of rest (K3, not K2):
 # 歇不歇随我, 睡不睡无所谓, 不用睡, I don't have to sleep, no need to rest, just no work

@@ -745,7 +745,7 @@ def number_view(t: str) -> str:
     t = rx.sub(_MON_RE + r"\s+(\d{1,2})(?:st|nd|rd|th)?(\s*(?:and|&|to|through)\s*)(\d{1,2})"
                r"(?:st|nd|rd|th)?(?=\s*[:;,.]|\s*$)", r"\1 \2\3\1 \4", t, flags=re.I)
     t = rx.sub(r"(?<![\d.个])半(?=个?小时|个?钟头)", "0.5", t)
-    t = rx.sub(r"(\d+)点半", r"\1点30分", t)
+    t = rx.sub(r"(\d+)点半(?!径)", r"\1点30分", t)
     t = rx.sub(r"(\d+)点一刻(?!钟)", r"\1点15分", t)  # 三点一刻 = 15:15
     # a spoken self-correction (10点 不对 是10点30分, 7点 不对 6点30分): the second value stands
     t = rx.sub(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:点(?:\d+分|半)?|公里|元|块|天|个小时|小时|单)?\s*"
@@ -988,6 +988,11 @@ class Date:
         return f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
 
 
+# a number's unit after it: a decimal, not a month.day
+_NO_UNIT = (r"(?!\s*(?:元|块|公里|km|千米|米|小时|个?钟头|h\b|hrs?\b|个|倍|万|分钟|min|天|单|次|吨|"
+            r"%|/|倍|折|yuan|rmb))")
+
+
 def dates(t: str, year: int = EPOCH.year) -> list[Date]:
     """Dates in text order; 'M月D日至F日' and 'D1、D2号' lists inherit the month and expand."""
     out: list[Date] = []
@@ -1035,11 +1040,16 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
         if (1 <= int(m.group(2)) <= 31 and not any(d.start <= m.start() < d.end for d in out)
                 and rx.match(r"\s*(?:[A-Za-z\u4e00-\u9fff(（:：,，]|$)", t[m.end():])):
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
-    # 3.20那天: month.day before a word that makes it a day (not a price or a decimal)
-    for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])(?=\s*(?:那天|当天|这天|"
-                         r"那日|当日|号|日|[(（]\s*(?:星期|周|礼拜|mon|tue|wed|thu|fri|sat|sun)))",
-                         t, re.I):
-        if 1 <= int(m.group(2)) <= 31:
+    # 3.20那天, 3.28早上, 3.7、3.8, a note opening "3.27 ": month.day where a word makes it a
+    # day (not a price or a decimal: 1.5、2.5公里 stays a distance)
+    for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])" + _NO_UNIT, t):
+        after, before = t[m.end():], t[:m.start()]
+        dayish = rx.match(r"\s*(?:那天|当天|这天|那日|当日|号|日|早上|上午|中午|下午|傍晚|晚上|"
+                          r"凌晨|半夜|[(（]\s*(?:星期|周|礼拜|mon|tue|wed|thu|fri|sat|sun)|"
+                          r"、\s*(?:1[0-2]|[1-9])\.[0-3]?\d(?![\d.])" + _NO_UNIT + ")", after, re.I)
+        listed = rx.search(r"(?<![\d.])(?:1[0-2]|[1-9])\.[0-3]?\d\s*、\s*$", before)
+        opening = not before.strip() and rx.match(r"\s", after)
+        if (dayish or listed or opening) and 1 <= int(m.group(2)) <= 31:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
     for m in rx.finditer(_MON_RE + r"\s+(\d{1,2})(?!\d|\s*(?:a\.?m\b|p\.?m\b|o'clock))"
                          r"(?:st|nd|rd|th)?(?:\s*,?\s*(\d{4}))?"
@@ -1204,8 +1214,11 @@ def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int]
 
 
 def _suffix_range(t: str, letter: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
-                  r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"\b", t)
+    """22.4N-23.2N, or with the letter before each number: N22.40-N23.20."""
+    m = (rx.search(r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"?\s*(?:至|到|~|-|to)\s*"
+                   r"(\d{2,3}(?:\.\d+)?)\s*°?\s*" + letter + r"\b", t)
+         or rx.search(r"(?<![A-Za-z])" + letter + r"\s*(\d{2,3}(?:\.\d+)?)\s*°?\s*(?:至|到|~|-|to)"
+                      r"\s*" + letter + r"\s*(\d{2,3}(?:\.\d+)?)(?![\d.])", t))
     if not m:
         return None
     a, b = float(m.group(1)), float(m.group(2))
