@@ -20,6 +20,7 @@ from sim.geo import PREFECTURE_ALIASES_EN, PREFECTURES_ZH, load_counties
 from sim.official.timebase import EPOCH
 from sim.preferences.text import (
     calendar_days,
+    conditions,
     dialogue,
     markdown,
     ocr,
@@ -393,6 +394,7 @@ def normalise_text(text: str) -> str:
     t = translated.plain_terms(translated.plain_translation(t))
     t = speech.plain_speech(t)
     t = markdown.plain(t)
+    t = conditions.plain_conditions(t)
     t = units.plain_units(t)
     t = dialogue.agreed(t)
     t = calendar_days.as_dates(t)
@@ -440,7 +442,8 @@ def normalise_text(text: str) -> str:
     # or it starts with 0 (a year, a price or a distance never does)
     # (not "capped at 1200", "until 2026-03-30")
     t = rx.sub(r"(?i)((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|最晚|最迟|\bby|\bbefore|"
-               r"\bafter|\buntil|\btill)\s?)([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])"
+               r"\bafter|\buntil|\btill|(?<!capped )(?<!cap )(?<!fined )\bat)\s?)"
+               r"([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])"
                r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1\2:\3", t)
     t = rx.sub(r"(?i)(?<![\d.:A-Za-z/-])(0\d)([0-5]\d)(?![\d.:/-])"
                r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1:\2", t)
