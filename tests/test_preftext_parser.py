@@ -2236,3 +2236,21 @@ def test_the_thirty_second_blind_file_reads_after_its_round() -> None:
     writer set the fine to the cap, the reader reads none (docs/preferences.md)."""
     assert misread_rules("drivers_blind_cf.json") == []
     assert misread_fines("drivers_blind_cf.json") == [("CF06", None, 800.0), ("CF14", None, 600.0)]
+
+
+def test_the_thirty_third_blind_file_is_held_out() -> None:
+    """drivers_blind_cg.json (72 rules by drivers who learned Chinese as a second language:
+    short sentences, word order and measure words of their own, English words mixed in),
+    written after round 32 and read by that code with no round of its own: 54 of 72 with
+    their parameters, 3 of them parsed with a wrong number. It is kept as a held-out measure
+    (docs/evaluation.md): these are its misreads on that code, listed so a later round shows
+    what it moved. A round on them ends its use as held out."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cg.json")] == [
+        ("CG02", "date_region_avoid"), ("CG03", "max_haul_km"), ("CG04", "quiet_window"),
+        ("CG06", "max_total_deadhead_km"), ("CG06", "forbidden_circle"),
+        ("CG06", "daily_continuous_rest"), ("CG07", "home_by_curfew"),
+        ("CG08", "rest_window_full_coverage"), ("CG11", "forbidden_circle"),
+        ("CG12", "home_by_curfew"), ("CG12", "max_haul_km"), ("CG12", "dwell_at_point_on_day"),
+        ("CG14", "home_stay_event"), ("CG15", "monthly_category_quota"),
+        ("CG15", "min_full_off_days"), ("CG16", "rest_window_full_coverage"),
+        ("CG18", "quiet_window"), ("CG19", "home_stay_event")]
