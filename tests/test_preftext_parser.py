@@ -2238,19 +2238,57 @@ def test_the_thirty_second_blind_file_reads_after_its_round() -> None:
     assert misread_fines("drivers_blind_cf.json") == [("CF06", None, 800.0), ("CF14", None, 600.0)]
 
 
-def test_the_thirty_third_blind_file_is_held_out() -> None:
-    """drivers_blind_cg.json (72 rules by drivers who learned Chinese as a second language:
-    short sentences, word order and measure words of their own, English words mixed in),
-    written after round 32 and read by that code with no round of its own: 54 of 72 with
-    their parameters, 3 of them parsed with a wrong number. It is kept as a held-out measure
-    (docs/evaluation.md): these are its misreads on that code, listed so a later round shows
-    what it moved. A round on them ends its use as held out."""
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # words typed apart, joined; the verb after its number (200公里 超过 的话)
+    ("一 单 200公里 超过 的话 不 拉. 拉 了 一单 罚 120.", "max_haul_km", {"max_km": 200.0},
+     120.0),
+    ("我 家 在 佛山 晚上 11点 以前 回家 要. 车 7点 以前 不 出. 一 天 没 做到 罚 100.",
+     "home_by_curfew", {"curfew": "23:00", "quiet_until": "07:00"}, 100.0),
+    # a measure word before the unit (2个公里), 里面 after a distance (within)
+    ("中心 23.05, 113.75, 2个公里里面 我 不 进去. 进去 一次 罚 80, 每次 都 罚.",
+     "forbidden_circle", {"lat": 23.05, "lng": 113.75, "radius_km": 2.0, "mode": "per_step"},
+     80.0),
+    # "rest" for 休息 in a Chinese sentence; fined for not resting: rest asked for
+    ("晚上 11点 到 早上 6点 我 rest, 不 开车, 不 接单. 哪天 没有 rest 好, 罚 150.",
+     "rest_window_full_coverage", {"start": "23:00", "end": "06:00"}, 150.0),
+    ("星期一 到 星期五, 每天 连续 rest 8个小时 要. 星期六 星期天 不 算. 不够 的 那天 罚 100.",
+     "daily_continuous_rest", {"min_minutes": 480, "days": "weekdays"}, 100.0),
+    # orders counted in 个; 车也不开 (full days off)
+    ("3月 蔬菜 的 单 要 拉 10个 以上. 少 一个 单 罚 60.", "monthly_category_quota",
+     {"category": "蔬菜", "min_orders": 10}, 60.0),
+    ("3月 要 4天 的 全休息: 不 拉货, 车 也 不 开. 不够 4天 罚 800, 罚 一次.",
+     "min_full_off_days", {"min_days": 4}, 800.0),
+    # driving or an order in the window is what is fined
+    ("中午12点到下午1点半我吃饭。这个时间开车或者做单,每一次罚40(不是一天一次,是每次都罚)。",
+     "quiet_window", {"start": "12:00", "end": "13:30", "count": "per_step"}, 40.0),
+    ("12:00 to 13:00 is my prayer time, no driving. If I work in that time, fine 60 for that "
+     "day. Only one fine per day.", "quiet_window",
+     {"start": "12:00", "end": "13:00", "count": "per_day"}, 60.0),
+    # 差一分钟再加3块: the errand's rate after 再加
+    ("3月13号下午5点到晚上8点之间我去车站接她（22.80, 113.66），等20分钟以上，然后回家（22.82, "
+     "113.67），在家待到14号早上6:30。没做到罚250，还有差一分钟再加3块。", "home_stay_event",
+     {"rate_per_minute": 3.0, "min_pickup_dwell_minutes": 20}, 250.0),
+])
+def test_a_second_language_read(text: str, kind: str, params: dict, amount: float) -> None:
+    """drivers_blind_cg.json's classes (docs/preferences.md round 33)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize("text", [
+    # speech recognition's pauses between phrases: not words typed apart
+    "晚上六点半到七点半 要回去陪小孩吃饭 这一个钟头里面 嗯 只要那天有干活 就罚五十 一天最多罚一次",
+])
+def test_phrases_spaced_apart_are_not_joined(text: str) -> None:
+    got = read_preference(text).best
+    assert got is not None
+    assert got.penalty_amount == 50.0  # not 五十一 (51), as joining 五十 一天 would read
+
+
+def test_the_thirty_third_blind_file_reads_after_its_round() -> None:
+    """drivers_blind_cg.json was held out (54 of 72 read on the code of round 32, measured
+    over 31 days before any change: docs/evaluation.md); round 33 reads 71 of 72. Left:
+    CG12's curfew, its verb at the end ("晚上 8点半 以前 家 到 要")."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cg.json")] == [
-        ("CG02", "date_region_avoid"), ("CG03", "max_haul_km"), ("CG04", "quiet_window"),
-        ("CG06", "max_total_deadhead_km"), ("CG06", "forbidden_circle"),
-        ("CG06", "daily_continuous_rest"), ("CG07", "home_by_curfew"),
-        ("CG08", "rest_window_full_coverage"), ("CG11", "forbidden_circle"),
-        ("CG12", "home_by_curfew"), ("CG12", "max_haul_km"), ("CG12", "dwell_at_point_on_day"),
-        ("CG14", "home_stay_event"), ("CG15", "monthly_category_quota"),
-        ("CG15", "min_full_off_days"), ("CG16", "rest_window_full_coverage"),
-        ("CG18", "quiet_window"), ("CG19", "home_stay_event")]
+        ("CG12", "home_by_curfew")]
+    assert misread_fines("drivers_blind_cg.json") == [("CG12", None, None)]

@@ -96,7 +96,7 @@ class QuietWindow(WindowKind):
         # once a day whatever the steps (同一天不管占几次只算一次, 一天最多罚一次)
         said_day = hit(f, r"只算一次|最多就?罚一次|只罚一次|算一次|只计一次|只算一回|只罚一回|"
                           r"(?:只算|最多罚?|最多计|只罚)\s*1\s*次|"
-                          r"once a day|once per day|"
+                          r"once a day|once per day|one fine (?:a|per) day|"
                           r"at most once a day|(?:no matter|however) (?:how )?many")
         said_step = hit(f, r"按时段|每(?:占|个|一个)?(?:调度)?时段|每占|时间步|按次累计|"
                            r"time[- ]?steps?|"

@@ -45,7 +45,9 @@ REST_REQUIRED = (r"必须|一定|雷打不动|得|要|务必|全程|保证|确�
                  r"in full|wholly|"
                  r"has to|"
                  r"need to|required|fully|entire|whole|always|without exception|guarantee|ensure|"
-                 r"\bneeds\b|\bfull (?:rest|block|window|stretch)")
+                 r"\bneeds\b|\bfull (?:rest|block|window|stretch)|"
+                 # fined for not resting: rest asked for (哪天没有休息好, 有一天不休息罚)
+                 r"没有?休息|不休息|全部是\S{0,2}休息")
 SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine off|bed"
 # rest said to be optional: a window with no work in it, not one of rest (K3, not K2):
 # 歇不歇随我, 睡不睡无所谓, 不用睡, I don't have to sleep, no need to rest, just no work
@@ -81,6 +83,8 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"(?:shouldn't|should not|won't|will not|can't|cannot|mustn't|must not) (?:be )?"
            r"(?:doing|do) anything|"
            r"(?:truck|car|vehicle) (?:cannot|can't|can not|must not|may not) move|"
+           # driving or an order in the window is what is fined (这个时间开车或者做单，每一次罚50)
+           r"(?:这个|这段|那个|那段)时间(?:里|内)?\s*(?:开车|做单|接单|跑车|干活)[^。;；]{0,12}罚|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"
            r"不能开|别让车动|不让车动|车别动|别动车|(?:别|不要|不用)(?:给我)?(?:安排|派)|"
            r"no orders?|not take|no driving|not drive|don't drive|do not drive|no work|not work|"
@@ -279,7 +283,8 @@ DAYS_UNIT = (r"个整天|整天|个自然日|自然日|天|日(?!期)|个[^\d,�
 
 
 OFF_FULL = (r"空驶|空车|空跑|出车|静止|停驶|不动|检修|保养|完全歇|彻底歇|完全休息|完全停|一动不动|"
-             r"(?:接单|订单)[^。;；]{0,4}?不(?:要)?(?:开|动)车|整天休息|full[- ]off|0 empty km|"
+             r"(?:接单|订单)[^。;；]{0,4}?不(?:要)?(?:开|动)车|车也不(?:开|动)|整天休息|全休息|"
+             r"full[- ]off|0 empty km|"
              r"00:00\s*(?:~|-|至|到)\s*24:00|0点到24点|全天|趴窝|"
              r"not move|no driving|stationary|parked all day|zero (?:movement|moving|driving)|"
              r"midnight to midnight|completely off|fully off|"
@@ -338,7 +343,7 @@ ENTER = (r"不许进|不让进|不能进|进过|进入过|进去过|"
 
 HAUL = (r"单笔|单趟|loading (?:point|place|site)s? (?:and|to) (?:the )?unloading|\bapart\b|"
         r"装货点至卸货点|装货点到卸货点|装货地到卸货地|装卸距离|装卸点距离|运距|运输距离|"
-         r"一趟|单程|"
+         r"一趟|单程|一单\s*(?:的路|距离)?\s*(?:超过|超出|不超过|最多|最远|大于)|"
          r"货物运输|拉货距离|路程|全程|装货到卸货|起点到终点|haul|trip length|route length|"
          r"load(?:ed)? distance|pickup to (?:delivery|drop)|distance between (?:the )?pickup|"
          r"transport distance|loaded (?:leg|trip|run)|delivery distance|pickup-to-drop|"

@@ -72,6 +72,14 @@ _DIALECT: tuple[tuple[str, str], ...] = (
     # Cantonese as typed on a phone: 吉车 an empty truck, 200咪 = 200 km, 俾 = give, 跟住 =
     # then, 入面 = inside, 唔入 = not go in; and the homophones a Mandarin input method slips
     # into (公理 for 公里, 发 for 罚 before an amount)
+    # a second language's forms: 2个公里, 少一个单 (a measure word before the unit),
+    # 150公里超过的话 (the verb after its number), 装货地方 for 装货地, 3公里里面 (within),
+    # 要拉12个以上 (orders counted in 个), "我 rest 的时间" (the English word for 休息)
+    (r"(?<=[\d一两])\s*个\s*(?=公里|千米|单)", ""),
+    (r"(\d+(?:\.\d+)?)\s*(公里|千米|km|个?小时|单|天)\s*(?:超过|以上)的话", r"超过\1\2的话"),
+    (r"(装货|卸货)地方", r"\1地"), (r"(?<=公里|千米)\s*里面", "以内"),
+    (r"(?<=[拉接跑])\s*(\d+)\s*个(?=以上|多)", r"\1单"),
+    (r"(?<=[\u4e00-\u9fff])\s*rest\s*(?=[\u4e00-\u9fff,，。.]|$)", "休息"),
     (r"吉车", "空车"), (r"(?<=[\d零〇一二两三四五六七八九十百千])\s*咪", "公里"), (r"公理", "公里"),
     (r"(?<![出开收批沙头])发(?=\s*(?:\d|[一二两三四五六七八九十百千]))", "罚"),
     (r"(?<=[晚天单次])发(?=\s*\d)", "罚"),
@@ -384,6 +392,24 @@ def _spoken_numbers(t: str) -> str:
     return t
 
 
+_NUMERAL = r"[零〇一二两三四五六七八九十百千万半]"
+
+
+def _joined_words(t: str) -> str:
+    """我 家 汕头 …, 一 单 150公里 超过 的话 不 拉: Chinese words typed apart (a writer used
+    to a language that spaces its words) joined again, as the kinds' patterns are written for
+    Chinese without spaces. A text with a space or two between words, or spaces between
+    phrases (speech recognition's pauses: 只要那天有干活 就罚五十 一天最多罚一次) is left
+    alone, and so are two numerals a space keeps apart (五十 一天 is not 五十一天)."""
+    runs = rx.findall(r"[\u4e00-\u9fff]+", t)
+    if (len(rx.findall(r"[\u4e00-\u9fff] +(?=[\u4e00-\u9fff])", t)) < 4
+            or sorted(map(len, runs))[len(runs) // 2] > 3):
+        return t
+    return rx.sub(r"([\u4e00-\u9fff]) +(?=([\u4e00-\u9fff]))",
+                  lambda m: m.group(0) if rx.fullmatch(_NUMERAL, m.group(1)) and rx.fullmatch(
+                      _NUMERAL, m.group(2)) else m.group(1), t)
+
+
 def normalise_text(text: str) -> str:
     # a photo's text first: its circled clause numbers are gone after NFKC (① = 1)
     t = unicodedata.normalize("NFKC", ocr.plain_ocr(text)).translate(_TRAD)
@@ -395,6 +421,7 @@ def normalise_text(text: str) -> str:
     t = speech.plain_speech(t)
     t = markdown.plain(t)
     t = conditions.plain_conditions(t)
+    t = _joined_words(t)
     t = units.plain_units(t)
     t = dialogue.agreed(t)
     t = calendar_days.as_dates(t)
@@ -1499,7 +1526,7 @@ def rate_per_minute(t: str) -> float | None:
          # 差一分钟就罚两块钱, 每迟/每少一分钟 1元, 每 超 一分钟在(再)罚2块: said aloud or typed
          # in pinyin, the minute short or late and its price
          or rx.search(r"(?:差|少|迟|晚|超)(?:了)?\s*(?:1|一)\s*分钟\s*(?:就|要)?\s*(?:再|在|另)?"
-                      r"(?:加)?(?:罚|扣)\s*(\d+(?:\.\d+)?)\s*(?:元|块)", t)
+                      r"(?:加(?:罚|扣)?|罚|扣)\s*(\d+(?:\.\d+)?)\s*(?:元|块)", t)
          or rx.search(r"每\s*(?:迟|晚|少|超)?\s*/\s*(?:每)?\s*(?:迟|晚|少|超)\s*(?:1|一)\s*分钟"
                       r"\s*(?:就|要)?\s*(?:再|在|另)?(?:加)?(?:罚|扣)?\s*(\d+(?:\.\d+)?)", t)
          or rx.search(r"(\d+(?:\.\d+)?)\s*(?:元|块|yuan|rmb)\s*(?:/|每|per|a|each)\s*(?:1\s*)?"
