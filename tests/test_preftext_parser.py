@@ -2292,3 +2292,20 @@ def test_the_thirty_third_blind_file_reads_after_its_round() -> None:
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cg.json")] == [
         ("CG12", "home_by_curfew")]
     assert misread_fines("drivers_blind_cg.json") == [("CG12", None, None)]
+
+
+def test_the_thirty_fourth_blind_file_is_held_out() -> None:
+    """drivers_blind_ch.json (74 rules of a fleet owner's reward-and-penalty scheme: most
+    rules name a bonus for keeping them beside the fine for breaking them), written after
+    round 33 and read by that code with no round of its own: 67 of 74 with their parameters,
+    63 with their fines too. It is kept as a held-out measure (docs/evaluation.md): these are
+    its misreads on that code, listed so a later round shows what it moved (CH14: a bonus's
+    threshold, 15 days, read as the quota's 10; CH13: 茂名市 for 茂名). A round on them ends
+    its use as held out."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_ch.json")] == [
+        ("CH02", "quiet_window"), ("CH07", "quiet_window"), ("CH10", "min_days_without_orders"),
+        ("CH13", "date_region_avoid"), ("CH14", "min_region_order_days"),
+        ("CH17", "route_stops_on_day"), ("CH20", "home_stay_event")]
+    assert misread_fines("drivers_blind_ch.json") == [
+        ("CH02", None, None), ("CH03", 200.0, None), ("CH06", None, None), ("CH15", 120.0, None),
+        ("CH17", None, None), ("CH18", None, None), ("CH20", None, None)]
