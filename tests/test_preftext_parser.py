@@ -2294,18 +2294,60 @@ def test_the_thirty_third_blind_file_reads_after_its_round() -> None:
     assert misread_fines("drivers_blind_cg.json") == [("CG12", None, None)]
 
 
-def test_the_thirty_fourth_blind_file_is_held_out() -> None:
-    """drivers_blind_ch.json (74 rules of a fleet owner's reward-and-penalty scheme: most
-    rules name a bonus for keeping them beside the fine for breaking them), written after
-    round 33 and read by that code with no round of its own: 67 of 74 with their parameters,
-    63 with their fines too. It is kept as a held-out measure (docs/evaluation.md): these are
-    its misreads on that code, listed so a later round shows what it moved (CH14: a bonus's
-    threshold, 15 days, read as the quota's 10; CH13: 茂名市 for 茂名). A round on them ends
-    its use as held out."""
+@pytest.mark.parametrize(("text", "kind", "params", "amount", "cap"), [
+    # a reward beside the fine: the reward's amount is no fine
+    ("每晚11点前回到家（23.10, 113.30，1公里内），第二天早上6点前不出车。全月做到的发全勤奖200元；"
+     "哪天没做到，那天扣150。", "home_by_curfew", {"curfew": "23:00", "quiet_until": "06:00"},
+     150.0, None),
+    ("Lunch 12:30-13:30 every day. Keep it clean and get a 200 bonus; every time step you drive "
+     "inside that hour costs 40 yuan.", "quiet_window",
+     {"start": "12:30", "end": "13:30", "count": "per_step"}, 40.0, None),
+    # a bonus's threshold is no parameter of the rule (12 days for the bonus, 8 the floor)
+    ("A 500 bonus if you reach 12 days or more, but the floor is 8: on at least 8 different "
+     "days this month carry an order that loads or unloads in Foshan (佛山). Fewer than 8 days "
+     "= a 900 yuan fine.", "min_region_order_days", {"place": "佛山", "min_days": 8}, 900.0,
+     None),
+    ("本月不接单的天数不得少于4天（当天没有任何运单即算，空驶调车不影响）。达到者发放补贴100元；"
+     "未达到者一次性罚款600元。", "min_days_without_orders", {"min_days": 4}, 600.0, None),
+    # fines said "off your pay", "Fine if you don't: 700"; a cap "罚满1000就不再罚了"
+    ("No more than 3 orders a day. Every order past the third one is 150 off your pay.",
+     "max_orders_per_day", {"max_orders": 3}, 150.0, None),
+    ("March 18 (Wednesday): cargo C123 is ours - take it. Fine if you don't: 700. Take it and "
+     "there's a 100 tip.", "must_take_cargo", {"cargo_id": "C123"}, 700.0, None),
+    ("每天晚上十点前回家，家在23.10, 113.30，1公里以内算到家，待到第二天早上六点。晚回一天罚100，"
+     "一个月罚满1000就不再罚了。", "home_by_curfew", {"curfew": "22:00"}, 100.0, 1000.0),
+    # a period named for not driving (停驶时段): no work, not rest
+    ("每日23:00至次日05:00为停驶时段，该时段内不得行车。全月无违规者奖励200元；当日违规的计罚120元"
+     "一次（同一天内不重复计罚）。", "quiet_window",
+     {"start": "23:00", "end": "05:00", "count": "per_day"}, 120.0, None),
+    # "until 07:00 on Saturday the 21st": a day of the month after a weekday
+    ("Friday 20 March: between 16:00 and 20:00 pick up my daughter at school, 22.94, 113.37, "
+     "and wait at least 10 minutes within 1 km. Then go home (22.93, 113.38, 1 km) and stay "
+     "there until 07:00 on Saturday the 21st. Miss it and it's a 300 fine; plus 2 yuan for "
+     "each minute you are not at home.", "home_stay_event",
+     {"w_end": "2026-03-21 07:00:00", "rate_per_minute": 2.0}, 300.0, None),
+])
+def test_a_reward_beside_the_fine(text: str, kind: str, params: dict, amount: float,
+                                  cap: float | None) -> None:
+    """drivers_blind_ch.json's classes (docs/preferences.md round 34,
+    sim/preferences/text/rewards.py)."""
+    got = assert_best(text, kind, params)
+    assert (got.penalty_amount, got.penalty_cap) == (amount, cap)
+
+
+def test_the_thirty_fourth_blind_file_reads_after_its_round() -> None:
+    """drivers_blind_ch.json was held out (67 of 74 read on the code of round 33, measured
+    over 31 days before any change: docs/evaluation.md); round 34 reads 73 of 74. Left:
+    CH13's 茂名市 for 茂名, the same city."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_ch.json")] == [
-        ("CH02", "quiet_window"), ("CH07", "quiet_window"), ("CH10", "min_days_without_orders"),
-        ("CH13", "date_region_avoid"), ("CH14", "min_region_order_days"),
-        ("CH17", "route_stops_on_day"), ("CH20", "home_stay_event")]
-    assert misread_fines("drivers_blind_ch.json") == [
-        ("CH02", None, None), ("CH03", 200.0, None), ("CH06", None, None), ("CH15", 120.0, None),
-        ("CH17", None, None), ("CH18", None, None), ("CH20", None, None)]
+        ("CH13", "date_region_avoid")]
+    assert misread_fines("drivers_blind_ch.json") == []
+
+
+@pytest.mark.parametrize("text", [
+    "每天接单不超过3单，超过的每单罚100元。",  # no reward word
+    "奖罚分明：晚上11点后还在跑的，每次罚50。",  # a reward word with no amount of its own
+])
+def test_a_text_without_a_rewards_amount_is_left_as_written(text: str) -> None:
+    from sim.preferences.text.rewards import without_rewards
+    assert without_rewards(text) == text

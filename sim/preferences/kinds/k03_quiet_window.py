@@ -75,7 +75,9 @@ class QuietWindow(WindowKind):
         if hit(f, r"不算违规|可以停|吃饭|午饭|午休|饭点|lunch|meal|dinner|"
                   r"may (?:wait|park|stop|rest)|(?:is|are) (?:fine|allowed|ok|okay)|停着等可以|"
                   r"can (?:wait|park|stop|rest)|(?:waiting|parking) (?:is|are) (?:fine|allowed|ok)|"
-                  r"空驶|空车|空跑|empty|deadhead"):
+                  r"空驶|空车|空跑|empty|deadhead|"
+                  # a period named for not driving (停驶时段), not for resting
+                  r"停驶时段|禁行时段"):
             score += 0.8
         if f.coords or hit(f, r"回家|到家|\bhome\b"):
             score -= 1.5

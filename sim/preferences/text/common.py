@@ -83,6 +83,10 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"(?:shouldn't|should not|won't|will not|can't|cannot|mustn't|must not) (?:be )?"
            r"(?:doing|do) anything|"
            r"(?:truck|car|vehicle) (?:cannot|can't|can not|must not|may not) move|"
+           r"停驶时段|禁行时段|"
+           r"(?:each|every|any)\s+(?:time\s+)?step\s+you\s+(?:drive|work|move)|"
+           r"you (?:drive|work|move) (?:inside|in|during) (?:that|this|the) (?:hour|window|time|"
+           r"period|break)|"
            # driving or an order in the window is what is fined (这个时间开车或者做单，每一次罚50)
            r"(?:这个|这段|那个|那段)时间(?:里|内)?\s*(?:开车|做单|接单|跑车|干活)[^。;；]{0,12}罚|"
            r"不派|别派|不接|不开|不干|不要接|不能接|不得接单|禁止接单|停止接单|不准|不许|不能跑|"

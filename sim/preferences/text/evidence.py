@@ -130,7 +130,7 @@ MOTION_ALLOWED = (r"车(?:可以|能|照样|照常|可以照样|可以照常)(?:
                   r"(?:开车|动车|车动不动|driving|drive)[^。；;.!]{0,12}?(?:可以|没关系|没事|也行|"
                   r"都行|无所谓|不要紧|(?:is|are) (?:fine|ok|okay|allowed))|"
                   r"(?:空车|空跑|空驶|挪|empty|reposition\w*|move)[^。；;.!]{0,12}?"
-                  r"(?:可以|没关系|没事|也行|无所谓|不算|不要紧|\bok\b|都得(?=[)）,，。;；]|$)|"
+                  r"(?:可以|没关系|没事|也行|无所谓|不算|不要紧|不影响|\bok\b|都得(?=[)）,，。;；]|$)|"
                   r"(?:is|are) (?:fine|ok|okay|allowed))|"
                   r"(?:doesn't|does not|won't|will not|no) matter (?:if|whether) \w+ "
                   r"(?:move|drive|reposition)")

@@ -25,6 +25,7 @@ from sim.preferences.text import (
     markdown,
     ocr,
     pinyin,
+    rewards,
     rx,
     speech,
     translated,
@@ -421,6 +422,7 @@ def normalise_text(text: str) -> str:
     t = speech.plain_speech(t)
     t = markdown.plain(t)
     t = conditions.plain_conditions(t)
+    t = rewards.without_rewards(t)
     t = _joined_words(t)
     t = units.plain_units(t)
     t = dialogue.agreed(t)
@@ -1104,7 +1106,9 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
 
 # a day of the month said without its month (21号, 12、13号两天, 7号（礼拜六）); not a number of a
 # thing (5号仓库, 3号线, 编号, 第2号) and not a time or quantity
-_BARE_DAY = (r"(?<![\d.:/月号第编序型])(\d{1,2})((?:\s*号)?(?:\s*(?:、|,|和|及|与|至|到|~|-)\s*"
+# (罚1200:25号: a colon after an amount, not a clock's, may come right before the day)
+_BARE_DAY = (r"(?:(?<=\d{3}:)|(?<![\d.:/月号第编序型]))(\d{1,2})((?:\s*号)?"
+             r"(?:\s*(?:、|,|和|及|与|至|到|~|-)\s*"
              r"\d{1,2}(?![\d.:]))+|)\s*号(?![码线楼门仓库位柜台道口站房室院])")
 
 
@@ -1115,7 +1119,8 @@ def _bare_days(out: list[Date], t: str, year: int) -> None:
     named = months(t, year)
     hits = list(rx.finditer(_BARE_DAY, t))
     # "on the 22nd": an English ordinal day with no month after it
-    hits += list(rx.finditer(r"(?i)\b(?:on|by|until|till|from) the "
+    hits += list(rx.finditer(r"(?i)\b(?:on|by|until|till|from)\s+(?:(?:mon|tues?|wed(?:nes)?|"
+                             r"thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\s+)?the "
                              r"(\d{1,2})(?:st|nd|rd|th)\b()(?!\s*(?:of\s+)?" + _MON_ALT + r")",
                              t))
     for m in sorted(hits, key=lambda x: x.start()):
@@ -1365,7 +1370,9 @@ _CAP = [
     r"(\d+(?:\.\d+)?)(?!\d|\.\d)"
     r"(?!\s*(?:公里|千米|km|单|天|日|次|小时|个|分钟|笔|趟|%))\s*(?:元|块)?",
     r"(\d+(?:\.\d+)?)\s*(?:元|块)\s*(?:封顶|为上限|上限)",
-    r"累计以?(?:人民币)?\s*(\d+(?:\.\d+)?)\s*(?:元|块)?\s*为限",
+    r"累计(?:扣款|罚款)?以?(?:人民币)?\s*(\d+(?:\.\d+)?)\s*(?:元|块)?\s*为限",
+    # 一个月罚满1200就不再罚了: the fines stop once they reach the cap
+    r"(?:罚|扣)满\s*(\d+(?:\.\d+)?)\s*(?:元|块)?\s*(?:就|后|以后|之后)?\s*不再(?:罚|扣)",
     r"(?:aggregate|total|cumulative)\s+(?:liability|fines?|penalt\w*|damages|deductions?)"
     r"[^.;]{0,60}?(?:shall not exceed|not exceed|capped at|limited to)\s*(?:¥|rmb|cny)?\s*"
     r"(\d+(?:\.\d+)?)",
@@ -1412,6 +1419,8 @@ _AMOUNT = [
     r"(?:of|:|is|by)?\s*(?:a fine of\s*|¥|rmb|cny)?\s*(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)?",
     r"(?:¥|rmb|cny)\s*(\d+(?:\.\d+)?)",
     r"(\d+(?:\.\d+)?)\s*¥",
+    # "is 200 off your pay": docked from the driver's pay
+    r"(?i)(\d+(?:\.\d+)?)\s*(?:yuan\s*)?off (?:your|his|her|the) pay",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元|块)\s*(?:fine|penalty|deduction|off)",
     r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|cny|元)",
     # 罚: 400 (a sheet's key and value)
@@ -1427,6 +1436,7 @@ _AMOUNT = [
     # order that breaks it", "Each extra: 500", "a single 1000 fine", "900 once")
 _AMOUNT_BARE = [
     r"(?i)(?:otherwise|if not|or else|not enough|fewer than that|less than that|"
+    r"if you (?:don't|do not|fail|miss)\b[^\d;.]{0,12}?|"
     r"miss(?:ed)?(?: it| any part| one)?|break(?:s)? it|each extra|every extra|each one short|"
     r"a one-off|a single)(?:(?!max|most|up to|cap|limit|total)[^\d;.]){0,12}?(\d+(?:\.\d+)?)"
     + _NOT_A_UNIT,
