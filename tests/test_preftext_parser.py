@@ -2351,3 +2351,24 @@ def test_the_thirty_fourth_blind_file_reads_after_its_round() -> None:
 def test_a_text_without_a_rewards_amount_is_left_as_written(text: str) -> None:
     from sim.preferences.text.rewards import without_rewards
     assert without_rewards(text) == text
+
+
+def test_the_thirty_fifth_blind_file_is_held_out() -> None:
+    """drivers_blind_ci.json (71 rules, each a fleet spreadsheet's header and value lines
+    exported as CSV: commas, tabs or semicolons, headers in Chinese, English or pinyin
+    abbreviations, units in the cells or only in the headers), written after round 34 and read
+    by that code with no round of its own: 61 of 71 with their parameters, 54 with their
+    fines too. It is kept as a held-out measure (docs/evaluation.md): these are its misreads
+    on that code, listed so a later round shows what it moved. A round on them ends its use
+    as held out."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_ci.json")] == [
+        ("CI02", "rest_window_full_coverage"), ("CI05", "stay_inside_bbox"),
+        ("CI07", "home_stay_event"), ("CI08", "route_stops_on_day"),
+        ("CI10", "rest_window_full_coverage"), ("CI12", "dwell_at_point_on_day"),
+        ("CI14", "stay_inside_bbox"), ("CI17", "home_stay_event"),
+        ("CI18", "route_stops_on_day"), ("CI20", "home_by_curfew")]
+    assert misread_fines("drivers_blind_ci.json") == [
+        ("CI01", None, None), ("CI01", None, None), ("CI02", 150.0, None), ("CI02", 3.0, None),
+        ("CI05", None, None), ("CI05", 1000.0, 1000.0), ("CI09", 250.0, None),
+        ("CI10", None, None), ("CI12", None, None), ("CI14", None, None), ("CI18", 120.0, None),
+        ("CI20", None, None)]
