@@ -1212,8 +1212,9 @@ def coords(t: str) -> list[Coord]:
     'lat 22.54 lng 114.06', '114.06E 22.54N'; the order is decided by magnitude."""
     out: list[Coord] = []
     pats = [
+        # (home lat 23.0285, home lng 113.1430: a sheet's cells, each named)
         r"(?:北纬|纬度|lat(?:itude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[Nn]?\s*[,，、;/ ]?\s*"
-        r"(?:和|and)?\s*"
+        r"(?:和|and)?\s*(?:[A-Za-z_]{1,10}\s+)?"
         r"(?:东经|经度|lng|lon(?:gitude)?)\s*[:=]?\s*" + _F,
         r"(?:东经|经度|lng|"
         r"lon(?:gitude)?)\s*[:=]?\s*" + _F + r"\s*(?:°|度)?\s*[,，、;/ ]?\s*(?:和|and)?\s*"
@@ -1237,7 +1238,8 @@ def coords(t: str) -> list[Coord]:
 
 
 def _range(t: str, words: str, lo: float, hi: float) -> tuple[float, float, int] | None:
-    m = rx.search(r"(?:" + words + r")\s*(?:在|为|从|自|between|from|range|of|:)?\s*(?:范围)?\s*"
+    m = rx.search(r"(?:" + words + r")\s*(?:[(（][^()（）\d]{0,12}[)）])?\s*"
+                  r"(?:在|为|从|自|between|from|range|of|:)?\s*(?:范围)?\s*"
                   r"(\d{2,3}(?:\.\d+)?)\s*(?:°|度)?\s*[NnEe]?\s*(?:至|到|~|-|and|to|与|和)\s*"
                   r"(?:北纬|东经)?\s*(\d{2,3}(?:\.\d+)?)", t, re.I)
     if not m:

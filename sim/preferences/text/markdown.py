@@ -4,12 +4,14 @@
 113.8880 | 08:30 | 30 min |": a table's cells say what they are only through its header, so
 each row is written as "header cell, header cell, ..." (a two-column table of fields and
 values as "field value"), each row a clause of its own. Emphasis (**22.5431**, __a__,
-`code`), heading marks and quote marks are dropped; a bullet stays a list item. Any other
-text is returned unchanged.
+`code`), heading marks and quote marks are dropped; a bullet stays a list item. A sheet's
+header and row exported as CSV are read as such a table. Any other text is returned
+unchanged.
 """
 
 from __future__ import annotations
 
+import csv
 import re
 
 from sim.preferences.text import rx
@@ -38,7 +40,8 @@ def _bare_header(lines: list[str], i: int) -> list[str] | None:
 def _cell(head: str, cell: str) -> str:
     """A cell under its header; a unit the header names in brackets ("罚款(元)", "fine
     (yuan)") follows the cell's number, where the kinds read it."""
-    m = rx.fullmatch(r"(.*?)\s*[(（]\s*(元|块|yuan|rmb|km|公里|天|分钟|min)\s*[)）]", head)
+    m = rx.fullmatch(r"(.*?)\s*[(（]\s*((?:元|块|yuan|rmb|cny|km|公里|天|分钟|min)"
+                     r"(?:\s*/\s*[^()（）]+?)?)\s*[)）]", head)
     if m is not None and rx.fullmatch(r"[\d.]+", cell):
         return f"{m.group(1)} {cell}{m.group(2)}".strip()
     return f"{head} {cell}".strip()
@@ -75,6 +78,27 @@ def _tables(lines: list[str]) -> list[str]:
     return out
 
 
+def _csv_rows(t: str) -> str:
+    """A sheet's header and row exported as CSV (two lines split by tabs, semicolons or
+    commas, a cell holding the separator quoted: "23.12, 113.26"): the two rows as a barred
+    table, which `_tables` reads cell by cell under its header. A last cell (a note) may
+    hold the separator unquoted: NFKC writes a note's ，and ；as , and ;."""
+    lines = t.split("\n")
+    if len(lines) != 2 or "|" in t:
+        return t
+    for sep in ("\t", ";", ","):
+        if sep not in lines[0]:
+            continue
+        head, row = csv.reader(lines, delimiter=sep)
+        if len(row) > len(head) >= 3:
+            row = [*row[:len(head) - 1], sep.join(row[len(head) - 1:])]
+        # a header names its cells: short, no values in them (not two lines of a rule)
+        if len(head) >= 3 and len(head) == len(row) and all(
+                len(h.strip()) <= 20 and not rx.search(r"\d[.:月]\d?", h) for h in head):
+            return "\n".join(" | ".join(c.strip() for c in r) for r in (head, row))
+    return t
+
+
 def _slashed_rows(t: str) -> str:
     """A sheet's header and row pasted on one line with " / " between them ("规则类型 | 限制值 |
     罚款(元) / 单趟运距上限 | 280 km | 220"): the two rows on lines of their own."""
@@ -88,7 +112,7 @@ def _slashed_rows(t: str) -> str:
 
 def plain(t: str) -> str:
     """`t` without its Markdown (the module's doc)."""
-    t = _slashed_rows(t)
+    t = _slashed_rows(_csv_rows(t))
     if not rx.search(r"\*\*|__|`|^\s*#|^\s*>|^\s*\|.*\|\s*$|\|[^\n]*\|[^\n]*\n[^\n]*\|",
                      t, re.MULTILINE):
         return t
