@@ -2432,26 +2432,34 @@ def test_the_thirty_sixth_blind_file_is_held_out() -> None:
         ("CJ20", "home_stay_event"), ("CJ20", "max_pickup_deadhead_km")]
 
 
-def test_the_thirty_seventh_blind_file_is_held_out() -> None:
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    ("[2026-02-26 07:30] 老钟(调度): 3月份你就在粤西跑，范围是纬度21.00到22.50、经度110.00到112.00"
+     "这个框\n[07:33] 阿强: 出了框呢？\n[07:34] 老钟(调度): 在框外面每一步罚150",
+     "stay_inside_bbox", {"lat_min": 21.0, "lat_max": 22.5, "lng_min": 110.0, "lng_max": 112.0},
+     150.0),
+    ("[2026-02-27 20:15] Ah Keung: boss, I want 8 hours of unbroken sleep every day\n"
+     "[20:17] Dispatcher Lam: ok, at least 8 hours of continuous rest each day, 100 for any "
+     "day short", "daily_continuous_rest", {"min_minutes": 480}, 100.0),
+])
+def test_a_chat_messages_send_time_is_no_rule_clock(text: str, kind: str, params: dict,
+                                                   amount: float) -> None:
+    """Failure class "a message's send time read as the rule's clock" (drivers_blind_ck.json,
+    held out: CK13's box read as a rest window 07:30-07:33 from two messages' stamps, the box
+    unpriced; 15-17% of its gross below the greedy on the east month)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+def test_the_thirty_seventh_blind_file_after_the_send_times() -> None:
     """drivers_blind_ck.json (70 rules, each an excerpt of a fleet's WeChat group chat: two to
     four messages, each stamped with its send time and sender, the driver asking and the
     dispatcher answering, some numbers corrected by a later message), written after round 35
-    and read by that code with no round of its own: 40 of 70 with their parameters, 34 with
-    their fines too. The messages' send times are clocks the rule never names. It is kept as
-    a held-out measure (docs/evaluation.md): these are its misreads on that code, listed so a
-    later round shows what it moved. A round on them ends its use as held out."""
+    and read by that code with no change: 40 of 70 with their parameters (measured over 31
+    days: docs/evaluation.md). With the messages' stamps dropped (the one change made for
+    it, to a class that put CK13 below the floor) it reads 63 of 70; these are the misreads
+    left, for its round."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_ck.json")] == [
-        ("CK01", "home_by_curfew"), ("CK03", "daily_continuous_rest"),
-        ("CK03", "forbidden_cargo_place"), ("CK03", "min_days_without_orders"),
-        ("CK05", "dwell_at_point_on_day"), ("CK05", "min_full_off_days"),
-        ("CK07", "date_region_avoid"), ("CK08", "daily_continuous_rest"),
-        ("CK08", "route_stops_on_day"), ("CK09", "first_order_deadline"),
-        ("CK09", "min_days_without_orders"), ("CK10", "home_stay_event"),
-        ("CK11", "rest_window_full_coverage"), ("CK11", "forbidden_cargo_place"),
-        ("CK12", "min_full_off_days"), ("CK13", "stay_inside_bbox"),
-        ("CK13", "daily_continuous_rest"), ("CK14", "date_region_avoid"), ("CK14", "max_haul_km"),
-        ("CK14", "dwell_at_point_on_day"), ("CK15", "home_by_curfew"),
-        ("CK15", "route_stops_on_day"), ("CK16", "min_days_without_orders"),
-        ("CK17", "home_stay_event"), ("CK18", "date_region_avoid"), ("CK18", "forbidden_circle"),
-        ("CK19", "min_full_off_days"), ("CK20", "dwell_at_point_on_day"),
-        ("CK20", "stay_inside_bbox"), ("CK20", "forbidden_cargo_place")]
+        ("CK03", "daily_continuous_rest"), ("CK08", "route_stops_on_day"),
+        ("CK09", "first_order_deadline"), ("CK15", "home_by_curfew"),
+        ("CK15", "route_stops_on_day"), ("CK18", "monthly_long_haul_cap"),
+        ("CK18", "date_region_avoid")]

@@ -414,6 +414,10 @@ def _joined_words(t: str) -> str:
 def normalise_text(text: str) -> str:
     # a photo's text first: its circled clause numbers are gone after NFKC (① = 1)
     t = unicodedata.normalize("NFKC", ocr.plain_ocr(text)).translate(_TRAD)
+    # [2026-02-26 07:30] 老钟(调度): …: a chat message's send time and sender are no part of
+    # the rule (a rest window 07:30-07:33 was read from two messages' stamps)
+    t = rx.sub(r"(?m)^\s*\[\s*(?:\d{4}-\d{1,2}-\d{1,2}\s+)?\d{1,2}:\d{2}(?::\d{2})?\s*\]\s*"
+               r"(?:[^:：\n\[\]]{1,24}[:：])?\s*", "", t)
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
