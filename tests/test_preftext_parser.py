@@ -2438,8 +2438,8 @@ def test_the_thirty_sixth_blind_file_is_held_out() -> None:
      "stay_inside_bbox", {"lat_min": 21.0, "lat_max": 22.5, "lng_min": 110.0, "lng_max": 112.0},
      150.0),
     ("[2026-02-27 20:15] Ah Keung: boss, I want 8 hours of unbroken sleep every day\n"
-     "[20:17] Dispatcher Lam: ok, at least 8 hours of continuous rest each day, 100 for any "
-     "day short", "daily_continuous_rest", {"min_minutes": 480}, 100.0),
+     "[20:17] Dispatcher Lam: ok, at least 8 hours of continuous rest each day, fine 100 for "
+     "any day short", "daily_continuous_rest", {"min_minutes": 480}, 100.0),
 ])
 def test_a_chat_messages_send_time_is_no_rule_clock(text: str, kind: str, params: dict,
                                                    amount: float) -> None:
