@@ -61,11 +61,7 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
             # 晚上七点 … 七点到十点: a bare clock earlier than the one before it on the same
             # day is in the same half of the day (19:00, 22:00), not the morning
             k = dataclasses.replace(k, minutes=k.minutes + 720)
-        wall = f"{day.isoformat()} {k.hhmm}:00"
-        if any(w == wall and "(" in f.num[e.end:k.start] and k.start - e.end <= 12
-               for w, e in out):
-            continue  # 下午3点到晚8点(15:00-20:00): the same times again in brackets
-        out.append((wall, k))
+        out.append((f"{day.isoformat()} {k.hhmm}:00", k))
         prev = (day, k)
     return out
 

@@ -215,6 +215,10 @@ _TYPOS: tuple[tuple[str, str], ...] = (
 
 
 _CN_CLOCK = r"[零〇一二两三四五六七八九十]+\s*点(?:\s*半|\s*[零〇一二三四五六七八九十]+\s*分?)?"
+_DIGIT_CLOCK = r"\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?"
+_DAY_PART = r"凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|晚|早"
+# the digits in brackets: 15:00, or 1500 as a sheet writes it
+_BRACKET_CLOCK = r"\d{1,2}:\d{2}|[01]\d[0-5]\d|2[0-3][0-5]\d"
 # Clocks and lengths written in forms the extractors do not read, in order: 2230时 (Hong
 # Kong, Taiwan); a value said again in brackets, said once (下午6点（18:00）前,
 # 8小时（480分钟）); a clock in numerals said again in digits, read from the digits, which
@@ -225,8 +229,9 @@ _CLOCK_FORMS: tuple[tuple[str, str], ...] = (
     (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*时", r"\1:\2"),
     (r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1"),
     (r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1"),
-    (rf"{_CN_CLOCK}(?:\s*(?:到|至|-|~)\s*{_CN_CLOCK})?\s*\(\s*(\d{{1,2}}:\d{{2}}"
-     r"(?:\s*[-~]\s*\d{1,2}:\d{2})?)\s*\)", r"\1"),
+    (rf"(?:{_CN_CLOCK}|{_DIGIT_CLOCK})(?:\s*(?:到|至|-|~)\s*(?:{_DAY_PART})?\s*"
+     rf"(?:{_CN_CLOCK}|{_DIGIT_CLOCK}))?\s*\(\s*({_BRACKET_CLOCK}(?:\s*[-~]\s*{_BRACKET_CLOCK})?)"
+     r"\s*\)", r"\1"),
     (r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*(\d+(?:\.\d+)?)\s*"
      r"(公里|km)\s*\)", r"\1\2"),
     (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:to|till|until)\s*"
