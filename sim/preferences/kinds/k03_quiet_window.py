@@ -106,11 +106,10 @@ class QuietWindow(WindowKind):
                            r"separately|each (?:slot|step)|every (?:slot|step)|counted on its own|"
                            r"每(?:动|跑|走|干)\s*[一1]\s*(?:步|次|下)|单独算|"
                            r"every single (?:move|order|step|trip)")
-        # 不是一天算一次: the once-a-day count denied
-        if hit(f, r"不是\s*[一1]\s*天(?:只)?算\s*[一1]\s*次"):
-            said_day, said_step = False, True
-        # the count as an enum ("count mode: PER_STEP ... not once per day") decides
-        if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not (?:just )?once (?:per|a) day"):
+        # the count as an enum ("count mode: PER_STEP ... not once per day") or the once-a-day
+        # count denied (不是一天算一次) decides
+        if hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]step|not (?:just )?once (?:per|a) day|"
+                  r"不是\s*[一1]\s*天(?:只)?算\s*[一1]\s*次"):
             said_day, said_step = False, True
         elif hit(f, r"count(?:ing)?[ _]mode\W{0,3}per[ _]day"):
             said_day, said_step = True, False

@@ -20,19 +20,39 @@ from sim.preferences.text import rx
 
 _OPEN = r"(?:^|[|;；。.]\s*)(?:若|如果|当|IF\b)"
 _THEN = r"则|就|时(?![段间候刻])|\bTHEN\b"
-_SIGN = r"[∈∉<>≥≤≠]|(?<![<>!=≥≤\w])=(?!=)"
+# a bare = (not <=, >=, ==)
+_EQUALS = r"(?<![<>!=≥≤\w])=(?!=)"
+_SIGN = r"[∈∉<>≥≤≠]|" + _EQUALS
 _NUM = r"(\d+(?:\.\d+)?)"
 _TIME_UNIT = r"\s*(?:min(?:ute)?s?\b|h\b|hrs?\b|hours?\b|小时|个?钟头|分钟)"
 # a condition of something missed: a requirement's shortfall, not a thing done
 _MISSED = (r"不足|未|没有?|不在|离开|驶离|leaves?\b|\bnot\b|n't\b|\bno\b|fewer|less|outside|"
            r"before\b|前|after\b|之后|以后|晚于")
-_DONE = (r"[∈]|(?<![<>!=≥≤\w])=|within|inside|\bin\b|\bis\b|\bever\b|contains?|moving|driving|"
+_DONE = (r"∈|" + _EQUALS + r"|within|inside|\bin\b|\bis\b|\bever\b|contains?|moving|driving|"
          r"进入|进|在|行驶|行车|开车|有")
 # driving in a window, fined: the window's rule is no driving
 _DRIVING_ZH = r"(?:有|在)?(?:行车|行驶|开车|动车)"
 _DRIVING_EN = r"\b(?:is |are )?(?:moving|driving)\b"
-# what a bare count compares: the last counted noun before its sign (orders, days)
+# what a bare count compares: the condition's first counted noun (orders, days)
 _COUNTED = r"(orders?|days?|单|天)"
+
+
+# (pattern, English words, Chinese words), in order: sets and values; a duration over its
+# bound names the orders counted (long hauls); a clock over a clock is later than it
+_WORDED = (
+    (r"∉\s*\{([^}]*)\}", r" outside \1 ", r"不在\1范围内"),
+    (r"∈\s*\{([^}]*)\}", r" \1 ", r" \1 "),
+    (_EQUALS + r"\s*", " ", " "),
+    (r">\s*" + _NUM + r"(?=" + _TIME_UNIT + ")", r" more than \1", r"超过\1"),
+    (r">\s*(\d{1,2}:\d{2})", r" after \1", r"晚于\1"),
+    (r"<\s*(\d{1,2}:\d{2})", r" before \1", r"早于\1"),
+)
+_BOUNDS = (
+    (r">\s*" + _NUM, r" at most \1", r"最多\1"),
+    (r"<\s*" + _NUM, r" at least \1", r"至少\1"),
+    (r"≥\s*" + _NUM, r" at least \1", r"至少\1"),
+    (r"≤\s*" + _NUM, r" at most \1", r"最多\1"),
+)
 
 
 def _latin(t: str) -> bool:
@@ -81,22 +101,15 @@ def plain_conditions(text: str) -> str:
     compared = rx.search(r"[<>≥≤∉]", cond)
     done = (not compared and rx.search(_DONE, cond, re.I)
             and not rx.search(_MISSED, cond, re.I))
-    # the signs as words; a set's braces dropped. A count or distance over a bound is what
-    # is fined (at most the bound); a duration over it names the orders counted (long hauls)
-    cond = rx.sub(r"∉\s*\{([^}]*)\}", r" outside \1 " if en else r"不在\1范围内", cond)
-    cond = rx.sub(r"∈\s*\{([^}]*)\}", r" \1 ", cond)
-    cond = rx.sub(r"(?<![<>!=≥≤\w])=(?!=)\s*", " ", cond)
-    cond = rx.sub(r">\s*" + _NUM + r"(?=" + _TIME_UNIT + ")", r" more than \1" if en else r"超过\1",
-                  cond)
-    # a clock over a clock: later than it (第一单开始时间 > 08:30)
-    cond = rx.sub(r">\s*(\d{1,2}:\d{2})", r" after \1" if en else r"晚于\1", cond)
-    cond = rx.sub(r"<\s*(\d{1,2}:\d{2})", r" before \1" if en else r"早于\1", cond)
+    # the signs as words; a set's braces dropped
+    for pattern, english, chinese in _WORDED:
+        cond = rx.sub(pattern, english if en else chinese, cond)
+    # a bare count takes the condition's counted noun, then a count or distance over a bound
+    # is what is fined (at most the bound), one under it a quota (at least)
     cond = rx.sub(r"([<>])\s*" + _NUM + r"(?!\d|\.\d|\s*[:A-Za-z\u4e00-\u9fff])",
                   lambda m: m.group(0) + _counted(cond[:m.start()]), cond)
-    cond = rx.sub(r">\s*" + _NUM, r" at most \1" if en else r"最多\1", cond)
-    cond = rx.sub(r"[<]\s*" + _NUM, r" at least \1" if en else r"至少\1", cond)
-    cond = rx.sub(r"≥\s*" + _NUM, r" at least \1" if en else r"至少\1", cond)
-    cond = rx.sub(r"≤\s*" + _NUM, r" at most \1" if en else r"最多\1", cond)
+    for pattern, english, chinese in _BOUNDS:
+        cond = rx.sub(pattern, english if en else chinese, cond)
     if done and rx.search(_DRIVING_ZH + "|" + _DRIVING_EN, cond, re.I):
         cond = rx.sub(_DRIVING_ZH, "不开车", cond)
         cond = rx.sub(_DRIVING_EN, "no driving", cond, flags=re.I)

@@ -398,7 +398,7 @@ def _spoken_numbers(t: str) -> str:
     return t
 
 
-_NUMERAL = r"[零〇一二两三四五六七八九十百千万半]"
+_NUMERAL = "[" + "".join(CN_DIGITS) + "".join(CN_UNITS) + "半]"
 
 
 def _joined_words(t: str) -> str:
@@ -1031,7 +1031,7 @@ class Date:
 
 # a number's unit after it: a decimal, not a month.day
 _NO_UNIT = (r"(?!\s*(?:元|块|公里|km|千米|米|小时|个?钟头|h\b|hrs?\b|个|倍|万|分钟|min|天|单|次|吨|"
-            r"%|/|倍|折|yuan|rmb))")
+            r"%|/|折|yuan|rmb))")
 
 
 def dates(t: str, year: int = EPOCH.year) -> list[Date]:
