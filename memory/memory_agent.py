@@ -25,6 +25,7 @@ from memory.cargo_memory import CargoMemory, Seen
 from memory.driver_memory import PRIOR_MINUTES, DriverMemory
 from memory.market_memory import MarketMemory
 from memory.modes import MODES, Layer, MemoryMode, mode_names
+from memory.place_regimes import PlaceRegimes
 from memory.place_worth import PlaceWorth
 from memory.promises import open_promises, promise_fine, promise_todo
 from memory.rule_progress import OFF_KEYS, RuleProgress, RuleState, Todo, take_of
@@ -191,6 +192,8 @@ class MemoryAgent:
         # what keeping rules forwent beyond the fines it avoided: rests, and best takes that
         # weighted fines pushed aside
         self.overspent = 0.0
+        # each place rule's record kept and broken: released once breaking it pays
+        self.regimes = PlaceRegimes()
         # each cargo's (net, empty km) from where the driver stood at the last refresh
         self._routes: dict[str, tuple[float, float]] = {}
         self._routes_from: tuple[Point, float] | None = None
@@ -259,6 +262,7 @@ class MemoryAgent:
                              tuple(o for _, o in pairs), time_price=tp)
         pos = Point(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
+        self.regimes.observe(self.rules, self.driver.income)
         states = self.rules.states(now, pos)
         self.book_wait(obs, states)
         self.pace_budgets(now, pos)
@@ -675,7 +679,8 @@ class MemoryAgent:
                     self._offered[0], self._offered[1].rate, list(self._offered[1].factors),
                     {str(m): {str(i): v for i, v in p.items()}
                      for m, p in self._offered[2].items()}],
-                "waived": sorted(self.rules.waived) if self.rules is not None else []}
+                "waived": sorted(self.rules.waived) if self.rules is not None else [],
+                "regimes": self.regimes.get_state()}
 
     def set_state(self, s: dict) -> None:
         self.cargo.set_state(s["cargo"])
@@ -695,6 +700,11 @@ class MemoryAgent:
         if self.rules is not None:
             for i in s.get("waived", []):
                 self.rules.waive(int(i))
+        if "regimes" in s:
+            self.regimes.set_state(s["regimes"])
+            if self.rules is not None:
+                for i, r in self.regimes.records.items():
+                    self.rules.release(i, r.pays_to_break())
 
 
 def _busy(cands: tuple[Candidate, ...], busy: dict[str, int],

@@ -251,6 +251,9 @@ class RuleProgress:
         # month kinds: (steps tested, counters), kept while the log is kept (see _month_counters)
         self._month_counts: dict[int, tuple[int, dict]] = {}
         self.waived: set[int] = set()  # rules broken knowingly (their fines are a price paid)
+        # place rules whose broken hours have out-earned their kept ones (memory/place_regimes):
+        # no action asked, no fence on moves, each step still charged its fine
+        self.released: set[int] = set()
         # a deadhead budget's pacing price: yuan per km of the budget left (`pace_empty_km`)
         self.km_price: dict[int, float] = {}
         self._budgets = frozenset(r.index for r in self.rules
@@ -558,7 +561,15 @@ class RuleProgress:
             if only is not None and spec.index not in only:
                 continue
             base = self._base[spec.index]
-            if rule.scope is Scope.STEP:
+            if rule.scope is Scope.STEP and spec.index in self.released:
+                # a released place rule is a toll on each step that breaks it: the steps'
+                # own fines, no credit or charge for where they leave the driver (that
+                # credit pulled a driver back into a box over a thin market, then every
+                # order out of it paid two steps' fines: "a box kept at more than its fines")
+                delta = rule.violations(self._log(hs), self.ctx(spec))
+                after = _add(base, {k: v for k, v in delta.items()
+                                    if k in ADDITIVE or isinstance(v, bool)})
+            elif rule.scope is Scope.STEP:
                 # the driver stays where the steps leave it for at least one more step: a take
                 # that ends outside a box is charged the step after it too (S4 has no cap)
                 if log_s is None or not self.share_work:
@@ -1013,7 +1024,8 @@ class RuleProgress:
         """Every rule with an action due and not waived, in rule order."""
         return tuple(s for s in self.states(now, position)
                      if s.todo is not None and s.status in (Status.DUE, Status.AT_RISK)
-                     and s.spec.index not in self.waived)
+                     and s.spec.index not in self.waived
+                     and s.spec.index not in self.released)
 
     def rest_there(self, now: float, position: Point, indices: Iterable[int]
                    ) -> tuple[RuleState, ...]:
@@ -1064,8 +1076,15 @@ class RuleProgress:
         """The rules about places alone (a box to stay in, a circle to keep out of), not
         waived: where a move toward a market may not end."""
         return tuple(spec.rule for spec in self.rules if spec.rule is not None
-                     and spec.index not in self.waived
+                     and spec.index not in self.waived and spec.index not in self.released
                      and type(spec.rule).allows_place is not Kind.allows_place)
+
+    def release(self, index: int, on: bool = True) -> None:
+        """Ask nothing of this place rule and fence no move by it (`on`), or ask again: its
+        broken steps have out-earned its kept ones, fines paid (memory/place_regimes.py).
+        Takes and rests are still charged its fines."""
+        if on != (index in self.released):
+            (self.released.add if on else self.released.discard)(index)
 
     def waive(self, index: int) -> None:
         """Break this rule knowingly from now on: keeping it forgoes more than it can still

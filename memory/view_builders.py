@@ -134,10 +134,14 @@ class PreferenceViews:
         unscored = () if m.rules is None else tuple(
             f"#{r.index} {r.text} ({r.unscored})" for r in m.rules.unscored)
         waived = set() if m.rules is None else m.rules.waived
+        released = set() if m.rules is None else m.rules.released
         return PreferenceView(mode=m.mode, now=s.obs.now, lessons=m.lessons,
                               rule_lines=tuple(r.status_line() + (
                                   " (broken knowingly: keeping it forgoes more than it can "
-                                  "still cost)" if r.spec.index in waived else "")
+                                  "still cost)" if r.spec.index in waived else
+                                  " (released: hours breaking it have earned more than hours "
+                                  "keeping it, fines paid; each step that breaks it still "
+                                  "costs its fine)" if r.spec.index in released else "")
                                   for r in s.rules),
                               due_lines=tuple(r.status_line() for r in s.rules
                                               if r.status in (Status.DUE, Status.AT_RISK)),

@@ -12,6 +12,7 @@ from agents.app.compete import run_competition
 from agents.app.runner import build_services
 from memory.lessons import load_time_prior
 from memory.modes import MODES, Layer
+from memory.place_regimes import Regime, RuleRecord
 from sim.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,8 +97,29 @@ def test_rule_plans_survive_a_state_round_trip(rules_sc: Scenario, tmp_path: Pat
     first = a[d].rules.rules[0].index
     a[d].forgone[first] = 123.5
     a[d].rules.waive(first)
+    # a place rule's record kept and broken (memory/place_regimes.py): breaking it has paid
+    a[d].regimes.records[first] = RuleRecord(Regime(1500.0, 400.0, 0.0),
+                                             Regime(1500.0, 2000.0, 100.0))
     state = json.loads(json.dumps(a[d].get_state()))  # must survive JSON
     b[d].set_state(state)
     assert b[d].forgone == {first: 123.5}
     assert first in b[d].rules.waived  # a waived rule stays broken knowingly after a restore
+    assert b[d].regimes.records == a[d].regimes.records
+    assert first in b[d].rules.released  # and a released one released
     assert json.loads(json.dumps(b[d].get_state())) == state
+
+
+def test_a_released_place_rule_says_so_in_the_preference_view(rules_sc: Scenario,
+                                                             tmp_path: Path) -> None:
+    """A model reads why a box no longer asks for a drive back (memory/place_regimes.py)."""
+    from memory.view_builders import PreferenceViews
+
+    mems = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "a")
+    m = next(x for x in mems.values() if x.rules is not None and x.rules.rules)
+    first = m.rules.rules[0].index
+    before = PreferenceViews().build(m, m.last.state).rule_lines
+    assert not any("released" in line for line in before)
+    m.rules.release(first)
+    after = PreferenceViews().build(m, m.last.state).rule_lines
+    assert [line for line in after if "released" in line] == [
+        next(line for line in after if line.startswith(f"#{first} "))]

@@ -1,0 +1,115 @@
+"""Whether a place rule (a box to stay in, a circle to keep out of) pays to keep.
+
+A take that leaves a box is charged its step's fine and the next one's; what that what-if
+cannot see is the market on either side. A box over a thin market holds the driver to short
+orders and long waits, while the market outside would pay more per hour than the box's fine
+per step takes back: on the east month a blind driver (CK13: a box over the north, 200 a step,
+no cap) earned 40 an hour inside and 67 an hour outside after the fines, kept the box with 72
+hours of waits, and ended 7% of its gross below the memory-off greedy, which never kept it
+(failure class "a box kept at more than its fines").
+
+So the driver's own record decides: every official step is booked to the rule's two regimes,
+kept (it starts and ends where the rule allows) or broken, with its minutes and the net earned
+in it, and a broken step with the rule's fine. Once each regime has run for long enough, a rule
+whose broken hours, fines paid, earn more than its kept hours by a margin is *released*: its
+"go back" action is no longer asked and moves toward a market may end outside it; every take
+and rest is still charged its fines where they happen. The comparison is made again at every
+step, so a rule released on a lucky day is taken back when the record turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sim.official.penalties import PenaltyModel
+from sim.official.timebase import DAY
+from sim.preferences.kinds.base import Kind
+from sim.preferences.progress import Scope
+
+# each regime must have run this long before the two are compared: one long haul out and back
+# is luck (half a day of each released a box on a blind driver that then earned less), a day of
+# each is a record
+MIN_MINUTES = DAY
+# broken must out-earn kept by this share of kept's rate (and at least MIN_GAIN a minute):
+# the record is short, and a rule released wrongly costs a fine on every step
+MARGIN = 0.25
+MIN_GAIN = 0.1
+
+
+@dataclass
+class Regime:
+    """Minutes, net earned and fines paid over the steps of one side of a rule."""
+
+    minutes: float = 0.0
+    net: float = 0.0
+    fines: float = 0.0
+
+    @property
+    def rate(self) -> float:
+        """Net after fines per minute."""
+        return (self.net - self.fines) / self.minutes if self.minutes > 0 else 0.0
+
+
+@dataclass
+class RuleRecord:
+    kept: Regime = field(default_factory=Regime)
+    broken: Regime = field(default_factory=Regime)
+
+    def pays_to_break(self) -> bool:
+        """Whether the broken steps, fines paid, have out-earned the kept ones."""
+        if min(self.kept.minutes, self.broken.minutes) < MIN_MINUTES:
+            return False
+        k, b = self.kept.rate, self.broken.rate
+        return b > k + max(MIN_GAIN, MARGIN * abs(k))
+
+
+class PlaceRegimes:
+    """The kept and broken record of each place rule with a fine per step, read from the
+    official steps `RuleProgress` holds and the driver's income (`observe` each step)."""
+
+    def __init__(self) -> None:
+        self.records: dict[int, RuleRecord] = {}
+        self._seen = 0  # steps booked so far
+        self._income = 0.0  # the driver's income at the last booking
+
+    @staticmethod
+    def priced(rules) -> list:
+        """The place rules a step breaks on its own, with a fine per step."""
+        return [s for s in rules.rules if s.rule is not None
+                and s.rule.scope is Scope.STEP and s.rule.penalty_model is PenaltyModel.COUNT
+                and type(s.rule).allows_place is not Kind.allows_place]
+
+    def observe(self, rules, income: float) -> None:
+        """Book the steps logged since the last call (the income earned since goes to the
+        regime of the longest of them), then release each rule whose record says breaking it
+        pays, and take back each whose record no longer does."""
+        new = rules.steps[self._seen:]
+        gained, self._income = income - self._income, income
+        self._seen = len(rules.steps)
+        specs = self.priced(rules)
+        if not new or not specs:
+            return
+        longest = max(new, key=lambda s: s.step_end - s.step_start)
+        for spec in specs:
+            rec = self.records.setdefault(spec.index, RuleRecord())
+            allows = spec.rule.allows_place
+            for s in new:
+                broken = not (allows(s.before) and allows(s.after))
+                side = rec.broken if broken else rec.kept
+                side.minutes += s.step_end - s.step_start
+                if broken:
+                    side.fines += spec.amount
+                if s is longest:
+                    side.net += gained
+            rules.release(spec.index, rec.pays_to_break())
+
+    def get_state(self) -> dict:
+        return {"seen": self._seen, "income": self._income,
+                "records": {str(i): [[r.kept.minutes, r.kept.net, r.kept.fines],
+                                     [r.broken.minutes, r.broken.net, r.broken.fines]]
+                            for i, r in self.records.items()}}
+
+    def set_state(self, s: dict) -> None:
+        self._seen, self._income = int(s["seen"]), float(s["income"])
+        self.records = {int(i): RuleRecord(Regime(*map(float, k)), Regime(*map(float, b)))
+                        for i, (k, b) in s["records"].items()}
