@@ -242,6 +242,8 @@ class MemoryAgent:
         self.cargo.advance(obs.now)
         if self._routes_from != (obs.position, obs.cost_per_km):
             self._routes_from, self._routes = (obs.position, obs.cost_per_km), {}
+        if self.rules is not None:  # a place rule's release first: moves read its fences
+            self.regimes.observe(self.rules, obs.cost_per_km)
         cands = tuple(self.candidates(obs))
         tp = self.slot_price(self.time_price(obs))
         pairs = []
@@ -262,7 +264,6 @@ class MemoryAgent:
                              tuple(o for _, o in pairs), time_price=tp)
         pos = Point(obs.position.lat, obs.position.lng)
         now = obs.now + self.rule_offset  # the rules' clock
-        self.regimes.observe(self.rules, self.driver.income)
         states = self.rules.states(now, pos)
         self.book_wait(obs, states)
         self.pace_budgets(now, pos)
@@ -703,8 +704,7 @@ class MemoryAgent:
         if "regimes" in s:
             self.regimes.set_state(s["regimes"])
             if self.rules is not None:
-                for i, r in self.regimes.records.items():
-                    self.rules.release(i, r.pays_to_break())
+                self.regimes.apply(self.rules)
 
 
 def _busy(cands: tuple[Candidate, ...], busy: dict[str, int],

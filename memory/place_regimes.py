@@ -9,8 +9,9 @@ hours of waits, and ended 7% of its gross below the memory-off greedy, which nev
 (failure class "a box kept at more than its fines").
 
 So the driver's own record decides: every official step is booked to the rule's two regimes,
-kept (it starts and ends where the rule allows) or broken, with its minutes and the net earned
-in it, and a broken step with the rule's fine. Once each regime has run for long enough, a rule
+kept (it starts and ends where the rule allows) or broken, with its minutes and what the scorer
+credits it (a take's price less its km, a drive's km cost), and a broken step with the fine the
+scorer adds for it. Once each regime has run for long enough, a rule
 whose broken hours, fines paid, earn more than its kept hours by a margin is *released*: its
 "go back" action is no longer asked and moves toward a market may end outside it; every take
 and rest is still charged its fines where they happen. The comparison is made again at every
@@ -22,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sim.official.penalties import PenaltyModel
+from sim.official.steps import ActionKind, Step
 from sim.official.timebase import DAY
+from sim.official.versions import CapRule
 from sim.preferences.kinds.base import Kind
 from sim.preferences.progress import Scope
 
@@ -65,12 +68,11 @@ class RuleRecord:
 
 class PlaceRegimes:
     """The kept and broken record of each place rule with a fine per step, read from the
-    official steps `RuleProgress` holds and the driver's income (`observe` each step)."""
+    official steps `RuleProgress` holds (`observe` each step)."""
 
     def __init__(self) -> None:
         self.records: dict[int, RuleRecord] = {}
         self._seen = 0  # steps booked so far
-        self._income = 0.0  # the driver's income at the last booking
 
     @staticmethod
     def priced(rules) -> list:
@@ -79,37 +81,59 @@ class PlaceRegimes:
                 and s.rule.scope is Scope.STEP and s.rule.penalty_model is PenaltyModel.COUNT
                 and type(s.rule).allows_place is not Kind.allows_place]
 
-    def observe(self, rules, income: float) -> None:
-        """Book the steps logged since the last call (the income earned since goes to the
-        regime of the longest of them), then release each rule whose record says breaking it
-        pays, and take back each whose record no longer does."""
+    @staticmethod
+    def step_net(rules, step: Step, cost_per_km: float) -> float:
+        """What the scorer credits a step: an accepted take's price less its pickup drive and
+        haul at the driver's km cost, a drive's km cost (an empty drive in or out of a box is
+        part of that side's record), nothing for a wait or a failed take."""
+        if step.action is ActionKind.REPOSITION:
+            return -cost_per_km * step.distance_km
+        if step.action is ActionKind.TAKE_ORDER and step.accepted and step.cargo_id:
+            c = rules.cargo.get(step.cargo_id)
+            if c is not None:
+                return c.price_fen / 100.0 - cost_per_km * (step.pickup_deadhead_km + c.haul_km)
+        return 0.0
+
+    def observe(self, rules, cost_per_km: float) -> None:
+        """Book the steps logged since the last call to each place rule, then release each
+        rule whose record says breaking it pays and take back each whose record no longer
+        does. A broken step is booked the fine the scorer would add for it: the rule's
+        amount, or what is left of a cap that the version applies."""
         new = rules.steps[self._seen:]
-        gained, self._income = income - self._income, income
         self._seen = len(rules.steps)
         specs = self.priced(rules)
         if not new or not specs:
             return
-        longest = max(new, key=lambda s: s.step_end - s.step_start)
+        nets = [self.step_net(rules, s, cost_per_km) for s in new]
+        capped = rules.settings.cap_rule is not CapRule.NEVER
         for spec in specs:
             rec = self.records.setdefault(spec.index, RuleRecord())
             allows = spec.rule.allows_place
-            for s in new:
+            for s, net in zip(new, nets, strict=True):
                 broken = not (allows(s.before) and allows(s.after))
                 side = rec.broken if broken else rec.kept
                 side.minutes += s.step_end - s.step_start
+                side.net += net
                 if broken:
-                    side.fines += spec.amount
-                if s is longest:
-                    side.net += gained
+                    fine = spec.amount
+                    if capped and spec.cap:
+                        fine = min(fine, max(0.0, spec.cap - rec.broken.fines))
+                    side.fines += fine
             rules.release(spec.index, rec.pays_to_break())
 
+    def apply(self, rules) -> None:
+        """Release the place rules the record backs (after a restore)."""
+        for spec in self.priced(rules):
+            rec = self.records.get(spec.index)
+            rules.release(spec.index, rec is not None and rec.pays_to_break())
+
     def get_state(self) -> dict:
-        return {"seen": self._seen, "income": self._income,
+        return {"seen": self._seen,
                 "records": {str(i): [[r.kept.minutes, r.kept.net, r.kept.fines],
                                      [r.broken.minutes, r.broken.net, r.broken.fines]]
                             for i, r in self.records.items()}}
 
     def set_state(self, s: dict) -> None:
-        self._seen, self._income = int(s["seen"]), float(s["income"])
+        self._seen = int(s["seen"])
         self.records = {int(i): RuleRecord(Regime(*map(float, k)), Regime(*map(float, b)))
                         for i, (k, b) in s["records"].items()}

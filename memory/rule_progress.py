@@ -265,8 +265,10 @@ class RuleProgress:
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
 
     # -- feeding -----------------------------------------------------------------------
-    def add_cargo(self, row: dict) -> None:
-        """Register an official cargo object (a query item's `cargo`), for take facts."""
+    def add_cargo(self, row: dict, *, price_in_yuan: bool = False) -> None:
+        """Register an official cargo object, for take facts. `price_in_yuan`: the row is a
+        query item's copy, whose price the environment gives in yuan (docs/competition.md);
+        the record keeps fen, as the dataset's rows and the generator world's do."""
         cid = row.get("cargo_id") if isinstance(row, dict) else None
         if isinstance(cid, str) and cid.strip() in self.cargo:
             return  # seen before: a query answers the same cargo again and again
@@ -274,6 +276,8 @@ class RuleProgress:
             rec = parse_cargo_row(row)
         except (KeyError, TypeError, ValueError):
             return
+        if price_in_yuan:
+            rec = dataclasses.replace(rec, price_fen=round(rec.price_fen * 100))
         self.cargo.setdefault(rec.cargo_id, rec)
 
     def add_record(self, rec: CargoRecord) -> None:
@@ -1085,6 +1089,7 @@ class RuleProgress:
         Takes and rests are still charged its fines."""
         if on != (index in self.released):
             (self.released.add if on else self.released.discard)(index)
+            self._extra.clear()  # what-ifs priced before the flip charged it otherwise
 
     def waive(self, index: int) -> None:
         """Break this rule knowingly from now on: keeping it forgoes more than it can still

@@ -98,14 +98,18 @@ def test_rule_plans_survive_a_state_round_trip(rules_sc: Scenario, tmp_path: Pat
     a[d].forgone[first] = 123.5
     a[d].rules.waive(first)
     # a place rule's record kept and broken (memory/place_regimes.py): breaking it has paid
-    a[d].regimes.records[first] = RuleRecord(Regime(1500.0, 400.0, 0.0),
-                                             Regime(1500.0, 2000.0, 100.0))
+    c = "D004"  # its keep-out circle
+    circle = next(r.index for r in a[c].rules.rules if r.kind == "forbidden_circle")
+    a[c].regimes.records[circle] = RuleRecord(Regime(1500.0, 400.0, 0.0),
+                                              Regime(1500.0, 2000.0, 100.0))
+    a[c].regimes.apply(a[c].rules)
     state = json.loads(json.dumps(a[d].get_state()))  # must survive JSON
     b[d].set_state(state)
     assert b[d].forgone == {first: 123.5}
     assert first in b[d].rules.waived  # a waived rule stays broken knowingly after a restore
-    assert b[d].regimes.records == a[d].regimes.records
-    assert first in b[d].rules.released  # and a released one released
+    b[c].set_state(json.loads(json.dumps(a[c].get_state())))
+    assert b[c].regimes.records == a[c].regimes.records
+    assert b[c].rules.released == a[c].rules.released == {circle}  # released after it too
     assert json.loads(json.dumps(b[d].get_state())) == state
 
 
@@ -114,12 +118,25 @@ def test_a_released_place_rule_says_so_in_the_preference_view(rules_sc: Scenario
     """A model reads why a box no longer asks for a drive back (memory/place_regimes.py)."""
     from memory.view_builders import PreferenceViews
 
-    mems = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "a")
-    m = next(x for x in mems.values() if x.rules is not None and x.rules.rules)
-    first = m.rules.rules[0].index
+    m = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "a")["D004"]
+    first = next(r.index for r in m.rules.rules if r.kind == "forbidden_circle")
     before = PreferenceViews().build(m, m.last.state).rule_lines
     assert not any("released" in line for line in before)
     m.rules.release(first)
     after = PreferenceViews().build(m, m.last.state).rule_lines
     assert [line for line in after if "released" in line] == [
         next(line for line in after if line.startswith(f"#{first} "))]
+
+
+def test_the_rules_keep_a_queried_cargos_price_in_fen(rules_sc: Scenario, tmp_path: Path) -> None:
+    """A query's copy gives the price in yuan (docs/competition.md); the rules' records keep
+    the dataset's fen, which a place rule's record books a take's net from."""
+    import json
+
+    rows = (ROOT / "scenarios" / rules_sc.cargo.file).read_text(encoding="utf-8").splitlines()
+    fen = {r["cargo_id"]: r["price"] for r in map(json.loads, rows) if r}
+    mems = _agent_memories(rules_sc, "cargo-market-driver", tmp_path / "a")
+    seen = {cid: rec.price_fen for m in mems.values() if m.rules is not None
+            for cid, rec in m.rules.cargo.items() if cid in fen}
+    assert seen
+    assert seen == {cid: fen[cid] for cid in seen}

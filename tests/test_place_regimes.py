@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 
 from memory.place_regimes import MIN_MINUTES, PlaceRegimes, Regime, RuleRecord
-from memory.rule_progress import RuleProgress, rules_from_entries
-from sim.geo import Point
+from memory.rule_progress import RuleProgress, rules_from_entries, take_of
+from sim.geo import Point, haversine_km
 from tests.competition_logs import LogBuilder
 from tests.test_rule_progress import CARGO, pref
-from tests.test_scoring_run import HOME, NORTH
+from tests.test_scoring_run import DG, HOME, NORTH
 
 BOX = {"lat_min": 22.5, "lat_max": 22.6, "lng_min": 114.0, "lng_max": 114.1}  # HOME inside
 AT = Point(*HOME)
@@ -32,11 +32,14 @@ def progress(entries: list[dict], b: LogBuilder, version: str = "S4") -> RulePro
     return rp
 
 
-def feed(rp: RuleProgress, b: LogBuilder, regimes: PlaceRegimes, income: float) -> None:
-    """The steps `b` logged since `rp` last saw it, then one observation at `income`."""
+CPK = 1.0  # the driver's cost per km
+
+
+def feed(rp: RuleProgress, b: LogBuilder, regimes: PlaceRegimes) -> None:
+    """The steps `b` logged since `rp` last saw it, then one observation."""
     for rec in b.records[len(rp.steps):]:
         rp.on_step(rec)
-    regimes.observe(rp, income)
+    regimes.observe(rp, CPK)
 
 
 def test_a_regime_rate_is_net_after_fines_per_minute():
@@ -64,25 +67,80 @@ def test_a_box_is_released_once_its_broken_hours_out_earn_its_kept_ones_and_take
     rp = progress([pref("stay_inside_bbox", BOX, amount=50)], b)
     regimes = PlaceRegimes()
     idx = rp.rules[0].index
-    b.wait(M + 60)  # kept: a day and an hour inside for 400 of net
-    feed(rp, b, regimes, 400.0)
+    b.wait(M + 60)  # kept: a day and an hour inside, nothing earned
+    feed(rp, b, regimes)
     assert idx not in rp.released  # nothing broken yet
-    b.reposition(*NORTH).wait(M)  # broken: two steps outside (100 of fines) for 2,000
-    feed(rp, b, regimes, 2400.0)
+    # broken: a drive out, an order from there (1,000 less its km) and a day's wait outside;
+    # booked at once, each step with its own net
+    b.reposition(*NORTH).take("c5").wait(M)
+    feed(rp, b, regimes)
     rec = regimes.records[idx]
     assert rec.kept.minutes == M + 60
-    assert rec.kept.net == 400
-    assert rec.broken.fines == 100
-    assert rec.broken.net == 2000
+    assert rec.kept.net == 0
+    drive = haversine_km(*HOME, *NORTH)
+    haul = haversine_km(*NORTH, *DG)
+    assert rec.broken.net == pytest.approx(1000 - CPK * (round(drive, 2) + haul), abs=0.01)
+    assert rec.broken.fines == 150  # three steps outside
     assert idx in rp.released
     assert rp.place_rules() == ()  # no fence on moves
-    assert rp.due_states(b.t, Point(*NORTH)) == ()  # no "back inside" asked
-    # the record turns: a long loss outside takes the release back
-    b.wait(4 * M)
-    feed(rp, b, regimes, 0.0)
+    assert rp.due_states(b.t, Point(*DG)) == ()  # no "back inside" asked
+    # the record turns: days of waiting outside take the release back
+    b.wait(6 * M)
+    feed(rp, b, regimes)
     assert idx not in rp.released
     assert [f.name for f in rp.place_rules()] == ["stay_inside_bbox"]
-    assert [s.spec.index for s in rp.due_states(b.t, Point(*NORTH))] == [idx]
+    assert [s.spec.index for s in rp.due_states(b.t, Point(*DG))] == [idx]
+
+
+def test_a_broken_step_is_booked_the_fine_the_scorer_adds_no_more_past_a_cap():
+    box = pref("stay_inside_bbox", BOX, amount=50, cap=100)
+    b = LogBuilder("d1", *HOME, CARGO).wait(10).reposition(*NORTH)
+    for _ in range(10):
+        b.wait(200)
+    for version, fines in (("S2", 100), ("S4", 550)):  # S4 applies no cap
+        rp = progress([box], b, version)
+        regimes = PlaceRegimes()
+        regimes.observe(rp, CPK)
+        assert regimes.records[1].broken.fines == fines
+        assert rp.states(b.t, Point(*NORTH))[0].penalty == fines  # what the scorer charges
+
+
+def test_a_release_reprices_what_ifs_made_before_it():
+    box = pref("stay_inside_bbox", BOX, amount=50)
+    b = LogBuilder("d1", *HOME, CARGO).wait(10)
+    rp = progress([box], b)
+    take = take_of(rp, "c1", b.t, AT)  # HOME to Dongguan: out of the box
+    assert rp.extra_penalty_by_rule(take) == {1: pytest.approx(100)}  # two steps' fines
+    rp.release(1)
+    assert rp.extra_penalty_by_rule(take) == {1: pytest.approx(50)}  # a toll
+
+
+@pytest.mark.parametrize("where", ["inside", "outside"])
+def test_the_toll_is_the_same_on_the_shared_and_the_reference_path(where):
+    box = pref("stay_inside_bbox", BOX, amount=50)
+    circle = pref("forbidden_circle", {"lat": NORTH[0], "lng": NORTH[1], "radius_km": 2.0,
+                                       "mode": "per_step"}, amount=70)
+    b = LogBuilder("d1", *HOME, CARGO).wait(10)
+    if where == "outside":
+        b.reposition(*NORTH).wait(30)
+    here = AT if where == "inside" else Point(*NORTH)
+    out = []
+    for share in (True, False):
+        rp = RuleProgress(rules_from_entries([box, circle], n_days=3, version="S4", parser=None),
+                          n_days=3, version="S4", initial=AT, share_work=share)
+        for c in CARGO:
+            rp.add_cargo(c)
+        for rec in b.records:
+            rp.on_step(rec)
+        rp.release(1)
+        rp.release(2)
+        got = [rp.reposition_extra(b.t, here, *NORTH), rp.reposition_extra(b.t, here, *HOME)]
+        got += [rp.extra_by_rule(take_of(rp, cid, b.t, here))
+                for cid in ("c1", "c2", "c3", "c4", "c5")]
+        got.append(rp.rest_fines_by_rule(b.t, here, 60))
+        out.append(got)
+    assert out[0] == out[1]
+    assert any(out[0])  # the circle and the box charge something here
 
 
 def test_a_released_box_is_a_toll_on_the_steps_that_break_it():
@@ -105,19 +163,41 @@ def test_a_released_box_is_a_toll_on_the_steps_that_break_it():
 
 def test_a_rule_without_a_place_or_a_fine_per_step_has_no_record():
     b = LogBuilder("d1", *HOME, CARGO).wait(800).reposition(*NORTH).wait(800)
-    rp = progress([pref("daily_continuous_rest", {"min_minutes": 300, "days": "all"})], b)
+    once = pref("forbidden_circle", {"lat": NORTH[0], "lng": NORTH[1], "radius_km": 2.0,
+                                     "mode": "once"}, amount=70)  # one fine, not per step
+    rp = progress([pref("daily_continuous_rest", {"min_minutes": 300, "days": "all"}), once],
+                  b)
     regimes = PlaceRegimes()
-    regimes.observe(rp, 1000.0)
+    regimes.observe(rp, CPK)
     assert regimes.records == {}
     assert rp.released == set()
 
 
-def test_the_record_survives_a_restart():
-    b = LogBuilder("d1", *HOME, CARGO).wait(800).reposition(*NORTH).wait(800)
-    rp = progress([pref("stay_inside_bbox", BOX, amount=50)], b)
+def test_a_restored_record_goes_on_as_if_never_stopped():
+    box = pref("stay_inside_bbox", BOX, amount=50)
+    b = LogBuilder("d1", *HOME, CARGO).wait(M + 60).reposition(*NORTH)
+    whole, half = PlaceRegimes(), PlaceRegimes()
+    half.observe(progress([box], b), CPK)  # stopped here
+    b.take("c5").wait(M)
+    straight = progress([box], b)
+    whole.observe(straight, CPK)  # never stopped, fed at the end
+    resumed = PlaceRegimes()
+    resumed.set_state(half.get_state())
+    rp = progress([box], b)
+    resumed.apply(rp)
+    resumed.observe(rp, CPK)
+    assert resumed.records == whole.records
+    assert rp.released == straight.released == {1}
+
+
+def test_a_restore_releases_only_place_rules():
+    rest = pref("daily_continuous_rest", {"min_minutes": 300, "days": "all"})
+    rp = progress([rest, pref("stay_inside_bbox", BOX, amount=50)], LogBuilder("d1", *HOME,
+                                                                              CARGO))
     regimes = PlaceRegimes()
-    regimes.observe(rp, 2000.0)
-    again = PlaceRegimes()
-    again.set_state(regimes.get_state())
-    assert again.records == regimes.records
-    assert again.get_state() == regimes.get_state()
+    pays = RuleRecord(Regime(M, 0.0, 0.0), Regime(M, 2 * M, 0.0))
+    regimes.set_state({"seen": 0, "records": {"1": [[M, 0, 0], [M, 2 * M, 0]],
+                                              "2": [[M, 0, 0], [M, 2 * M, 0]]}})
+    assert regimes.records[2] == pays
+    regimes.apply(rp)
+    assert rp.released == {2}  # the daily rest keeps asking for its rest

@@ -235,7 +235,7 @@ class FreightsimAgent:
         got = self.api.query_cargo(d.spec.driver_id, lat, lng)
         if d.rules is not None:
             for it in got["items"]:
-                d.rules.add_cargo(it.get("cargo") or {})
+                d.rules.add_cargo(it.get("cargo") or {}, price_in_yuan=True)
         views = tuple(v for it in got["items"]
                       if (v := self._view(it, int(obs.now))) is not None)
         d.views.update((v.cargo_id, v) for v in views)
