@@ -21,6 +21,7 @@ step, so a rule released on a lucky day is taken back when the record turns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sim.official.penalties import PenaltyModel
 from sim.official.steps import ActionKind, Step
@@ -28,6 +29,9 @@ from sim.official.timebase import DAY
 from sim.official.versions import CapRule
 from sim.preferences.kinds.base import Kind
 from sim.preferences.progress import Scope
+
+if TYPE_CHECKING:
+    from memory.rule_progress import RuleProgress, RuleSpec
 
 # each regime must have run this long before the two are compared: one long haul out and back
 # is luck (half a day of each released a box on a blind driver that then earned less), a day of
@@ -75,14 +79,14 @@ class PlaceRegimes:
         self._seen = 0  # steps booked so far
 
     @staticmethod
-    def priced(rules) -> list:
+    def priced(rules: RuleProgress) -> list[RuleSpec]:
         """The place rules a step breaks on its own, with a fine per step."""
         return [s for s in rules.rules if s.rule is not None
                 and s.rule.scope is Scope.STEP and s.rule.penalty_model is PenaltyModel.COUNT
                 and type(s.rule).allows_place is not Kind.allows_place]
 
     @staticmethod
-    def step_net(rules, step: Step, cost_per_km: float) -> float:
+    def step_net(rules: RuleProgress, step: Step, cost_per_km: float) -> float:
         """What the scorer credits a step: an accepted take's price less its pickup drive and
         haul at the driver's km cost, a drive's km cost (an empty drive in or out of a box is
         part of that side's record), nothing for a wait or a failed take."""
@@ -94,7 +98,7 @@ class PlaceRegimes:
                 return c.price_fen / 100.0 - cost_per_km * (step.pickup_deadhead_km + c.haul_km)
         return 0.0
 
-    def observe(self, rules, cost_per_km: float) -> None:
+    def observe(self, rules: RuleProgress, cost_per_km: float) -> None:
         """Book the steps logged since the last call to each place rule, then release each
         rule whose record says breaking it pays and take back each whose record no longer
         does. A broken step is booked the fine the scorer would add for it: the rule's
@@ -121,7 +125,7 @@ class PlaceRegimes:
                     side.fines += fine
             rules.release(spec.index, rec.pays_to_break())
 
-    def apply(self, rules) -> None:
+    def apply(self, rules: RuleProgress) -> None:
         """Release the place rules the record backs (after a restore)."""
         for spec in self.priced(rules):
             rec = self.records.get(spec.index)
