@@ -27,7 +27,6 @@ from sim.official.penalties import PenaltyModel
 from sim.official.steps import ActionKind, Step
 from sim.official.timebase import DAY
 from sim.official.versions import CapRule
-from sim.preferences.kinds.base import Kind
 from sim.preferences.progress import Scope
 
 if TYPE_CHECKING:
@@ -81,9 +80,8 @@ class PlaceRegimes:
     @staticmethod
     def priced(rules: RuleProgress) -> list[RuleSpec]:
         """The place rules a step breaks on its own, with a fine per step."""
-        return [s for s in rules.rules if s.rule is not None
-                and s.rule.scope is Scope.STEP and s.rule.penalty_model is PenaltyModel.COUNT
-                and type(s.rule).allows_place is not Kind.allows_place]
+        return [s for s in rules.place_specs
+                if s.rule.scope is Scope.STEP and s.rule.penalty_model is PenaltyModel.COUNT]
 
     @staticmethod
     def step_net(rules: RuleProgress, step: Step, cost_per_km: float) -> float:
@@ -105,8 +103,10 @@ class PlaceRegimes:
         amount, or what is left of a cap that the version applies."""
         new = rules.steps[self._seen:]
         self._seen = len(rules.steps)
+        if not new:
+            return
         specs = self.priced(rules)
-        if not new or not specs:
+        if not specs:
             return
         nets = [self.step_net(rules, s, cost_per_km) for s in new]
         capped = rules.settings.cap_rule is not CapRule.NEVER

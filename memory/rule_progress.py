@@ -263,6 +263,10 @@ class RuleProgress:
                            and type(r.rule).follow_counters is not Kind.follow_counters)
         # the rules a rest can keep (time, days, dwells): the only ones a wait is priced on
         self.timed = frozenset(r.index for r in self.rules if r.kind in TIMED_KINDS)
+        # the rules about places alone (a box to stay in, a circle to keep out of: a kind that
+        # answers `allows_place`), fixed for the run
+        self.place_specs = tuple(r for r in self.rules
+                                 if type(r.rule).allows_place is not Kind.allows_place)
 
     # -- feeding -----------------------------------------------------------------------
     def add_cargo(self, row: dict, *, price_in_yuan: bool = False) -> None:
@@ -1079,9 +1083,8 @@ class RuleProgress:
     def place_rules(self) -> tuple[Kind, ...]:
         """The rules about places alone (a box to stay in, a circle to keep out of), not
         waived: where a move toward a market may not end."""
-        return tuple(spec.rule for spec in self.rules if spec.rule is not None
-                     and spec.index not in self.waived and spec.index not in self.released
-                     and type(spec.rule).allows_place is not Kind.allows_place)
+        return tuple(spec.rule for spec in self.place_specs
+                     if spec.index not in self.waived and spec.index not in self.released)
 
     def release(self, index: int, on: bool = True) -> None:
         """Ask nothing of this place rule and fence no move by it (`on`), or ask again: its

@@ -129,20 +129,27 @@ class SearchViews:
                           digest=digest.bullets, renderer=COMPACT)
 
 
+WAIVED_NOTE = " (broken knowingly: keeping it forgoes more than it can still cost)"
+RELEASED_NOTE = (" (released: hours breaking it have earned more than hours keeping it, fines "
+                 "paid; each step that breaks it still costs its fine)")
+
+
+def _rule_note(rules: RuleProgress | None, index: int) -> str:
+    """What a rule line adds when the rule is broken knowingly or released."""
+    if rules is None:
+        return ""
+    return (WAIVED_NOTE if index in rules.waived else RELEASED_NOTE if index in rules.released
+            else "")
+
+
 class PreferenceViews:
     def build(self, m: MemoryReader, s: StepState, **kw) -> PreferenceView:
         unscored = () if m.rules is None else tuple(
             f"#{r.index} {r.text} ({r.unscored})" for r in m.rules.unscored)
-        waived = set() if m.rules is None else m.rules.waived
-        released = set() if m.rules is None else m.rules.released
         return PreferenceView(mode=m.mode, now=s.obs.now, lessons=m.lessons,
-                              rule_lines=tuple(r.status_line() + (
-                                  " (broken knowingly: keeping it forgoes more than it can "
-                                  "still cost)" if r.spec.index in waived else
-                                  " (released: hours breaking it have earned more than hours "
-                                  "keeping it, fines paid; each step that breaks it still "
-                                  "costs its fine)" if r.spec.index in released else "")
-                                  for r in s.rules),
+                              rule_lines=tuple(r.status_line() + _rule_note(m.rules,
+                                                                            r.spec.index)
+                                               for r in s.rules),
                               due_lines=tuple(r.status_line() for r in s.rules
                                               if r.status in (Status.DUE, Status.AT_RISK)),
                               violated_lines=tuple(r.status_line() for r in s.rules
