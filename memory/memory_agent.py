@@ -243,7 +243,7 @@ class MemoryAgent:
         if self._routes_from != (obs.position, obs.cost_per_km):
             self._routes_from, self._routes = (obs.position, obs.cost_per_km), {}
         if self.rules is not None:  # a place rule's release first: moves read its fences
-            self.regimes.observe(self.rules, obs.cost_per_km)
+            self.regimes.observe(self.rules, obs.cost_per_km, self.rule_offset)
         cands = tuple(self.candidates(obs))
         tp = self.slot_price(self.time_price(obs))
         pairs = []

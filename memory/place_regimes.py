@@ -16,6 +16,14 @@ whose broken hours, fines paid, earn more than its kept hours by a margin is *re
 "go back" action is no longer asked and moves toward a market may end outside it; every take
 and rest is still charged its fines where they happen. The comparison is made again at every
 step, so a rule released on a lucky day is taken back when the record turns.
+
+Only the minutes the driver chose are booked. The generator world's step records open with
+the day before its start, a first wait the driver never decided; booked as a kept day that
+earned nothing, it made every box's kept side look idle, so the boxes of
+`scenarios/month.toml` were released on the world's second day, and their drivers, with no
+pull back in, spent runs of about 20 fined steps outside instead of about 5 (class "a toll
+that forgets the way back", named for its symptom: -0.27% of the month's score, now +0.24%
+over three seeds; docs/agents.md).
 """
 
 from __future__ import annotations
@@ -96,12 +104,15 @@ class PlaceRegimes:
                 return c.price_fen / 100.0 - cost_per_km * (step.pickup_deadhead_km + c.haul_km)
         return 0.0
 
-    def observe(self, rules: RuleProgress, cost_per_km: float) -> None:
+    def observe(self, rules: RuleProgress, cost_per_km: float, since: float = 0.0) -> None:
         """Book the steps logged since the last call to each place rule, then release each
         rule whose record says breaking it pays and take back each whose record no longer
         does. A broken step is booked the fine the scorer would add for it: the rule's
-        amount, or what is left of a cap that the version applies."""
-        new = rules.steps[self._seen:]
+        amount, or what is left of a cap that the version applies. `since`: when the
+        driver's own decisions start on the steps' time base; the minutes before it are not
+        booked (the generator world's first step runs from the day before to the first
+        decision)."""
+        new = [s for s in rules.steps[self._seen:] if s.step_end > since]
         self._seen = len(rules.steps)
         if not new:
             return
@@ -116,7 +127,7 @@ class PlaceRegimes:
             for s, net in zip(new, nets, strict=True):
                 broken = not (allows(s.before) and allows(s.after))
                 side = rec.broken if broken else rec.kept
-                side.minutes += s.step_end - s.step_start
+                side.minutes += s.step_end - max(s.step_start, since)
                 side.net += net
                 if broken:
                     fine = spec.amount

@@ -201,3 +201,38 @@ def test_a_restore_releases_only_place_rules():
     assert regimes.records[2] == pays
     regimes.apply(rp)
     assert rp.released == {2}  # the daily rest keeps asking for its rest
+
+
+def test_the_steps_before_the_drivers_first_decision_are_not_booked():
+    """Class "a toll that forgets the way back": the generator world's step records open
+    with the day before its start, a wait the driver never chose. Booked as a kept day that
+    earned nothing, it released each box on the driver's first excursions."""
+    b = LogBuilder("d1", *HOME, CARGO).wait(M)  # the day before the world starts
+    b.reposition(*NORTH).take("c5").wait(M)  # the driver's own steps: out of the box
+    plain, warm = progress([pref("stay_inside_bbox", BOX, amount=50)], b), progress(
+        [pref("stay_inside_bbox", BOX, amount=50)], b)
+    booked_all, booked_own = PlaceRegimes(), PlaceRegimes()
+    booked_all.observe(plain, CPK)
+    booked_own.observe(warm, CPK, since=M)
+    assert booked_all.records[1].kept.minutes == M
+    assert plain.released == {1}  # a kept side of the unchosen day, at 0 a minute
+    assert booked_own.records[1].kept == Regime()
+    assert booked_own.records[1].broken == booked_all.records[1].broken
+    assert warm.released == set()  # no record of keeping the box yet
+
+
+def test_a_generator_run_books_only_the_drivers_own_minutes(tmp_path):
+    """On a real generator-world run (the month scenario cut to 30 drivers and two days) the
+    place rules' records hold no more minutes than the world ran."""
+    from agents.app.runner import build_run
+    from sim.scenario import load_scenario
+
+    root = __import__("pathlib").Path(__file__).resolve().parents[1]
+    sc = load_scenario(root / "scenarios" / "month.toml").with_overrides(
+        scenario={"days": 2}, drivers={"count": 30}, memory={"mode": "bounded"})
+    world, services = build_run(sc, tmp_path / "run")
+    world.run()
+    records = [r for m in services.memories.values() for r in m.regimes.records.values()]
+    assert records  # some of the 30 drivers keep a box or a circle
+    for r in records:
+        assert 0 < r.kept.minutes + r.broken.minutes <= 2 * M
