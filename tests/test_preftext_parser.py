@@ -2452,6 +2452,12 @@ def test_the_thirty_fifth_blind_file_reads_after_its_round() -> None:
     # the value of a place's key is the rule's place, before a name in a comment
     ("jiangmen_orders:\n  place: 江门\n  min_days: 7   # days with an order in Jiangmen\n"
      "  fine: 650", "min_region_order_days", {"place": "江门", "min_days": 7}, 650.0, None),
+    # a comment on a nesting key's line kept ("keep out"); a window as one value, "per: day"
+    ("no_go:   # the container port, keep out\n  center: {lat: 22.48, lng: 113.87}\n"
+     "  radius_km: 2\n  fine: 50\n  count: every step inside", "forbidden_circle",
+     {"lat": 22.48, "lng": 113.87, "radius_km": 2.0, "mode": "per_step"}, 50.0, None),
+    ("quiet_hours:\n  window: \"02:00-05:00\"   # no driving, no orders\n  fine: 45\n  per: day",
+     "quiet_window", {"start": "02:00", "end": "05:00", "count": "per_day"}, 45.0, None),
     # items numbered by their keys (stop1, stop2)
     ("[route 2026-03-22]\nradius=1km\nstop1=23.020,113.110 by 09:30 stay 30min\n"
      "stop2=22.540,114.060 by 15:00 stay 45min\nfine=800   ; once", "route_stops_on_day",

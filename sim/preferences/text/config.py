@@ -278,12 +278,12 @@ def plain_config(t: str) -> str:
                     stack.pop()
                 key, raw = m.group(1).strip(), m.group(2).strip()
                 parent = stack[-1][1] if stack else section
-                if not raw:
+                numbered = rx.fullmatch(r"([A-Za-z]+)_?(\d{1,2})", key)  # stop1=..., stop2=...
+                if not raw:  # a nesting key: its children's noun
                     stack.append((indent, _words(key)))
                     add(" ".join(_words(key)) + ":")
-                    continue
-                numbered = rx.fullmatch(r"([A-Za-z]+)_?(\d{1,2})", key)  # stop1=..., stop2=...
-                if numbered is not None and not rx.fullmatch(r"(?i)w|k|r|p", numbered.group(1)):
+                elif numbered is not None and not rx.fullmatch(r"(?i)w|k|r|p",
+                                                               numbered.group(1)):
                     add(f"{numbered.group(2)}) {_ranges(raw)}")
                 else:
                     add(_clause(key, _value(raw), parent), joined=item and not s.startswith("- "))
