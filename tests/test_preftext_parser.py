@@ -1385,14 +1385,15 @@ def test_the_twentieth_and_twenty_first_blind_files_read_but_the_rules_listed() 
     """drivers_blind_t.json (72 rules in colloquial northern and central Mandarin with the
     trade's words: 56 with their parameters blind, 67 after round 21) and
     drivers_blind_u.json (71 rules exported by a fleet system in other units: metres,
-    seconds, fen, ISO times, enum values: 39 blind, 64 after). The rules left, each named in
+    seconds, fen, ISO times, enum values: 39 blind, 64 after, 65 since round 36 read BU06's
+    visit quota as a config snippet's keys). The rules left, each named in
     docs/preferences.md."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_t.json")] == [
         ("BT06", "dwell_at_point_on_day"), ("BT08", "home_stay_event"),
         ("BT14", "quiet_window"), ("BT14", "home_stay_event"), ("BT20", "home_stay_event")]
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_u.json")] == [
         ("BU05", "home_stay_event"), ("BU06", "forbidden_cargo_category"),
-        ("BU06", "min_visit_days"), ("BU14", "min_region_order_days"),
+        ("BU14", "min_region_order_days"),
         ("BU16", "min_full_off_days"), ("BU20", "max_orders_per_day"),
         ("BU20", "home_stay_event")]
 
@@ -2404,32 +2405,95 @@ def test_the_thirty_fifth_blind_file_reads_after_its_round() -> None:
         ("CI18", "route_stops_on_day")]
 
 
-def test_the_thirty_sixth_blind_file_is_held_out() -> None:
+@pytest.mark.parametrize(("text", "kind", "params", "amount", "cap"), [
+    # YAML with keys in Chinese: a point as [lat, lng], a unit in the value, a fine per day
+    ("收车:\n  家: [23.05, 113.20]\n  半径: 1.5km\n  最晚到家: \"21:30\"\n  早上不早于: \"06:00\"\n"
+     "  罚款: 150/天", "home_by_curfew",
+     {"lat": 23.05, "lng": 113.2, "radius_km": 1.5, "curfew": "21:30", "quiet_until": "06:00"},
+     150.0, None),
+    # INI: a bare bound under a section naming what it bounds; a comment kept as a clause
+    ("[max_daily_jobs]\nmax = 5          ; orders per day\nfine_each_extra = 90",
+     "max_orders_per_day", {"max_orders": 5}, 90.0, None),
+    # JSON keys in snake_case: the bound and the unit in the key (…_max_km)
+    ('{"deadhead_to_pickup_max_km": 25, "fine_per_order": 120}', "max_pickup_deadhead_km",
+     {"max_km": 25.0}, 120.0, None),
+    ('{"bbox": {"lat_min": 22.3, "lat_max": 23.1, "lng_min": 113.0, "lng_max": 114.2}, '
+     '"fine_per_step_outside": 90}', "stay_inside_bbox",
+     {"lat_min": 22.3, "lat_max": 23.1, "lng_min": 113.0, "lng_max": 114.2}, 90.0, None),
+    ('{"cargo_quota": {"category": "水果", "month": "2026-03", "min_orders": 12}, '
+     '"fine_per_order_short": 80}', "monthly_category_quota",
+     {"category": "水果", "month": "2026-03", "min_orders": 12}, 80.0, None),
+    # TOML: an inline table for the centre; a range written a..b; a cap beside the fine
+    ("[keep_out]\ncenter = {lat = 22.80, lng = 113.95}\nradius_km = 2.5\nfine_per_step = 70",
+     "forbidden_circle", {"lat": 22.8, "lng": 113.95, "radius_km": 2.5, "mode": "per_step"},
+     70.0, None),
+    ("[zone]\nlat = 22.10..22.95\nlng = 113.05..113.90\nfine = 60 per step outside\ncap = 1800",
+     "stay_inside_bbox", {"lat_min": 22.1, "lat_max": 22.95, "lng_min": 113.05, "lng_max": 113.9},
+     60.0, 1800.0),
+    # keys in pinyin (kongshi empty, zong total, fakuan fine)
+    ("kongshi_zong_max_km: 1500\nfakuan_per_km: 2", "max_total_deadhead_km", {"max_km": 1500.0},
+     2.0, None),
+    # a trailing _min after what is timed is minutes (stay_min); a leading min_ a minimum
+    ("visit_0318:\n  date: 2026-03-18\n  at: [22.71, 114.05]\n  radius_km: 1\n  arrive_by: "
+     "\"11:00\"\n  stay_min: 75\n  fine: 450   # once", "dwell_at_point_on_day",
+     {"date": "2026-03-18", "lat": 22.71, "lng": 114.05, "radius_km": 1.0,
+      "min_dwell_minutes": 75, "arrive_by": "11:00"}, 450.0, None),
+    ("daily_rest:\n  min_hours: 8\n  days: all\n  fine: 100/day", "daily_continuous_rest",
+     {"min_minutes": 480, "days": "all"}, 100.0, None),
+    ("[days_off]\nmin_full_days = 3   # truck parked all day, no orders\nfine_once = 700",
+     "min_full_off_days", {"min_days": 3}, 700.0, None),
+    ("long_trip:\n  over_hours: 9\n  max_per_month: 2\n  fine_each_extra: 400",
+     "monthly_long_haul_cap", {"threshold_minutes": 540, "max_per_month": 2}, 400.0, None),
+    # a window's two keys (from/to, 开始/结束) as one range; a meal break keyed with its window
+    ("[晚饭]\n开始=18:00\n结束=19:00\n罚款=30   ; 每一步都罚", "quiet_window",
+     {"start": "18:00", "end": "19:00", "count": "per_step"}, 30.0, None),
+    ('{"meal_break": {"from": "12:30", "to": "13:15"}, "fine": 35, "counted": "once per day"}',
+     "quiet_window", {"start": "12:30", "end": "13:15", "count": "per_day"}, 35.0, None),
+    # the value of a place's key is the rule's place, before a name in a comment
+    ("jiangmen_orders:\n  place: 江门\n  min_days: 7   # days with an order in Jiangmen\n"
+     "  fine: 650", "min_region_order_days", {"place": "江门", "min_days": 7}, 650.0, None),
+    # a comment on a nesting key's line kept ("keep out"); a window as one value, "per: day"
+    ("no_go:   # the container port, keep out\n  center: {lat: 22.48, lng: 113.87}\n"
+     "  radius_km: 2\n  fine: 50\n  count: every step inside", "forbidden_circle",
+     {"lat": 22.48, "lng": 113.87, "radius_km": 2.0, "mode": "per_step"}, 50.0, None),
+    ("quiet_hours:\n  window: \"02:00-05:00\"   # no driving, no orders\n  fine: 45\n  per: day",
+     "quiet_window", {"start": "02:00", "end": "05:00", "count": "per_day"}, 45.0, None),
+    # items numbered by their keys (stop1, stop2)
+    ("[route 2026-03-22]\nradius=1km\nstop1=23.020,113.110 by 09:30 stay 30min\n"
+     "stop2=22.540,114.060 by 15:00 stay 45min\nfine=800   ; once", "route_stops_on_day",
+     {"date": "2026-03-22", "radius_km": 1.0,
+      "stops": [{"lat": 23.02, "lng": 113.11, "arrive_by": "09:30", "min_dwell_minutes": 30},
+                {"lat": 22.54, "lng": 114.06, "arrive_by": "15:00", "min_dwell_minutes": 45}]},
+     800.0, None),
+])
+def test_a_rule_typed_into_a_config_file(text: str, kind: str, params: dict, amount: float,
+                                         cap: float | None) -> None:
+    """drivers_blind_cj.json's classes (docs/preferences.md round 36,
+    sim/preferences/text/config.py): a key names what its value is, as a header cell does."""
+    got = assert_best(text, kind, params)
+    assert (got.penalty_amount, got.penalty_cap) == (amount, cap)
+
+
+@pytest.mark.parametrize("text", [
+    "备注: 晚上11点前回家，每晚没做到罚200。",  # one key-value line of prose
+    "Note: no more than 3 orders a day; 100 for each extra.",
+    "每天接单不超过3单，超过的每单罚100元。",
+    "rule;max_orders;fine\ndaily;3;100",  # a CSV sheet (markdown._csv_rows)
+])
+def test_prose_with_a_colon_is_no_config(text: str) -> None:
+    from sim.preferences.text.config import plain_config
+    assert plain_config(text) == text
+
+
+def test_the_thirty_sixth_blind_file_reads_whole_after_its_round() -> None:
     """drivers_blind_cj.json (73 rules a dispatcher typed into the fleet's config files:
     YAML-, JSON-, INI- and TOML-like snippets with keys of his own in English, pinyin or
-    Chinese), written after round 35 and read by that code with no round of its own: 34 of
-    73 with their parameters, 27 with their fines too. It is kept as a held-out measure
-    (docs/evaluation.md): these are its misreads on that code, listed so a later round shows
-    what it moved. A round on them ends its use as held out."""
-    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cj.json")] == [
-        ("CJ02", "quiet_window"), ("CJ03", "daily_continuous_rest"), ("CJ03", "min_visit_days"),
-        ("CJ03", "min_days_without_orders"), ("CJ04", "max_haul_km"),
-        ("CJ04", "dwell_at_point_on_day"), ("CJ05", "stay_inside_bbox"),
-        ("CJ05", "min_full_off_days"), ("CJ06", "forbidden_circle"),
-        ("CJ06", "max_total_deadhead_km"), ("CJ06", "home_by_curfew"),
-        ("CJ06", "home_stay_event"), ("CJ07", "min_region_order_days"),
-        ("CJ08", "route_stops_on_day"), ("CJ08", "daily_continuous_rest"),
-        ("CJ08", "monthly_long_haul_cap"), ("CJ09", "min_days_without_orders"),
-        ("CJ09", "forbidden_circle"), ("CJ10", "home_by_curfew"), ("CJ10", "max_haul_km"),
-        ("CJ11", "stay_inside_bbox"), ("CJ11", "monthly_category_quota"),
-        ("CJ11", "min_full_off_days"), ("CJ12", "max_total_deadhead_km"),
-        ("CJ12", "dwell_at_point_on_day"), ("CJ13", "quiet_window"), ("CJ14", "min_visit_days"),
-        ("CJ14", "daily_continuous_rest"), ("CJ15", "route_stops_on_day"),
-        ("CJ16", "monthly_category_quota"), ("CJ16", "forbidden_circle"),
-        ("CJ16", "monthly_long_haul_cap"), ("CJ17", "max_total_deadhead_km"),
-        ("CJ18", "stay_inside_bbox"), ("CJ18", "min_full_off_days"),
-        ("CJ18", "dwell_at_point_on_day"), ("CJ19", "max_orders_per_day"),
-        ("CJ20", "home_stay_event"), ("CJ20", "max_pickup_deadhead_km")]
+    Chinese) was held out (34 of 73 read with their parameters, 27 with their fines too, on
+    the code of round 35, measured over 31 days before any change: docs/evaluation.md); round
+    36 reads all 73 with their fines. Its held-out misreads were CJ02-CJ20's 39 rules now
+    read."""
+    assert misread_rules("drivers_blind_cj.json") == []
+    assert misread_fines("drivers_blind_cj.json") == []
 
 
 @pytest.mark.parametrize(("text", "kind", "params", "amount"), [

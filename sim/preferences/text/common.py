@@ -85,6 +85,11 @@ NO_WORK = (r"暂停接单|不要调度|不调度|禁止空驶|禁止接单|不�
            r"(?:truck|car|vehicle) (?:cannot|can't|can not|must not|may not) move|"
            r"停驶时段|禁行时段|"
            r"(?:each|every|any)\s+(?:time\s+)?step\s+you\s+(?:drive|work|move)|"
+           # a step worked in the window fined; a meal break given its window as a key's
+           # value ("lunch_break: {from: 11:30, to: 13:00}", "[午休] from=12:00 to=13:30")
+           r"(?:each|every|any)\s+(?:time\s+)?step\s+(?:worked|driven|moved)\s+(?:inside|in|during)|"
+           r"(?:午休|午饭|晚饭|吃饭|lunch(?: break)?|meal break|dinner(?: break)?)\s*[:：]\s*"
+           r"(?:from\s+)?\d{1,2}:\d{2}\s*(?:-|~|to|到|至)\s*\d{1,2}:\d{2}|"
            r"you (?:drive|work|move) (?:inside|in|during) (?:that|this|the) (?:hour|window|time|"
            r"period|break)|"
            # driving or an order in the window is what is fined (这个时间开车或者做单，每一次罚50)
@@ -188,6 +193,10 @@ def rule_place(f: Facts, cue: str = LOADS_AT) -> PlaceRef | None:
     if not f.places:
         return None
     cuts = [0] + [m.end() for m in rx.finditer(r"[,，。;；:：!?]|\.(?!\d)", f.num)] + [len(f.num)]
+    for p in f.places:  # the value of a place's key ("place: 台山", "city = 惠州") first
+        if rx.search(r"(?i)\b(?:place|city|region)\s*[:=]?\s*$|(?:地点|城市|地区)\s*[:：=]?\s*$",
+                     f.num[max(0, p.start - 12):p.start]):
+            return p
     for p in f.places:
         a = max(c for c in cuts if c <= p.start)
         b = min(c for c in cuts if c > p.start)
@@ -335,6 +344,7 @@ ENTER = (r"不许进|不让进|不能进|进过|进入过|进去过|"
          r"anywhere near|away from|stay .{0,20}away|keep (?:me |the truck )?out of|stay out of|"
          r"(?:don't|dont|do not|never) (?:drive|go) (?:in|into)\b|"
          r"禁入|禁区|no-go|no go|"
+         r"going in at all|entering at all|"
          r"exclusion|禁止驶入|别开进|不开进|开进去|驶入|进去|进到|不得进入|"
          r"不进入|不想进入|不要进入|别进|不进|(?:不能|不可|不准|不许|不得|不要)(?:去|进)|绕开|别去|莫去|甭去|别往|别靠近|"
          r"避开|远离|不靠近|禁止进入|不能进入|"

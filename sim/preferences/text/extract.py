@@ -21,6 +21,7 @@ from sim.official.timebase import EPOCH
 from sim.preferences.text import (
     calendar_days,
     conditions,
+    config,
     dialogue,
     markdown,
     ocr,
@@ -236,7 +237,7 @@ _CLOCK_FORMS: tuple[tuple[str, str], ...] = (
      r"(公里|km)\s*\)", r"\1\2"),
     (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:to|till|until)\s*"
      r"(?:\d{1,2}\s*(?:am|pm)|[01]\d[0-5]\d|2[0-3][0-5]\d|\d{1,2}:\d{2}))", r"\1:\2"),
-    (r"(?<=\d:\d\d)(\s*(?:to|till|until)\s*)([01]\d|2[0-3])([0-5]\d)(?![\d.:])",
+    (r"(?<=\d:\d\d)(\s*(?:to|till|until)\s*)([01]\d|2[0-3])([0-5]\d)(?![\d.:]|-\d)",
      r"\1\2:\3"),
 )
 
@@ -426,6 +427,7 @@ def normalise_text(text: str) -> str:
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
+    t = config.plain_config(t)
     t = pinyin.plain_pinyin(t)
     t = translated.plain_terms(translated.plain_translation(t))
     t = speech.plain_speech(t)
