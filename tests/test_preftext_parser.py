@@ -2527,3 +2527,16 @@ def test_the_thirty_seventh_blind_file_after_the_send_times() -> None:
         ("CK09", "first_order_deadline"), ("CK15", "home_by_curfew"),
         ("CK15", "route_stops_on_day"), ("CK18", "monthly_long_haul_cap"),
         ("CK18", "date_region_avoid")]
+
+
+@pytest.mark.parametrize(("text", "max_km"), [
+    ("total empty km ≤1200 kilometers per month, fine 2/km", 1200.0),
+    ("deadhead ≤ 1500 kilometres in March, 2 yuan per km over", 1500.0),
+    ("empty≤1800 kilometers/month -2/km", 1800.0),
+])
+def test_a_four_digit_distance_in_kilometres_is_no_clock(text: str, max_km: float) -> None:
+    """extract.py held two constants of one name (`_NO_UNIT`): the units that stop a
+    four-digit number being read as a clock, and those after a month.day. The second bound
+    the name, so the shorthand reader's clocks lost "kilometres" among their units and
+    "≤1200 kilometers" became ≤12:00, a deadhead budget of 0 km. Each now has its own name."""
+    assert_best(text, "max_total_deadhead_km", {"max_km": max_km})

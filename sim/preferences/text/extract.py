@@ -217,7 +217,7 @@ _TYPOS: tuple[tuple[str, str], ...] = (
 
 _CN_CLOCK = r"[零〇一二两三四五六七八九十]+\s*点(?:\s*半|\s*[零〇一二三四五六七八九十]+\s*分?)?"
 _DIGIT_CLOCK = r"\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?"
-_DAY_PART = r"凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|晚|早"
+_DAY_PART_ZH = r"凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|晚|早"
 # the digits in brackets: 15:00, or 1500 as a sheet writes it
 _BRACKET_CLOCK = r"\d{1,2}:\d{2}|[01]\d[0-5]\d|2[0-3][0-5]\d"
 # Clocks and lengths written in forms the extractors do not read, in order: 2230时 (Hong
@@ -230,7 +230,7 @@ _CLOCK_FORMS: tuple[tuple[str, str], ...] = (
     (r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*时", r"\1:\2"),
     (r"(\d{1,2}\s*点(?:\s*半|\s*\d{1,2}\s*分?)?)\s*\(\s*\d{1,2}:\d{2}\s*\)", r"\1"),
     (r"(\d+(?:\.\d+)?\s*(?:个)?\s*(?:小时|钟头|钟))\s*\(\s*\d+\s*分钟\s*\)", r"\1"),
-    (rf"(?:{_CN_CLOCK}|{_DIGIT_CLOCK})(?:\s*(?:到|至|-|~)\s*(?:{_DAY_PART})?\s*"
+    (rf"(?:{_CN_CLOCK}|{_DIGIT_CLOCK})(?:\s*(?:到|至|-|~)\s*(?:{_DAY_PART_ZH})?\s*"
      rf"(?:{_CN_CLOCK}|{_DIGIT_CLOCK}))?\s*\(\s*({_BRACKET_CLOCK}(?:\s*[-~]\s*{_BRACKET_CLOCK})?)"
      r"\s*\)", r"\1"),
     (r"[零〇一二两三四五六七八九十百千\d.]+\s*(?:里地|里路|里|米)\s*\(\s*(\d+(?:\.\d+)?)\s*"
@@ -270,8 +270,8 @@ def _dm(m: re.Match[str]) -> str:
 
 
 # no unit after a four-digit clock (≤2000km is a distance, not 20:00)
-_NO_UNIT = (r"(?!\s*(?:km|kilomet|公里|千米|米|元|块|yuan|rmb|单|天|次|orders?|days?|hours?|"
-            r"hrs?\b|h\b|min|/))")
+_NO_UNIT_AFTER_CLOCK = (r"(?!\s*(?:km|kilomet|公里|千米|米|元|块|yuan|rmb|单|天|次|orders?|"
+                        r"days?|hours?|hrs?\b|h\b|min|/))")
 
 
 def _terse(t: str) -> str:
@@ -288,11 +288,12 @@ def _terse(t: str) -> str:
     # a dispatch app's key=value lines: curfew=2230, quiet_until=0600, 2200→0600, ≤0900
     t = rx.sub(r"(?i)\b(curfew|quiet[_ ]until|weekend[_ ]start|until|till|by|start|end|from|"
                r"latest|deadline|between)\s*[=:]?\s*([01]\d|2[0-3])([0-5]\d)\b(?![\d./-])"
-               + _NO_UNIT,
+               + _NO_UNIT_AFTER_CLOCK,
                lambda m: f"{m.group(1).replace('_', ' ')} {m.group(2)}:{m.group(3)}", t)
     t = rx.sub(r"(?<![\d.:])([01]\d|2[0-3])([0-5]\d)\s*(?:→|⇒|➡|->)\s*([01]\d|2[0-3])([0-5]\d)"
                r"(?![\d.:])", r"\1:\2-\3:\4", t)
-    t = rx.sub(r"[≤⩽]\s*([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])" + _NO_UNIT, r"≤\1:\2", t)
+    t = rx.sub(r"[≤⩽]\s*([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])" + _NO_UNIT_AFTER_CLOCK,
+               r"≤\1:\2", t)
     # 2100 curfew, 0830 latest, between 1700 and 2130: a four-digit clock a clock word names
     t = rx.sub(r"(?i)(?<![\d.:])([01]\d|2[0-3])([0-5]\d)(?=\s+(?:curfew|latest|deadline)\b)",
                r"\1:\2", t)
@@ -542,7 +543,7 @@ _EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten
                   r"\d{1,2})(?![:\d])")
 
 
-_DAY_PART = (r"at night|in (?:the )?(?:morning|evening|afternoon)|tonight|(?:every|each|a) "
+_DAY_PART_EN = (r"at night|in (?:the )?(?:morning|evening|afternoon)|tonight|(?:every|each|a) "
              r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning|"
              # "10 o'clock night", "8 o'clock morning" (second-language English)
              r"(?<=o'clock )(?:morning|evening|afternoon|night)")
@@ -573,7 +574,7 @@ def _english_clocks(t: str) -> str:
     # "before 10 clock", "11 clock at night": o'clock with its apostrophe part dropped
     t = rx.sub(r"(?<![\d.:])(\d{1,2})\s+clock\b", r"\1 o'clock", t, flags=re.I)
     # 8.30am, 5.30 in the morning: a dot between hour and minutes
-    t = rx.sub(r"(?<![\d.])(\d{1,2})\.([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b|o'clock|" + _DAY_PART
+    t = rx.sub(r"(?<![\d.])(\d{1,2})\.([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b|o'clock|" + _DAY_PART_EN
                + r"))", r"\1:\2", t, flags=re.I)
     # 22h-06h, at 23h: a 24-hour clock with an h (not a duration: 8h of rest)
     t = rx.sub(r"(?<![\d.:])([01]?\d|2[0-4])h(\s*(?:-|to|till|until)\s*)([01]?\d|2[0-4])h\b",
@@ -595,7 +596,7 @@ def _english_clocks(t: str) -> str:
             suffix = " am"
         return f"{h}:{mi:02d}{suffix}" if suffix else f"{h}:{mi:02d}"
 
-    part = r"(?:\s+(?P<part>" + _DAY_PART + r"))?"
+    part = r"(?:\s+(?P<part>" + _DAY_PART_EN + r"))?"
     # "between 4:30 and 6:30 in the evening" (said "four thirty and six thirty"): the half of
     # the day said after the second clock is the first's too
     t = rx.sub(r"(?<![:\d.])(1[0-2]|[1-9]):([0-5]\d)(\s*(?:and|to|till|until|-)\s*)"
@@ -614,7 +615,7 @@ def _english_clocks(t: str) -> str:
                                   else 15), t, flags=re.I)
     t = rx.sub(r"\b(?:a\s+)?quarter\s+to\s+" + _EN_CLOCK_WORD + r"\b" + part,
                lambda m: day_part(m, (hour(m.group(1)) - 1) or 12, 45), t, flags=re.I)
-    part = r"(?:\s+o'clock)?\s+(?P<part>" + _DAY_PART + r")\b"
+    part = r"(?:\s+o'clock)?\s+(?P<part>" + _DAY_PART_EN + r")\b"
 
     def both(m: re.Match[str]) -> str:  # "between 1 and 5 in the morning": both ends
         return (day_part(m, hour(m.group(1)), int(m.group(2) or 0)) + m.group(3)
@@ -1032,8 +1033,8 @@ class Date:
 
 
 # a number's unit after it: a decimal, not a month.day
-_NO_UNIT = (r"(?!\s*(?:元|块|公里|km|千米|米|小时|个?钟头|h\b|hrs?\b|个|倍|万|分钟|min|天|单|次|吨|"
-            r"%|/|折|yuan|rmb))")
+_NO_UNIT_AFTER_DATE = (r"(?!\s*(?:元|块|公里|km|千米|米|小时|个?钟头|h\b|hrs?\b|个|倍|万|分钟|min|"
+                       r"天|单|次|吨|%|/|折|yuan|rmb))")
 
 
 def dates(t: str, year: int = EPOCH.year) -> list[Date]:
@@ -1085,11 +1086,12 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
             out.append(Date(year, int(m.group(1)), int(m.group(2)), m.start(), m.end()))
     # 3.20那天, 3.28早上, 3.7、3.8, a note opening "3.27 ": month.day where a word makes it a
     # day (not a price or a decimal: 1.5、2.5公里 stays a distance)
-    for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])" + _NO_UNIT, t):
+    for m in rx.finditer(r"(?<![\d.])(1[0-2]|[1-9])\.([0-3]?\d)(?![\d.])" + _NO_UNIT_AFTER_DATE, t):
         after, before = t[m.end():], t[:m.start()]
         dayish = rx.match(r"\s*(?:那天|当天|这天|那日|当日|号|日|早上|上午|中午|下午|傍晚|晚上|"
                           r"凌晨|半夜|[(（]\s*(?:星期|周|礼拜|mon|tue|wed|thu|fri|sat|sun)|"
-                          r"、\s*(?:1[0-2]|[1-9])\.[0-3]?\d(?![\d.])" + _NO_UNIT + ")", after, re.I)
+                          r"、\s*(?:1[0-2]|[1-9])\.[0-3]?\d(?![\d.])" + _NO_UNIT_AFTER_DATE + ")",
+                          after, re.I)
         listed = rx.search(r"(?<![\d.])(?:1[0-2]|[1-9])\.[0-3]?\d\s*、\s*$", before)
         opening = not before.strip() and rx.match(r"\s", after)
         if (dayish or listed or opening) and 1 <= int(m.group(2)) <= 31:
