@@ -270,8 +270,8 @@ def _dm(m: re.Match[str]) -> str:
 
 
 # no unit after a four-digit clock (≤2000km is a distance, not 20:00)
-_NO_UNIT_AFTER_CLOCK = (r"(?!\s*(?:km|kilomet|公里|千米|米|元|块|yuan|rmb|单|天|次|orders?|"
-                        r"days?|hours?|hrs?\b|h\b|min|/))")
+_NO_UNIT_AFTER_CLOCK = (r"(?!\s*(?:km|kilomet|kg|公里|千米|米|元|块|yuan|rmb|单|天|次|号|年|"
+                        r"orders?|days?|hours?|hrs?\b|h\b|min|/))")
 
 
 def _terse(t: str) -> str:
@@ -484,10 +484,9 @@ def normalise_text(text: str) -> str:
     # (not "capped at 1200", "until 2026-03-30")
     t = rx.sub(r"(?i)((?:凌晨|早上|上午|中午|下午|傍晚|晚上|夜里|最晚|最迟|\bby|\bbefore|"
                r"\bafter|\buntil|\btill|(?<!capped )(?<!cap )(?<!fined )\bat)\s?)"
-               r"([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])"
-               r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1\2:\3", t)
-    t = rx.sub(r"(?i)(?<![\d.:A-Za-z/-])(0\d)([0-5]\d)(?![\d.:/-])"
-               r"(?!\s*(?:年|元|块|公里|千米|米|km|kg|yuan|rmb|号|单|次))", r"\1:\2", t)
+               r"([01]\d|2[0-3])([0-5]\d)(?![\d.:/-])" + _NO_UNIT_AFTER_CLOCK, r"\1\2:\3", t)
+    t = rx.sub(r"(?i)(?<![\d.:A-Za-z/-])(0\d)([0-5]\d)(?![\d.:/-])" + _NO_UNIT_AFTER_CLOCK,
+               r"\1:\2", t)
     t = rx.sub(r"(?<![\d.:A-Za-z])([01]\d|2[0-3])([0-5]\d)(?=\s*(?:之前|以前|前|以后|之后|后|开始|"
                r"出门|出车)(?![\d年]))", r"\1:\2", t)
     t = rx.sub(r"(?<![.\d])(\d{1,3}),(\d{3})(?!\d|\.\d)", r"\1\2", t)  # 1,000 -> 1000
