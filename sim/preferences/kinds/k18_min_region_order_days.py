@@ -23,6 +23,7 @@ from sim.preferences.text.common import (
     hit,
     int_before,
     rule_place,
+    whole_month_only,
 )
 from sim.preferences.text.extract import Facts
 
@@ -82,7 +83,7 @@ class MinRegionOrderDays(Kind):
                                   r"orders?|jobs?|loads?|cargo|" + PLACE_LOADS)
         if f.coords:
             score -= 1.0
-        if f.dates:
+        if f.dates and not whole_month_only(f):  # a month's bounds or its due date: no day
             score -= 1.5
         if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum|" + AT_LEAST):
             score -= 1.0
