@@ -2529,6 +2529,24 @@ def test_the_thirty_seventh_blind_file_after_the_send_times() -> None:
         ("CK18", "date_region_avoid")]
 
 
+def test_the_thirty_eighth_blind_file_is_held_out() -> None:
+    """drivers_blind_cl.json (71 rules exported from calendar and reminder apps: iCalendar
+    VEVENT/VTODO blocks with RRULE, DUE and GEO, Outlook and Google text exports, phone
+    reminders, to-do items) was written blind and measured over 31 days held out
+    (docs/evaluation.md): 56 of 71 read with their parameters. One change was made for it,
+    to the class that put CL14 below the floor (a month-end due date taken for a dated
+    rule: test_a_month_end_due_date_is_no_dated_rule); these are the misreads left, for its
+    round."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cl.json")] == [
+        ("CL05", "home_stay_event"), ("CL08", "route_stops_on_day"),
+        ("CL09", "forbidden_circle"), ("CL10", "min_visit_days"), ("CL13", "home_by_curfew"),
+        ("CL13", "dwell_at_point_on_day"), ("CL14", "home_stay_event"),
+        ("CL15", "route_stops_on_day"), ("CL15", "forbidden_circle"),
+        ("CL16", "min_days_without_orders"), ("CL18", "dwell_at_point_on_day"),
+        ("CL19", "home_stay_event"), ("CL20", "route_stops_on_day"),
+        ("CL20", "home_by_curfew")]
+
+
 @pytest.mark.parametrize(("text", "max_km"), [
     ("total empty km ≤1200 kilometers per month, fine 2/km", 1200.0),
     ("deadhead ≤ 1500 kilometres in March, 2 yuan per km over", 1500.0),
