@@ -222,12 +222,12 @@ def _ranges(t: str) -> str:
 
 
 def _looks_like_config(lines: list[str]) -> bool:
-    keyed = [ln for ln in lines if rx.match(_LINE, _split_comment(ln)[0])]
-    sections = [ln for ln in lines if rx.match(_SECTION, _split_comment(ln)[0])]
+    codes = [_split_comment(ln)[0] for ln in lines]
+    keyed = [c for c in codes if rx.match(_LINE, c)]
+    sections = [c for c in codes if rx.match(_SECTION, c)]
     json = rx.match(r"\s*\{.*[\"']?\w+[\"']?\s*:", lines[0]) is not None
     if not json and len(keyed) + len(sections) < 2:
         return False
-    codes = [_split_comment(ln)[0] for ln in lines]
     return json or bool(sections) or any(
         rx.search(r"^\s*(?:-\s+)?[\"']?[A-Za-z]+_\w+[\"']?\s*[:=]|^\s*\w+\s*=|^\s+\S", c)
         for c in codes)

@@ -543,9 +543,9 @@ _EN_CLOCK_WORD = (r"(?<![:\d.])(one|two|three|four|five|six|seven|eight|nine|ten
 
 
 _DAY_PART_EN = (r"at night|in (?:the )?(?:morning|evening|afternoon)|tonight|(?:every|each|a) "
-             r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning|"
-             # "10 o'clock night", "8 o'clock morning" (second-language English)
-             r"(?<=o'clock )(?:morning|evening|afternoon|night)")
+                r"(?:night|evening)|nightly|(?:the )?(?:next|following) morning|"
+                # "10 o'clock night", "8 o'clock morning" (second-language English)
+                r"(?<=o'clock )(?:morning|evening|afternoon|night)")
 
 
 def _english_clocks(t: str) -> str:
