@@ -2520,31 +2520,181 @@ def test_the_thirty_seventh_blind_file_after_the_send_times() -> None:
     dispatcher answering, some numbers corrected by a later message), written after round 35
     and read by that code with no change: 40 of 70 with their parameters (measured over 31
     days: docs/evaluation.md). With the messages' stamps dropped (the one change made for
-    it, to a class that put CK13 below the floor) it reads 63 of 70; these are the misreads
-    left, for its round."""
+    it, to a class that put CK13 below the floor) it reads 63 of 70, 64 since round 37 read
+    stops numbered 第一站 (CK15's route); these are the misreads left, for its round."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_ck.json")] == [
         ("CK03", "daily_continuous_rest"), ("CK08", "route_stops_on_day"),
         ("CK09", "first_order_deadline"), ("CK15", "home_by_curfew"),
-        ("CK15", "route_stops_on_day"), ("CK18", "monthly_long_haul_cap"),
-        ("CK18", "date_region_avoid")]
+        ("CK18", "monthly_long_haul_cap"), ("CK18", "date_region_avoid")]
 
 
-def test_the_thirty_eighth_blind_file_is_held_out() -> None:
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    ("日程：别靠近 东莞东站\n地点：GEO 22.9650;114.0480，半径 2 公里\n重复：每天\n"
+     "备注：每一步（接单、调车、等待）起点或终点在圈里罚 120", "forbidden_circle",
+     {"lat": 22.965, "lng": 114.048, "radius_km": 2.0, "mode": "per_step"}),
+    ("Reminder: drop in at the depot\nLocation: Jiangmen depot, GEO:22.5800;113.0800 (within "
+     "1 km)\nOn at least 5 different days in March the truck has to stop at the depot. Short "
+     "of that: 900", "min_visit_days", {"lat": 22.58, "lng": 113.08, "min_days": 5}),
+    ("收车提醒 每天 22:30\n地点：家 GEO 22.7800;115.3700\n22:30 前车停到家 1 公里以内，到第二天 "
+     "06:00 前不出车，违反一天罚 180", "home_by_curfew",
+     {"lat": 22.78, "lng": 115.37, "curfew": "22:30", "quiet_until": "06:00"}),
+])
+def test_a_geo_property_is_a_point(text: str, kind: str, params: dict) -> None:
+    """iCalendar writes a point as GEO:lat;lng and a calendar's notes copy the form. Its ";"
+    with no space was no separator of a pair, so the rule took a county named beside it, or
+    another pair, for its point, and the readers that split clauses at ";" cut a stop from
+    its deadline (class found on CL: nine rules; sim/preferences/text/icalendar.py)."""
+    assert read_preference(text).status is ReadingStatus.PARSED
+    assert_best(text, kind, params)
+
+
+@pytest.mark.parametrize("text", [
+    "事项;开始;接人点;家\n接孩子;2026-03-21 15:00;22.9951, 113.3305;22.9376, 113.3840",
+    "lat;lng;radius\n22.5400;113.9500;2",
+    "Location: (22.54, 113.95); radius 2 km",
+])
+def test_a_semicolon_between_cells_is_no_geo_pair(text: str) -> None:
+    """Only GEO's own pair is joined: a sheet's cells split at ";" keep their cells."""
+    from sim.preferences.text.icalendar import plain_calendar
+    assert plain_calendar(text) == text
+
+
+@pytest.mark.parametrize(("text", "kind", "params", "amount"), [
+    # a repeat's end date (UNTIL=) is the rule's validity, no fine of 20,260,331
+    ("BEGIN:VEVENT\nSUMMARY:Night rest\nDTSTART:20260301T220000\nDTEND:20260302T050000\n"
+     "RRULE:FREQ=DAILY;UNTIL=20260331T235959\nDESCRIPTION:Full rest every night from 22:00 to "
+     "05:00\\, truck parked. 300 per night not fully rested.\nEND:VEVENT",
+     "rest_window_full_coverage", {"start": "22:00", "end": "05:00"}, 300.0),
+    # the app's bookkeeping (UID, DTSTAMP, an alarm) dropped; GEO the point
+    ("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:abc-123@phone\nDTSTAMP:20260220T101500Z\n"
+     "SUMMARY:Tyre change at Shantou garage\nDTSTART;VALUE=DATE:20260319\nGEO:23.3500;116.6800\n"
+     "DESCRIPTION:Thu 19 Mar 2026 - be within 2 km of the garage by 09:30 and stay at least 2 "
+     "hours\\, 700 fine if not.\nBEGIN:VALARM\nTRIGGER:-PT30M\nACTION:DISPLAY\nEND:VALARM\n"
+     "END:VEVENT\nEND:VCALENDAR", "dwell_at_point_on_day",
+     {"date": "2026-03-19", "lat": 23.35, "lng": 116.68, "min_dwell_minutes": 120,
+      "arrive_by": "09:30"}, 700.0),
+    # the event's day from DTSTART where its notes name none
+    ("BEGIN:VEVENT\nSUMMARY:送货两站\nDTSTART;VALUE=DATE:20260312\nDESCRIPTION:先到 GEO "
+     "23.0500;113.7500，10:00 前到，停 30 分钟；再到 GEO 22.9700;113.3600，15:00 前到，停 20 分钟。"
+     "2 公里内算到，没做到罚 900\nEND:VEVENT", "route_stops_on_day",
+     {"date": "2026-03-12", "stops": [
+         {"lat": 23.05, "lng": 113.75, "arrive_by": "10:00", "min_dwell_minutes": 30},
+         {"lat": 22.97, "lng": 113.36, "arrive_by": "15:00", "min_dwell_minutes": 20}]}, 900.0),
+])
+def test_an_icalendar_block_reads_as_prose(text: str, kind: str, params: dict,
+                                           amount: float) -> None:
+    """A VEVENT/VTODO block written as the lines a person would type (class found on CL:
+    CL02's RRULE end date read as its fine, CL08's and CL18's blocks unread or read as a
+    dated keep-out; sim/preferences/text/icalendar.py)."""
+    got = assert_best(text, kind, params)
+    assert got.penalty_amount == amount
+
+
+@pytest.mark.parametrize(("text", "rate"), [
+    ("Every minute away from home between 16:00 and 20:00 costs 2; 400 more if late.", 2.0),
+    ("Each minute not at home between 15:30 and 19:30 is fined 1.5, plus 300.", 1.5),
+    ("per minute I'm out of the house after 18:00 I'm charged 0.5", 0.5),
+])
+def test_a_per_minute_price_without_a_currency(text: str, rate: float) -> None:
+    """"Every minute away … costs 1.5": a price's verb says the number is money where no
+    currency does (class found on CL14's family event, read as a dated keep-out)."""
+    from sim.preferences.text.extract import facts, rate_per_minute
+    assert rate_per_minute(facts(text).num) == rate
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("Pick up Dad at the bus station from 16:00 on 20 Mar (wait there at least 10 min, within "
+     "1 km: 21.6600, 110.9200), then home (21.6800, 110.9400) and stay until 08:00 on 21 Mar. "
+     "Every minute away from home between 16:00 and 20:00 costs 2; missing the pickup or "
+     "leaving early: 400 more.",
+     {"w0": "2026-03-20 16:00:00", "w1": "2026-03-20 20:00:00", "w_end": "2026-03-21 08:00:00",
+      "rate_per_minute": 2.0, "min_pickup_dwell_minutes": 10}),
+    ("Family errand on 9 Mar: from 15:30 collect my wife at the clinic (22.2600, 113.5400), "
+     "waiting 20 min or more, then go home (22.2800, 113.5700) and remain there until 07:30 on "
+     "10 Mar. Each minute not at home between 15:30 and 19:30 is fined 1.5, plus 300 if the "
+     "order is broken.",
+     {"w0": "2026-03-09 15:30:00", "w1": "2026-03-09 19:30:00", "w_end": "2026-03-10 07:30:00",
+      "rate_per_minute": 1.5}),
+])
+def test_an_abbreviated_month_ends_its_sentence(text: str, params: dict) -> None:
+    """"stay until 07:00 on 28 Mar. Every minute away between 17:00 and 22:00": the date took
+    the sentence's stop as its abbreviation's, so the absence window's clocks took the
+    stay-home day and the window ran a day long (CL14)."""
+    assert read_preference(text).status is ReadingStatus.PARSED
+    assert_best(text, "home_stay_event", params)
+
+
+@pytest.mark.parametrize(("text", "stops"), [
+    ("3月22日 跑两站\n第一站：江门 客户 (22.5800, 113.0800)，10:00 前到，停 30 分钟\n"
+     "第二站：开平 客户 (22.3800, 112.7000)，15:00 前到，停 20 分钟\n"
+     "2 公里内算到，有一站没到罚 1000",
+     [(22.58, 113.08, "10:00", 30), (22.38, 112.7, "15:00", 20)]),
+    ("3月8日送货：第一站 惠州仓库 23.1100,114.4100，早上9点前到，待40分钟，第二站 河源客户 "
+     "23.7400,114.7000，下午2点前到，待半小时，第三站 龙川 24.1000,115.2600，下午6点前到，"
+     "每站2公里内算到，漏一站罚1500",
+     [(23.11, 114.41, "09:00", 40), (23.74, 114.7, "14:00", 30), (24.1, 115.26, "18:00", 0)]),
+])
+def test_stops_numbered_in_chinese_numerals(text: str, stops: list) -> None:
+    """第一站 … 第二站: a stop numbered in Chinese numerals starts its piece as 第2站 does
+    (CL15's two stops were read as one dwell; CK15's three-stop route reads with it)."""
+    assert_best(text, "route_stops_on_day", {"stops": [
+        {"lat": a, "lng": b, "arrive_by": c, "min_dwell_minutes": d} for a, b, c, d in stops]})
+
+
+@pytest.mark.parametrize(("text", "days"), [
+    ("3月里至少留 5 天不跑单（当天没有一单送完就算），不够罚 800", 5),
+    ("月度目标：起码 4 天不跑单\n到期：3月31日\n少了罚 600", 4),
+    ("备忘：这个月要有 2 天没跑单，到期 2026-03-31，罚 500", 2),
+])
+def test_days_without_running_an_order(text: str, days: int) -> None:
+    """不跑单, 没跑单 ("run no order") say 不接单, in the kind's wording and in its evidence
+    (CL16's quota was unread)."""
+    assert read_preference(text).status is ReadingStatus.PARSED
+    assert_best(text, "min_days_without_orders", {"min_days": days})
+
+
+@pytest.mark.parametrize(("text", "kind", "days"), [
+    ("这个月要有 3 天不接单，到期 3月31日，罚 500", "min_days_without_orders", 3),
+    ("To-do: 4 days this month with no orders. Due 31 Mar. 600 if missed.",
+     "min_days_without_orders", 4),
+    ("待办：月内要有 2 天整天不动车（不接单也不空跑），到期：2026-03-31，罚 700",
+     "min_full_off_days", 2),
+])
+def test_a_month_end_due_date_on_a_days_off_quota(text: str, kind: str, days: int) -> None:
+    """A to-do's due date at the month's end is no dated rule for the days-off quotas either
+    (as for the region quota, test_a_month_end_due_date_is_no_dated_rule): it cost K13 the
+    score to be read at all. K14 takes it too, so a day-off quota with its due date keeps its
+    margin over K13."""
+    assert read_preference(text).status is ReadingStatus.PARSED
+    assert_best(text, kind, {"min_days": days})
+
+
+@pytest.mark.parametrize(("text", "params"), [
+    ("Night rest (weekend rule below)\nWeekdays: rest 22:30-05:30 in full. Saturdays and "
+     "Sundays: 23:30-05:30. 150 per night not fully rested.",
+     {"start": "22:30", "end": "05:30", "weekend_start": "23:30"}),
+    ("夜间休息（周末另算）\n平日 22:00-06:00 整段休息，周六周日 23:00-06:00，没休够一晚罚 200",
+     {"start": "22:00", "end": "06:00", "weekend_start": "23:00"}),
+])
+def test_the_weekend_start_is_the_clock_nearest_its_word(text: str, params: dict) -> None:
+    """A title's "weekend" far from any clock is not the weekend's window: the clock nearest
+    after a weekend word is (CL06's calendar, once its blocks read as prose, took the
+    weekdays' 22:00 for the weekend's 23:30)."""
+    assert_best(text, "rest_window_full_coverage", params)
+
+
+def test_the_thirty_eighth_blind_file_reads_whole_after_its_round() -> None:
     """drivers_blind_cl.json (71 rules exported from calendar and reminder apps: iCalendar
     VEVENT/VTODO blocks with RRULE, DUE and GEO, Outlook and Google text exports, phone
     reminders, to-do items) was written blind and measured over 31 days held out
-    (docs/evaluation.md): 56 of 71 read with their parameters. One change was made for it,
-    to the class that put CL14 below the floor (a month-end due date taken for a dated
-    rule: test_a_month_end_due_date_is_no_dated_rule); these are the misreads left, for its
-    round."""
-    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cl.json")] == [
-        ("CL05", "home_stay_event"), ("CL08", "route_stops_on_day"),
-        ("CL09", "forbidden_circle"), ("CL10", "min_visit_days"), ("CL13", "home_by_curfew"),
-        ("CL13", "dwell_at_point_on_day"), ("CL14", "home_stay_event"),
-        ("CL15", "route_stops_on_day"), ("CL15", "forbidden_circle"),
-        ("CL16", "min_days_without_orders"), ("CL18", "dwell_at_point_on_day"),
-        ("CL19", "home_stay_event"), ("CL20", "route_stops_on_day"),
-        ("CL20", "home_by_curfew")]
+    (docs/evaluation.md): 56 of 71 read with their parameters, 57 after the one change made
+    for CL14 (test_a_month_end_due_date_is_no_dated_rule). Round 37 reads all 71 with their
+    parameters. Its held-out misreads were CL05, CL08, CL09, CL10, CL13 (two), CL14, CL15
+    (two), CL16, CL18, CL19 and CL20 (three). Its fines differ from the file's in two ways
+    the text cannot settle: a once-charged rule's cap is its fine there (null in every other
+    file), and a rule that states no fine has one; and English fines with no currency or
+    fine word ("Skipping it: 800.", "300 per such order") are left unread."""
+    assert misread_rules("drivers_blind_cl.json") == []
 
 
 @pytest.mark.parametrize(("text", "max_km"), [

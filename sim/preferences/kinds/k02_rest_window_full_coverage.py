@@ -29,11 +29,14 @@ from sim.preferences.text.common import (
 from sim.preferences.text.extract import Facts
 from sim.typed_values import HHMM
 
+_WEEKEND = r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?|\bsat\b)"
+
 
 def _weekend_start(f: Facts, start: int) -> str | None:
-    m = rx.search(r"(?:周末|星期六|周六|礼拜六|双休|weekends?|saturdays?|\bsat\b)", f.low, re.I)
-    if not m:
+    words = list(rx.finditer(_WEEKEND, f.low, re.I))
+    if not words:
         return None
+    m = words[0]
     tail = f.num[m.start():]
     later = rx.search(r"(?:晚|推迟|推后|延后|往后)\s*(\d+(?:\.\d+)?)\s*(?:个)?(?:小时|钟头)|"
                       r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*later|later by\s*(\d+(?:\.\d+)?)",
@@ -46,14 +49,18 @@ def _weekend_start(f: Facts, start: int) -> str | None:
     if earlier:
         h = float(next(g for g in earlier.groups() if g))
         return fmt(start - round(h * 60))
-    for c in f.clocks:
-        if c.start > m.start():
-            # 周六周日晚上改成从11点半开始 beside a window from 22:00: a bare clock is the
-            # evening's, as the window's start is
-            if c.bare and c.minutes < 720 and start >= 720:
-                return fmt(c.minutes + 720)
-            return c.hhmm
-    return None
+    # the clock nearest after a weekend word (a calendar's title "Night rest - weekend" over
+    # "Mon-Fri 22:00-05:00, Sat and Sun 23:30-05:00": not the weekdays' 22:00)
+    firsts = [(c.start - w.end(), c) for w in words
+              for c in [next((c for c in f.clocks if c.start > w.start()), None)] if c]
+    if not firsts:
+        return None
+    c = min(firsts, key=lambda x: x[0])[1]
+    # 周六周日晚上改成从11点半开始 beside a window from 22:00: a bare clock is the evening's,
+    # as the window's start is
+    if c.bare and c.minutes < 720 and start >= 720:
+        return fmt(c.minutes + 720)
+    return c.hhmm
 
 
 @dataclass(frozen=True)

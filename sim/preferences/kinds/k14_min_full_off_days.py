@@ -14,7 +14,15 @@ from sim.preferences.kinds.common import off_days_progress
 from sim.preferences.kinds.drawing import DrawContext, Drawn
 from sim.preferences.kinds.params import Count, Params
 from sim.preferences.progress import Progress, ProgressContext, Scope
-from sim.preferences.text.common import MONTH, NO_ORDERS, OFF_FULL, Claim, hit, min_days
+from sim.preferences.text.common import (
+    MONTH,
+    NO_ORDERS,
+    OFF_FULL,
+    Claim,
+    hit,
+    min_days,
+    whole_month_only,
+)
 from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
 
@@ -60,7 +68,8 @@ class MinFullOffDays(Kind):
         if n is None or not (hit(f, OFF_FULL) or hit(f, NO_ORDERS)):
             return None
         score = 1.6 + 0.5 * hit(f, MONTH) + (0.8 if hit(f, OFF_FULL) else -0.5)
-        if f.coords or f.places or f.categories or f.dates:
+        # (a month's bounds or a to-do's due date at its end are no day: 到期：3月31日)
+        if f.coords or f.places or f.categories or (f.dates and not whole_month_only(f)):
             score -= 1.0
         if hit(f, MOTION_ALLOWED):  # empty moves allowed on those days: K13 (§8)
             score -= 1.5

@@ -35,7 +35,7 @@ def _dwell_after(f: Facts, start: int, end: int) -> int | None:
 
 
 _STEP_SPLIT = re.compile(r"[;；。]|再|然后|接着|之后|随后|最后|\bthen\b|after that|afterwards|"
-                         r"\bstop\s*\d+\b|第\s*\d+\s*站|"
+                         r"\bstop\s*\d+\b|第\s*[\d一二三四五六七八九十]+\s*站|"
                          # ①…②… (read as 1、…2、…): a numbered list's items
                          r"(?<![\d.])[1-9]\s*、|"
                          r"\bnext\b|\bfinally\b|\bon to\b|\bonward to\b|\bonto\b", re.I)

@@ -43,9 +43,11 @@ def _walls(f: Facts) -> list[tuple[str, Clock]]:
             f.num[k.end:d.start], re.I)]
         if on:  # "5 pm on March 14": the date written after its clock
             ds = [on[0]]
-        elif ds and rx.search(_STOP, f.num[ds[-1].end:k.start]):
-            # an undated clock in a later sentence (…待到4月5日09:00。17:00至21:00不在家…):
-            # the event's day, not the stay-home end's
+        elif ds and rx.search(_STOP, f.num[ds[-1].end - 1:k.start]):
+            # an undated clock in a later sentence (…待到4月5日09:00。17:00至21:00不在家…,
+            # "stay until 07:00 on 28 Mar. Every minute away between 17:00 and 22:00": the
+            # date took the sentence's stop as its abbreviation's): the event's day, not the
+            # stay-home end's
             ds = [f.dates[0]]
         if not ds:
             continue

@@ -114,7 +114,7 @@ MOTION = (r"空驶|空车|空跑|出车|静止|停驶|不动|一动不动|检修
           r"not move|doesn't move|does not move|stationary|no driving|not drive|repositioning|"
           r"empty|deadhead|maintenance|parked|truck stays|truck doesn't")
 NO_ORDER = (r"不接|没单|无单|无订单|无接单|没订单|零单|零接单|一单|没有单|没有订单|没接单|不拉|"
-            r"不干活|放空|放假|休假|假|不揽|"
+            r"不干活|放空|放假|休假|假|不揽|不跑单|没(?:有)?跑单|"
             r"days? off|no[ -]orders?|without (?:any )?orders|order-free|no jobs?|no loads?|"
             r"not take|take nothing|not accept|rest days?|free days?|zero orders|"
             r"not a single order|休息|歇|\brest\b|free of (?:orders|jobs|loads|work)")

@@ -23,6 +23,7 @@ from sim.preferences.text import (
     conditions,
     config,
     dialogue,
+    icalendar,
     markdown,
     ocr,
     pinyin,
@@ -428,6 +429,7 @@ def normalise_text(text: str) -> str:
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
+    t = icalendar.plain_calendar(t)
     t = config.plain_config(t)
     t = pinyin.plain_pinyin(t)
     t = translated.plain_terms(translated.plain_translation(t))
@@ -1568,7 +1570,11 @@ def rate_per_minute(t: str) -> float | None:
                       t, re.I)
          # "every minute not at home ... costs ¥2": the currency before the number
          or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?(?:¥|rmb|cny)\s*"
-                      r"(\d+(?:\.\d+)?)", t, re.I))
+                      r"(\d+(?:\.\d+)?)", t, re.I)
+         # "every minute away between 17:00 and 22:00 costs 1.5": no currency, a price's verb
+         or rx.search(r"(?:per|each|every|a)\s+minute[^;，。]{0,70}?\b(?:costs?|is fined|"
+                      r"fined|charged|deducts?)\s*(?:me\s*|you\s*)?(\d+(?:\.\d+)?)"
+                      r"(?![\d.:]|\s*(?:min|km|h\b|hours?))", t, re.I))
     return float(m.group(1)) if m else None
 
 
