@@ -215,3 +215,28 @@ def test_a_market_move_past_a_spent_deadhead_budget_is_not_made(geo: Geography) 
     view = MainDecisionView(**base, empty_km=(EmptyKmFine(10.0, 100.0),))
     assert view.move_fine(*h3.cell_to_latlng(far)) == pytest.approx((km - 10.0) * 100.0)
     assert "empty km: 10 km of budget left, then 100/km in fines, no cap" in view.render()
+
+
+def test_a_stuck_driver_with_no_move_that_pays_searches_once_a_wait(geo: Geography) -> None:
+    """Failure class "a dry market searched twice a wait": a driver in an empty market at night
+    searched two grids, waited 30 minutes and searched two more, all night (scenarios/month.toml
+    seed 11: 90 repeated low-yield searches, 28 with this). Stuck and with no move that pays,
+    it searches one grid and then waits; not stuck, it still looks at a second grid first."""
+    from memory.rule_progress import EmptyKmFine
+    from memory.time_price import TimePrice
+
+    agent = MainDecisionAgent(_caller(), geo, 30.0)
+    search = SearchAdvice(True, GUANGZHOU.lat, GUANGZHOU.lng, 30.0, "best nearby grid")
+    free = PreferenceAdvice(0.0, None, "nothing due")
+    # a spent deadhead budget at 100 a km: no move pays
+    base = {"mode": "bounded", "now": 600.0, "position": GUANGZHOU,
+            "empty_km": (EmptyKmFine(0.0, 100.0),), "time_price": TimePrice(1.5)}
+
+    def act(**kw: object) -> str:
+        view = MainDecisionView(**base, **kw)
+        return agent.deterministic(view, free, search, Ranking((), ""))["action"]
+
+    assert act(fruitless_searches=2, searches_in_row=0, last_action="wait") == "search"
+    assert act(fruitless_searches=2, searches_in_row=1, last_action="search") == "wait"
+    assert act(fruitless_searches=0, searches_in_row=1, last_action="search") == "search"
+    assert act(fruitless_searches=0, searches_in_row=2, last_action="search") == "wait"

@@ -136,7 +136,9 @@ class MainDecisionAgent:
         if stuck and target is not None and move_pays(view, target.lat, target.lng):
             return _out("reposition", "nothing here lately: move to a denser market",
                         lat=target.lat, lng=target.lng)
-        if search.search and view.searches_in_row < 2:
+        # stuck with no move that pays: one search a wait, not two (a dry market's second
+        # grid was as empty as its first; "repeated low-yield searches", docs/benchmarks.md)
+        if search.search and view.searches_in_row < 1:
             return _out("search", search.reason, lat=search.lat, lng=search.lng)
         return _out("wait", "nothing worth doing now, search again after", minutes=self.wait)
 
