@@ -2,7 +2,8 @@
 
 Each cache here is keyed or dropped so that a change its answer depends on reaches it: a quiet
 window's steps kept on a what-if's kept log, the hour factors kept until a search teaches an
-hour, a driver's anchors kept by its rules, a time price's lines worked out once.
+hour, a fact rendered only when read, a driver's anchors kept by its rules, a time price's
+lines worked out once.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 from memory.grown_log import GrownLog, KeptLog
 from memory.rule_progress import RuleSpec
 from memory.time_price import FLAT, HourRates, TimePrice
+from memory.tokens import FactLog
 from memory.view_builders import SearchViews
 from sim.geo import Point
 from sim.official.cargo_index import index_cargo
@@ -65,6 +67,28 @@ def test_hour_factors_follow_every_search_seed_and_restore():
     assert h.factors() == FLAT
     h.seed(first)
     assert h.factors() == pytest.approx(first)
+
+
+def test_a_fact_added_later_is_rendered_in_order_when_read():
+    calls = []
+
+    def render(x: int) -> str:
+        calls.append(x)
+        return f"fact {x}"
+
+    log = FactLog(None)
+    log.append("a")
+    log.append_later(render, 1)
+    log.append("b")  # after a fact not rendered yet: stays after it
+    log.append_later(render, 2)
+    assert len(log) == 4
+    assert calls == []
+    assert log.lines == ["a", "fact 1", "b", "fact 2"]
+    assert log.text(1) == "fact 1\nb\nfact 2\n"
+    assert calls == [1, 2]
+    log.set_state({"lines": ["x"], "cum": [0, 0]})
+    assert log.lines == ["x"]
+    assert len(log) == 1
 
 
 def _reader(*rules) -> SimpleNamespace:
