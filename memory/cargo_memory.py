@@ -90,10 +90,7 @@ class CargoMemory:
                 self.records[c.cargo_id] = rec
                 self.active[c.cargo_id] = rec
                 heapq.heappush(self._deadlines, (rec.deadline(self.confirm_minutes), c.cargo_id))
-                self.log.append(f"t{ev.t:.0f} seen {c.cargo_id} ({c.origin.lat:.3f},"
-                                f"{c.origin.lng:.3f})->({c.dest.lat:.3f},{c.dest.lng:.3f}) "
-                                f"price {c.price:.0f} window {c.load_start:.0f}-"
-                                f"{c.load_end:.0f} net~{est:.0f}")
+                self.log.append_later(_seen_line, ev.t, c, est)
             else:
                 rec.last_seen = ev.t
                 if rec.status is Seen.ACTIVE:  # the old heap entry is checked lazily
@@ -186,6 +183,13 @@ class CargoMemory:
         self.counts, self.reasons = dict(s["counts"]), dict(s["reasons"])
         self.searches, self.now = s["searches"], s["now"]
         self.log.set_state(s["log"])
+
+
+def _seen_line(t: float, c: CargoView, est: float) -> str:
+    """The fact of a cargo first seen at `t`, its net estimated `est` from the search's centre."""
+    return (f"t{t:.0f} seen {c.cargo_id} ({c.origin.lat:.3f},{c.origin.lng:.3f})->"
+            f"({c.dest.lat:.3f},{c.dest.lng:.3f}) price {c.price:.0f} window "
+            f"{c.load_start:.0f}-{c.load_end:.0f} net~{est:.0f}")
 
 
 def _rec_state(r: SeenCargo) -> dict:

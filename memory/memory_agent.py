@@ -279,7 +279,7 @@ class MemoryAgent:
 
         def fined(c: Candidate) -> Candidate:
             f = fines.get(c.cargo.cargo_id)
-            return c if f is None else dataclasses.replace(c, fine=round(f, 1))
+            return c if f is None else c.with_fine(round(f, 1))
         # the views show each take's net after the fine it would draw and how long it runs
         cands = _busy(tuple(fined(c) for c in cands), busy, place)
         kept = [(fined(c), o) for c, o in kept]

@@ -886,7 +886,7 @@ class RuleProgress:
             step = self.hypothetical(take)
             got = self.extra_for_steps([step], take.now, take.position, only=self._live())
             paced = self.empty_km_charge(step.pickup_deadhead_km, take.now, take.position)
-            for more in (self.stops_lost(take), self.slot_charge(take), paced):
+            for more in (self.stops_lost(take, step), self.slot_charge(take, step), paced):
                 if more:
                     got = {**got, **{i: got.get(i, 0.0) + v for i, v in more.items()}}
             late = self.delay_charges(take, step)
@@ -949,19 +949,20 @@ class RuleProgress:
                 out[spec.index] = charge
         return out
 
-    def stops_lost(self, take: HypoTake) -> dict[int, float]:
+    def stops_lost(self, take: HypoTake, step: Step | None = None) -> dict[int, float]:
         """The fines of dated stops (K22, K23) this take would put out of reach: not due
         yet, reachable now, and lost once the take ends, counting the scan minutes of the
         decision after it before the drive. The stop's own test fails before and after such a
         take alike (nothing is reached yet), so its what-if charges nothing; the stop's action
         becomes due only when the time left is short, and a take just before that could end
         where the drive arrives minutes late (failure class "a stop missed by one scan": a
-        blind driver's airport dwell, reached by 13:59 on paper and 14:09 with the scan)."""
+        blind driver's airport dwell, reached by 13:59 on paper and 14:09 with the scan).
+        `step`: the take's `hypothetical` step when the caller has it already."""
         stops = [s for s in self.rules if s.rule is not None and s.rule.lost_unseen()
                  and s.index not in self.waived and take.now < s.rule.settled_after()]
         if not stops:
             return {}
-        step = self.hypothetical(take)
+        step = step if step is not None else self.hypothetical(take)
         at_end = self._view(step.step_end + self._next_scan(), step.after)
         states = {st.spec.index: st for st in self.states(take.now, take.position)}
         log: StepLog | None = None
@@ -991,7 +992,7 @@ class RuleProgress:
                 for n in [s.rule.daily_order_slots() if s.rule is not None else None]
                 if n is not None]
 
-    def slot_charge(self, take: HypoTake) -> dict[int, float]:
+    def slot_charge(self, take: HypoTake, step: Step | None = None) -> dict[int, float]:
         """What a take within a daily order cap (K15) costs the day's later orders, by rule.
 
         The kind's own test fines only the orders past the cap, so the first orders of a
@@ -1001,11 +1002,12 @@ class RuleProgress:
         whose day leaves room for more orders than the cap has slots left is charged the
         fine for the share it crowds out: the minutes left in its day over the driver's mean
         take, plus the orders already started that day, less the cap. A take that fills its
-        day (a long haul) is charged nothing."""
+        day (a long haul) is charged nothing. `step`: the take's `hypothetical` step when the
+        caller has it already."""
         caps = self.daily_caps()
         if not caps:
             return {}
-        step = self.hypothetical(take)
+        step = step if step is not None else self.hypothetical(take)
         if not step.accepted:
             return {}
         day = step.action_start // DAY

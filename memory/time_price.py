@@ -67,7 +67,16 @@ class TimePrice:
 
     def lines(self) -> list[str]:
         """The price as a view prints it: the rate (and what a take's "dest+N" means, when
-        destinations are valued), and the hours that pay least and most."""
+        destinations are valued), and the hours that pay least and most. Worked out once:
+        each of a step's views prints it."""
+        return list(self._lines)
+
+    @cached_property
+    def _lines(self) -> tuple[str, ...]:
+        return tuple(self._render())
+
+    def _render(self) -> list[str]:
+        """`lines`, worked out."""
         if not self:
             return []
         out = [f"time is worth {self.rate:.2f}/min on average" + (
@@ -116,13 +125,22 @@ class HourRates:
     def __init__(self) -> None:
         self.sum = [0.0] * 24
         self.n = [0] * 24
+        self._factors: tuple[float, ...] | None = None  # kept until a search teaches an hour
 
     def add(self, t: float, rate: float) -> None:
         h = int(t % DAY // HOUR)
         self.sum[h] += max(0.0, rate)
         self.n[h] += 1
+        self._factors = None
 
     def factors(self) -> tuple[float, ...]:
+        """Each hour's factor (see the class); worked out again only after `add`, `seed` or
+        `set_state`: a step asks for them every time, a search changes them."""
+        if self._factors is None:
+            self._factors = self._worked_out()
+        return self._factors
+
+    def _worked_out(self) -> tuple[float, ...]:
         seen = [self.sum[h] / self.n[h] for h in range(24) if self.n[h]]
         if len(seen) < 2:
             return FLAT
@@ -138,12 +156,14 @@ class HourRates:
         for h in range(24):
             self.sum[h] += factors[h] * weight
             self.n[h] += weight
+        self._factors = None
 
     def get_state(self) -> dict:
         return {"sum": list(self.sum), "n": list(self.n)}
 
     def set_state(self, s: dict) -> None:
         self.sum, self.n = list(s["sum"]), list(s["n"])
+        self._factors = None
 
 
 UNPRICED = TimePrice()  # modes without the market layer: takes ranked by plain net

@@ -5,6 +5,7 @@ quicktok's `qwen3` encoding is Qwen's BPE, the tokenizer of the production model
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import quicktok
@@ -30,16 +31,35 @@ class FactLog:
     Line-wise sums equal the count of the joined text because Qwen's pre-tokenizer splits at
     newlines (a test checks it), so a view over thousands of facts is counted in O(1). The
     totals are brought up to date when first asked for: a mode that never shows the raw logs
-    never counts them.
+    never counts them. Likewise a fact added by `append_later` is rendered only when the lines
+    are first read: a mode that only counts facts (`bounded`) never formats them.
     """
 
     def __init__(self, counter: TokenCounter | None) -> None:
         self.counter = counter
-        self.lines: list[str] = []
+        self._lines: list[str] = []
+        # facts not rendered yet, after every line in `_lines`: (render, its arguments)
+        self._later: list[tuple[Callable[..., str], tuple]] = []
         self._cum: list[int] = [0]  # totals of the first len(_cum) - 1 lines
 
+    @property
+    def lines(self) -> list[str]:
+        """Every fact's line, in the order added."""
+        if self._later:
+            self._lines += [render(*args) for render, args in self._later]
+            self._later.clear()
+        return self._lines
+
     def append(self, line: str) -> None:
-        self.lines.append(line)
+        if self._later:  # after the facts still to render
+            self._later.append((str, (line,)))
+        else:
+            self._lines.append(line)
+
+    def append_later(self, render: Callable[..., str], *args: object) -> None:
+        """Add the fact `render(*args)`, rendered when the lines are read (the arguments must
+        not change meanwhile)."""
+        self._later.append((render, args))
 
     @property
     def cum(self) -> list[int]:
@@ -50,7 +70,7 @@ class FactLog:
         return cum
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return len(self._lines) + len(self._later)
 
     def tokens(self, start: int = 0) -> int:
         cum = self.cum
@@ -63,4 +83,5 @@ class FactLog:
         return {"lines": list(self.lines), "cum": list(self.cum)}
 
     def set_state(self, state: dict) -> None:
-        self.lines, self._cum = list(state["lines"]), list(state["cum"])
+        self._lines, self._cum = list(state["lines"]), list(state["cum"])
+        self._later.clear()

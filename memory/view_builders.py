@@ -71,23 +71,21 @@ def everything(m: MemoryReader) -> tuple:
 
 
 class SearchViews:
-    @staticmethod
-    def anchors(m: MemoryReader) -> tuple[str, ...]:
+    def __init__(self) -> None:
+        # each driver's anchors by its rules (fixed for a run), kept: every step shows them,
+        # and reading them off the rules' params cost as much as the rest of the view
+        self._anchors: dict[int, tuple[tuple, tuple[str, ...]]] = {}
+
+    def anchors(self, m: MemoryReader) -> tuple[str, ...]:
         """The places the driver's preferences name (home, visit points, circles to avoid,
         itinerary stops), each with the rule's kind: where a search may or may not go."""
         if m.rules is None:
             return ()
-        out = []
-        for spec in m.rules.rules:
-            d = spec.rule.params.to_dict() if spec.rule is not None else {}
-            for obj in [d, *d.get("stops", [])]:
-                for a, b in (("lat", "lng"), ("pickup_lat", "pickup_lng"),
-                             ("home_lat", "home_lng")):
-                    if isinstance(obj.get(a), float) and isinstance(obj.get(b), float):
-                        r = obj.get("radius_km", d.get("radius_km"))
-                        out.append(f"#{spec.index} {spec.kind} ({obj[a]:.3f},{obj[b]:.3f})"
-                                   + (f" r{r:g}km" if isinstance(r, int | float) else ""))
-        return tuple(out)
+        rules = m.rules.rules
+        got = self._anchors.get(id(rules))
+        if got is None or got[0] is not rules:  # (the tuple is kept, so its id is not reused)
+            got = self._anchors[id(rules)] = (rules, _anchors(rules))
+        return got[1]
 
     def build(self, m: MemoryReader, s: StepState, grids, avoid,
               neighbours: int | None = None, **kw) -> SearchView:
@@ -127,6 +125,21 @@ class SearchViews:
         grids.sort(key=lambda f: (-f.value, f.cell))
         return self.build(m, s, grids, [g for g in facts if g.streak >= 2], COMPRESSED_NEARBY,
                           digest=digest.bullets, renderer=COMPACT)
+
+
+def _anchors(rules: tuple) -> tuple[str, ...]:
+    """`SearchViews.anchors` of one driver's rules (`RuleSpec`s), worked out."""
+    out = []
+    for spec in rules:
+        d = spec.rule.params.to_dict() if spec.rule is not None else {}
+        for obj in [d, *d.get("stops", [])]:
+            for a, b in (("lat", "lng"), ("pickup_lat", "pickup_lng"),
+                         ("home_lat", "home_lng")):
+                if isinstance(obj.get(a), float) and isinstance(obj.get(b), float):
+                    r = obj.get("radius_km", d.get("radius_km"))
+                    out.append(f"#{spec.index} {spec.kind} ({obj[a]:.3f},{obj[b]:.3f})"
+                               + (f" r{r:g}km" if isinstance(r, int | float) else ""))
+    return tuple(out)
 
 
 WAIVED_NOTE = " (broken knowingly: keeping it forgoes more than it can still cost)"

@@ -71,6 +71,12 @@ class Candidate:
         return Candidate(self.cargo, self.est_net, self.empty_km, self.status, self.fine, minutes,
                          place)
 
+    def with_fine(self, fine: float) -> Candidate:
+        """This candidate fined `fine` by the preference rules (as `with_busy`, without
+        `dataclasses.replace`: a step fines every candidate the rules charge)."""
+        return Candidate(self.cargo, self.est_net, self.empty_km, self.status, fine,
+                         self.busy_minutes, self.place)
+
     def _net(self) -> str:
         """The net the step ranks by: after the rules' fine, which is named when there is one
         (a model cannot rank takes by a penalty it is not shown), the hours it takes (a model

@@ -113,7 +113,10 @@ def date_to_day(text: str) -> int:
     return (date.fromisoformat(text.strip()) - EPOCH.date()).days
 
 
+@lru_cache(maxsize=4096)
 def hhmm_to_minutes(text: str) -> int:
+    """'HH:MM' -> minutes after midnight. Kept by text: the window kinds turn the same few
+    clock times into minutes at every what-if of every step."""
     hh, mm = text.split(":")
     return int(hh) * 60 + int(mm)
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sim.official.penalties import PenaltyModel
-from sim.official.steps import StepLog
+from sim.official.steps import Step, StepLog
 from sim.preferences.kinds.base import Counters, RuleContext
 from sim.preferences.kinds.common import WindowKind, daily_window
 from sim.preferences.kinds.drawing import DrawContext, Drawn, clock
@@ -23,6 +23,12 @@ class QuietWindowParams(Params):
     start: HHMM
     end: HHMM
     count: Literal["per_day", "per_step"] = "per_day"
+
+
+def _inside(steps: list[Step], windows: list[tuple[int, int]]) -> list[int]:
+    """The indices of the active steps that overlap any of the windows, in log order."""
+    return [s.index for s in steps
+            if any(max(s.action_start, a) < min(s.action_end, b) for a, b in windows)]
 
 
 class QuietWindow(WindowKind):
@@ -51,8 +57,16 @@ class QuietWindow(WindowKind):
             bad = [d for d, (a, b) in zip(ctx.days, windows, strict=True)
                    if log.active_overlaps(a, b)]
             return {"violations": len(bad), "violating_days": bad}
-        steps = [s.index for s in log.active_steps
-                 if any(max(s.action_start, a) < min(s.action_end, b) for a, b in windows)]
+        parts = log.grown_from()
+        if parts is None:
+            steps = _inside(log.active_steps, windows)
+        else:  # a what-if: the kept log's steps are tested once, then only the new ones
+            base, new = parts
+            key = ("k3 steps", tuple(windows))
+            got = base.kind_memo.get(key)
+            if got is None:
+                got = base.kind_memo[key] = _inside(base.active_steps, windows)
+            steps = got + _inside(new.active_steps, windows)
         return {"violations": len(steps), "violating_steps": steps}
 
     @classmethod
