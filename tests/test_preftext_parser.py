@@ -2722,3 +2722,70 @@ def test_a_month_end_due_date_is_no_dated_rule(text: str, place: str, days: int)
     "一天算一次" made the text a cap of one order a day (class found on the held-out file CL,
     where the misreading took one driver 19-25% of its gross below the greedy under S4)."""
     assert_reads_as(text, "min_region_order_days", {"place": place, "min_days": days})
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    # two send times (the header's, the quote's) are no window of the rule
+    ("发件人: 调度组 <dd@hengda-wl.com>\n发送时间: 2026年3月1日 周日 08:40\n收件人: 钟师傅\n"
+     "主题: 回复：不接单的日子\n\n钟师傅：\n同意。3月份里至少要有5天一单都不接，"
+     "整月不够5天一次性罚1000元。\n\n> 钟师傅 2026年2月28日 21:15 写道：\n> 3月我想留几天不接活。",
+     "min_days_without_orders", {"min_days": 5}),
+    ("From: HR <hr@eastpoint.cn>\nSent: Sunday, 1 March 2026 07:20\nTo: Ho Chi-wai\n"
+     "Subject: RE: days off\n\nChi-wai,\nConfirmed: in March you must have at least 3 days "
+     "with no orders at all. Fewer than 3 such days: a one-time penalty of CNY 900.\n\n"
+     "> From: Ho Chi-wai\n> Sent: 28 February 2026 22:05\n> Can I keep a few days free in March?",
+     "min_days_without_orders", {"min_days": 3}),
+    # the reply corrects the quoted rule: the reply's number is the rule's
+    ("发件人: 车队 <cd@xx.com>\n发送时间: 2026年2月27日 11:30\n收件人: 罗师傅\n"
+     "主题: 回复：空车里程\n\n"
+     "罗师傅，按你说的改成1000公里：3月份空车跑的总里程不超过1000公里，超出部分每公里扣2元。\n\n"
+     "-----原始邮件-----\n发件人: 车队\n发送时间: 2026年2月26日 09:00\n主题: 空车里程\n"
+     "3月份空驶总里程不超过800公里，超出每公里扣2元。",
+     "max_total_deadhead_km", {"max_km": 1000.0}),
+    # send dates and a street's 18号 are no dates of the rule; a signature's numbers no id
+    ("发件人: 物流园客服 <kf@park.com>\n发送时间: 2026年2月26日 16:05\n收件人: 温师傅\n"
+     "主题: 不去的地方\n\n温师傅：3月份装货地或卸货地在惠州的单子都不要接，接一单罚300元。\n\n"
+     "物流园客服部\n东莞市长安镇振安中路18号 523850\n统一社会信用代码 91441900MA51X3KQ8R\n"
+     "手机 139 2233 4455",
+     "forbidden_cargo_place", {"place": "惠州"}),
+])
+def test_an_email_thread_reads_as_its_newest_message(text: str, kind: str, params: dict) -> None:
+    """A rule pasted from an email (sim/preferences/text/email_thread.py): its headers' send
+    times and dates, its quoted older versions, its signature's phone, address and
+    registration numbers are no part of the rule. Class found on the held-out file CM, where
+    send times made rest windows of 09:30-22:10 and 19:36-16:02 and put two drivers 33-44% of
+    their gross below the greedy under S4."""
+    assert_best(text, kind, params)
+
+
+def test_an_agreement_above_the_quote_keeps_the_quoted_rule() -> None:
+    """"OK, agreed" with no number of its own above the message it quotes: the rule is the
+    quoted one (its header lines still dropped)."""
+    text = ("From: Lee Siu-ming\nSent: 2 March 2026 08:03\nTo: Dispatch\nSubject: Re: cap\n\n"
+            "OK, agreed.\n\n-----Original Message-----\nFrom: Dispatch\n"
+            "Sent: 1 March 2026 21:40\nSubject: cap\nIn March take at most 4 orders a day; "
+            "each order over that is fined CNY 120.")
+    assert_best(text, "max_orders_per_day", {"max_orders": 4})
+
+
+def test_a_text_without_an_emails_headers_is_left_as_it_is() -> None:
+    from sim.preferences.text.email_thread import is_email, plain_email
+
+    text = "时间：每天 22:30\n地点：家\n备注：22:30 以后不出车，扣 300"
+    assert not is_email(text)
+    assert plain_email(text) == text
+    assert is_email("From: a\nTo: b\n\nhello")
+
+
+def test_the_thirty_ninth_blind_file_is_held_out() -> None:
+    """drivers_blind_cm.json (70 rules pasted as email threads: headers, quoted older versions
+    of the rule, signatures) was written blind and measured over 31 days held out
+    (docs/evaluation.md): 34 of 70 read, four drivers below the floor under S4. One change
+    was made for it, to the class that put them there (test_an_email_thread_reads_as_its_
+    newest_message): 61 of 70 read. These are the misreads left, for its round."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cm.json")] == [
+        ("CM01", "forbidden_cargo_category"), ("CM04", "home_by_curfew"),
+        ("CM06", "date_region_avoid"), ("CM06", "min_visit_days"),
+        ("CM09", "max_orders_per_day"), ("CM12", "min_full_off_days"),
+        ("CM13", "quiet_window"), ("CM17", "monthly_long_haul_cap"),
+        ("CM20", "date_region_avoid")]

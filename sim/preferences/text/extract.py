@@ -23,6 +23,7 @@ from sim.preferences.text import (
     conditions,
     config,
     dialogue,
+    email_thread,
     icalendar,
     markdown,
     ocr,
@@ -429,6 +430,7 @@ def normalise_text(text: str) -> str:
     # 廿五 = 二十五, 卅 = 三十: the tens a Cantonese writer types as one character
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
+    t = email_thread.plain_email(t)
     t = icalendar.plain_calendar(t)
     t = config.plain_config(t)
     t = pinyin.plain_pinyin(t)
