@@ -2780,12 +2780,21 @@ def test_a_text_without_an_emails_headers_is_left_as_it_is() -> None:
 def test_the_thirty_ninth_blind_file_is_held_out() -> None:
     """drivers_blind_cm.json (70 rules pasted as email threads: headers, quoted older versions
     of the rule, signatures) was written blind and measured over 31 days held out
-    (docs/evaluation.md): 34 of 70 read, four drivers below the floor under S4. One change
-    was made for it, to the class that put them there (test_an_email_thread_reads_as_its_
-    newest_message): 61 of 70 read. These are the misreads left, for its round."""
+    (docs/evaluation.md): 34 of 70 read, four drivers below the floor under S4. Two changes
+    were made for it, to the classes that put them there (test_an_email_thread_reads_as_its_
+    newest_message, test_a_numbered_platform_is_no_day): 62 of 70 read. These are the
+    misreads left, for its round."""
     assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cm.json")] == [
         ("CM01", "forbidden_cargo_category"), ("CM04", "home_by_curfew"),
-        ("CM06", "date_region_avoid"), ("CM06", "min_visit_days"),
-        ("CM09", "max_orders_per_day"), ("CM12", "min_full_off_days"),
-        ("CM13", "quiet_window"), ("CM17", "monthly_long_haul_cap"),
+        ("CM06", "date_region_avoid"), ("CM09", "max_orders_per_day"),
+        ("CM12", "min_full_off_days"), ("CM13", "quiet_window"), ("CM17", "monthly_long_haul_cap"),
         ("CM20", "date_region_avoid")]
+
+
+@pytest.mark.parametrize("place", ["3号月台", "五号月台", "2号车间", "12号泊位"])
+def test_a_numbered_platform_is_no_day(place: str) -> None:
+    """"3号月台" is platform 3, not the 3rd of the month: read as a day it made a visit quota a
+    dated rule, and the text fell to a cap of one order a day from its numbers alone (CM06,
+    14% of its gross below the greedy under S4 on the held-out file CM)."""
+    assert_reads_as(f"3月里至少6天到过仓库的{place}（坐标 22.80, 113.95）一公里内，"
+                    "一天去几次都只算一天，不够6天一次性罚800元", "min_visit_days", {"min_days": 6})

@@ -1121,11 +1121,11 @@ def dates(t: str, year: int = EPOCH.year) -> list[Date]:
 
 
 # a day of the month said without its month (21号, 12、13号两天, 7号（礼拜六）); not a number of a
-# thing (5号仓库, 3号线, 编号, 第2号) and not a time or quantity
+# thing (5号仓库, 3号线, 3号月台, 编号, 第2号) and not a time or quantity
 # (罚1200:25号: a colon after an amount, not a clock's, may come right before the day)
 _BARE_DAY = (r"(?:(?<=\d{3}:)|(?<![\d.:/月号第编序型]))(\d{1,2})((?:\s*号)?"
              r"(?:\s*(?:、|,|和|及|与|至|到|~|-)\s*"
-             r"\d{1,2}(?![\d.:]))+|)\s*号(?![码线楼门仓库位柜台道口站房室院])")
+             r"\d{1,2}(?![\d.:]))+|)\s*号(?![码线楼门仓库位柜台道口站房室院]|月台|车间|泊位)")
 
 
 def _bare_days(out: list[Date], t: str, year: int) -> None:
