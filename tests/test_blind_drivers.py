@@ -40,7 +40,8 @@ FILES = {"drivers_blind_a.json": ("BA", 16), "drivers_blind_b.json": ("BB", 16),
          "drivers_blind_cg.json": ("CG", 20), "drivers_blind_ch.json": ("CH", 20),
          "drivers_blind_ci.json": ("CI", 20), "drivers_blind_cj.json": ("CJ", 20),
          "drivers_blind_ck.json": ("CK", 20), "drivers_blind_cl.json": ("CL", 20),
-         "drivers_blind_cm.json": ("CM", 20)}
+         "drivers_blind_cm.json": ("CM", 20),
+         "drivers_blind_cn.json": ("CN", 20)}
 
 
 def one_promise_on_day_two(name: str, tmp_path: Path) -> tuple[dict, dict, Path]:
