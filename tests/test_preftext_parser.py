@@ -2782,13 +2782,14 @@ def test_the_thirty_ninth_blind_file_is_held_out() -> None:
     of the rule, signatures) was written blind and measured over 31 days held out
     (docs/evaluation.md): 34 of 70 read, four drivers below the floor under S4. Two changes
     were made for it, to the classes that put them there (test_an_email_thread_reads_as_its_
-    newest_message, test_a_numbered_platform_is_no_day): 62 of 70 read. These are the
-    misreads left, for its round."""
-    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cm.json")] == [
-        ("CM01", "forbidden_cargo_category"), ("CM04", "home_by_curfew"),
-        ("CM06", "date_region_avoid"), ("CM09", "max_orders_per_day"),
-        ("CM12", "min_full_off_days"), ("CM13", "quiet_window"), ("CM17", "monthly_long_haul_cap"),
-        ("CM20", "date_region_avoid")]
+    newest_message, test_a_numbered_platform_is_no_day): 62 of 70 read. Read in round 38:
+    the eight left were fixed by class (test_a_correction_drops_the_dates_it_replaces,
+    test_a_category_said_fine_to_haul_is_not_refused, test_a_food_grade_lining_is_no_food_load,
+    test_a_company_named_after_its_city_is_no_place,
+    test_one_day_as_a_rates_unit_is_no_count_of_days,
+    test_rest_not_asked_for_reads_as_a_quiet_window,
+    test_a_long_haul_cap_limited_to_n_for_the_month): 70 of 70."""
+    assert misread_rules("drivers_blind_cm.json") == []
 
 
 @pytest.mark.parametrize("place", ["3号月台", "五号月台", "2号车间", "12号泊位"])
@@ -2798,3 +2799,102 @@ def test_a_numbered_platform_is_no_day(place: str) -> None:
     14% of its gross below the greedy under S4 on the held-out file CM)."""
     assert_reads_as(f"3月里至少6天到过仓库的{place}（坐标 22.80, 113.95）一公里内，"
                     "一天去几次都只算一天，不够6天一次性罚800元", "min_visit_days", {"min_days": 6})
+
+
+@pytest.mark.parametrize(("text", "dates"), [
+    ("通知更正：江门那边3月20号、21号查超载（不是18、19号），这两天装货或卸货在江门的单子都别接，"
+     "每单罚300元。", ["2026-03-20", "2026-03-21"]),
+    ("更正：惠州封路定在3月9号，不是3月7号。那天不要去惠州，惠州装卸的货都不接，违者每次罚200元。",
+     ["2026-03-09"]),
+    ("Update: the Zhuhai road checks moved to 11 and 12 March, instead of 5-6 March. Do not take "
+     "orders loading or unloading in Zhuhai on those two days; RMB 250 each time.",
+     ["2026-03-11", "2026-03-12"]),
+])
+def test_a_correction_drops_the_dates_it_replaces(text: str, dates: list[str]) -> None:
+    """"3月20号、21号（不是18、19号）", "on 11 and 12 March, instead of 5-6 March": the dates
+    a correction replaces are no days of the rule (sim/preferences/text/corrections.py). Read
+    as days they doubled two dated keep-outs of the held-out file CM (CM06, CM20)."""
+    assert_reads_as(text, "date_region_avoid", {"dates": dates})
+
+
+@pytest.mark.parametrize(("text", "cats"), [
+    ("登记表上「水果」「蔬菜」两类都写着不拉，要改一下：蔬菜照样可以接。只有水果不拉，拉了每单扣150元。",
+     ["水果"]),
+    ("建材和机械设备两类原先都不接，机械设备我能拉，没问题；建材还是不接，接一单罚200元。",
+     ["建材"]),
+    ("My list changes: fruit is fine, but no chemicals or plastics and no fruit from the old "
+     "list, RMB 100 for each such order.", ["化工塑料"]),
+])
+def test_a_category_said_fine_to_haul_is_not_refused(text: str, cats: list[str]) -> None:
+    """A category said to be fine in its own clause ("蔬菜照样可以接", "机械设备我能拉") is a
+    refusal lifted, though the old list that refused it stands beside it (CM01 on the held-out
+    file CM kept 煤炭矿产 from "煤炭矿产我可以拉")."""
+    assert_reads_as(text, "forbidden_cargo_category", {"categories": cats})
+
+
+@pytest.mark.parametrize("text", [
+    "车厢刚换了食品级的内衬，所以「化工塑料」的货一律不接，接一单罚300元。",
+    "我这车是食品级不锈钢罐，化工的活不拉，拉了每单扣200。",
+    "My tank has a food-grade lining now, so no chemicals at all; RMB 300 per order.",
+])
+def test_a_food_grade_lining_is_no_food_load(text: str) -> None:
+    """食品级 / food-grade names the grade of a truck's lining or tank, not a load of food
+    (CM01 on the held-out file CM refused 食品饮料 from "食品级内衬")."""
+    assert_reads_as(text, "forbidden_cargo_category", {"categories": ["化工塑料"]})
+
+
+@pytest.mark.parametrize("text", [
+    "3月份至少要有5个整天完全停驶，那天不接单也不开空车。不够5天一次性罚800元。\n"
+    "江门顺通货运有限公司 车队管理部",
+    "3月份至少3个整天车辆全天不动，不接单、不空驶，少1天罚500元。——广州恒达运输集团 安全科",
+    "In March keep at least 4 whole days fully off: no orders and no empty driving all day. "
+    "Short of 4 days: RMB 900 once.\nDongguan Hengfeng Transport Co., Ltd.",
+])
+def test_a_company_named_after_its_city_is_no_place(text: str) -> None:
+    """A signature's company name that starts with its city (江门顺通货运有限公司, Dongguan …
+    Co., Ltd.) names no place of the rule: read as one it made CM12's days off a region quota
+    of 肇庆 on the held-out file CM."""
+    assert_reads_as(text, "min_full_off_days", {})
+
+
+@pytest.mark.parametrize(("text", "kind", "params"), [
+    ("3月份我爱人要做手术。每天晚上9点前回到家（坐标22.95，113.38），离家1公里内算到家；"
+     "到家后到第二天早上6点不接单不空跑。做不到按规定扣200元一天。",
+     "home_by_curfew", {"curfew": "21:00", "quiet_until": "06:00"}),
+    ("佛山到湛江来回要一整天，3月份一天最多接3单，多接1单罚150元。",
+     "max_orders_per_day", {"max_orders": 3}),
+    ("清远山路多，3月份每天接单不超过2单，同一天多接的每单罚120元。",
+     "max_orders_per_day", {"max_orders": 2}),
+])
+def test_one_day_as_a_rates_unit_is_no_count_of_days(text: str, kind: str, params: dict) -> None:
+    """"扣200元一天" (a fine a day), "一天最多接3单" (a cap a day), "同一天" (the same day): one
+    day as a rate's unit is no count of days. Read as "at least 1 day" it made a curfew a
+    visit quota and a daily cap a region quota (CM04, CM09 on the held-out file CM)."""
+    assert_reads_as(text, kind, params)
+
+
+@pytest.mark.parametrize("text", [
+    "每天凌晨2点到4点半之间不接单、不空驶，车停着就行，不要求大家睡觉。哪天违反罚100元。",
+    "夜里0点到5点这段不准派单也不准空车跑，不强求休息。每天有一次罚120元。",
+    "Every night from 01:00 to 04:00 no orders and no empty driving; sleeping is not required. "
+    "RMB 100 for each night broken.",
+])
+def test_rest_not_asked_for_reads_as_a_quiet_window(text: str) -> None:
+    """"不要求睡觉", "不强求休息", "sleeping is not required": a window without work, rest not
+    asked for, is a quiet window, not a rest window (CM13 on the held-out file CM)."""
+    assert_reads_as(text, "quiet_window", {})
+
+
+@pytest.mark.parametrize(("text", "minutes", "n"), [
+    ("For March, jobs that take more than 8 hours are limited to 3 for the whole month; each "
+     "one beyond that costs RMB 300.", 480, 3),
+    ("Orders longer than 12 hours are capped at 1 over the month, RMB 500 for every extra one.",
+     720, 1),
+    ("Long orders (over 9 hours) are restricted to 2 for the entire month in March; a fine of CNY "
+     "350 for each one beyond.", 540, 2),
+])
+def test_a_long_haul_cap_limited_to_n_for_the_month(text: str, minutes: int, n: int) -> None:
+    """"limited to 2 for the whole month", "capped at 1 over the month": a monthly bound on
+    long orders said after its orders (CM17 on the held-out file CM read nothing)."""
+    assert_reads_as(text, "monthly_long_haul_cap",
+                    {"threshold_minutes": minutes, "max_per_month": n})

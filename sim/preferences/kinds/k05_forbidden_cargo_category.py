@@ -28,6 +28,11 @@ CARRIES = (r"\b(?:is|are|only|just|used|meant|built|kept)\s+for\b|\bonly (?:carr
 # well, but fruit is fine again now")
 LIFTED_BEFORE = r"以前|原来|去年|上个月|\buntil\b|\bused to\b|last (?:month|year)|previously"
 LIFTED_NOW = r"现在|可以拉了|可以接了|\bnow\b|again|from now"
+# a category said to be fine to haul in its own clause ("煤炭我可以拉", "水果照样接", "seafood is
+# fine"): a refusal lifted, often where a correction names the old list beside it
+LIFTED_HERE = (r"(?<![不没])(?:可以|能|照样|照常|照|也能|也可以)\s*(?:拉|接|运|装|承接|承运)(?!不)|"
+               r"没问题|\b(?:is|are)\s+(?:fine|ok|okay|allowed)\b|no problem")
+CLAUSE = r"[,;:!?，。；：！？]|\.(?!\d)|\bbut\b|\bhowever\b|但是|但|不过"
 # the loads a driver carries, named as the only ones, and the rest refused
 ONLY = r"只拉|只接|只运|只跑|只做|除了|除开|除去|\bonly (?:carry|haul|take|accept|do)\b"
 OTHERS = (r"除此之外|除了这些|除这些|其他|其它|其余|别的|anything else|everything else|"
@@ -97,6 +102,10 @@ class ForbiddenCargoCategory(Kind):
                     for c, _ in categories(f.num[a:b])}
         if refusing and any(c in refusing for c in cats):
             cats = [c for c in cats if c in refusing]
+        lifted = {c for clause in rx.split(CLAUSE, f.num, flags=re.I)
+                  if rx.search(LIFTED_HERE, clause, re.I) and not rx.search(REFUSE, clause, re.I)
+                  for c, _ in categories(clause)}
+        cats = [c for c in cats if c not in lifted] or cats
         score = 2.5 + 0.5 * hit(f, r"品类|类别|类型|种类|这类|这种|category|categor|kind of|"
                                    r"type of|"
                                    r"goods|"

@@ -69,10 +69,13 @@ class MonthlyLongHaulCap(Kind):
                                         r"/\s*month")
         # "no more than 6 of those in a month": a bound with its orders said before it
         counts += [(int(m.group(1)), m.start(1)) for m in rx.finditer(
-            r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to|only|just)\s+"
+            r"(?:no more than|not more than|at most|max(?:imum)?(?: of)?|up to|only|just|"
+            r"(?:limited|capped|restricted|held) to|capped at|(?:a )?(?:limit|cap) of)\s+"
             r"(\d+)\s+"
             r"(?:of (?:those|them|these)|such|allowed|permitted|"
-            r"(?:in|per|a|each|every)\s+(?:this\s+|the\s+)?month)",
+            # for the whole month ("are limited to 2 for the whole month")
+            r"(?:in|per|a|each|every|for|over)\s+(?:this\s+|the\s+)?(?:whole\s+|entire\s+|"
+            r"full\s+)?month)",
             f.low)]
         if not hs or not counts or not hit(f, MONTH):
             return None

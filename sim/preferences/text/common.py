@@ -54,9 +54,13 @@ SLEEP = r"睡觉|睡|熄火|停车休息|停着休息|躺|sleep|asleep|engine of
 REST_OPTIONAL = (r"(?:歇|睡|休息)不(?:歇|睡|休息)|"
                  r"(?:歇|睡|休息)(?:觉)?(?:都)?(?:随我|无所谓|没关系|不强求|不要求)|"
                  r"不(?:用|必|需要)(?:歇|睡|休息)|"
+                 # 不要求睡觉, 不强求大家休息: rest not asked of whom it names
+                 r"不(?:要求|强求|强制|硬性要求)\s*(?:你|您|大家|司机|师傅)?\s*(?:们)?\s*"
+                 r"(?:一定)?\s*(?:要)?\s*(?:歇|睡|休息)|"
                  r"(?:don't|do not|doesn't|does not|needn't|need not|no need to|not required to)"
                  r"\s+(?:have to\s+|need to\s+)?(?:sleep|rest)|"
-                 r"(?:sleep|rest)(?:ing)?\s+(?:is\s+)?(?:optional|up to me)|just no work")
+                 r"(?:sleep|rest)(?:ing)?\s+(?:is\s+)?(?:optional|up to me|not required)|"
+                 r"just no work")
 CONTINUOUS = (r"stretch|一整段|连续|连着|一段|完整|不间断|一口气|整段|一次性|不被打断|囫囵|踏实|"
               r"连轴转|in a row|"
               r"consecutive|"
@@ -218,7 +222,19 @@ def int_before(f: Facts, unit: str, *, after: int = 0) -> list[tuple[int, int]]:
     not_count = r"(?<![\d.:])(?<!第)(?<!扣)(?<!罚)(?<!扣钱)(?<!罚款)"
     return [(int(float(m.group(1))), m.start()) for m in
             rx.finditer(not_count + r"(\d+(?:\.\d+)?)\s*(?:" + unit + r")", f.low[after:], re.I)
-            if not fine_unit(f.low, after + m.start())]
+            if not fine_unit(f.low, after + m.start())
+            and not day_unit(f.low, after + m.start())]
+
+
+def day_unit(t: str, pos: int) -> bool:
+    """The number at pos is one day as the unit of a rate, not a count of days: a fine's
+    (扣300元1天), a daily cap's (1天最多接2单, 1天之内不超过3单) or the same day (同1天多接的)."""
+    if not rx.match(r"1\s*(?:天|日|晚)", t[pos:pos + 4]):
+        return False
+    money = rx.search(r"\d\s*(?:元|块)(?:钱)?\s*/?\s*$|同\s*$", t[max(0, pos - 6):pos])
+    cap = rx.match(r"1\s*(?:天|日|晚)\s*(?:之内|以内|内|里)?\s*(?:最多|至多|顶多|不超过|不得超过|"
+                   r"不能超过|只能|只接|限)", t[pos:pos + 14])
+    return money is not None or cap is not None
 
 
 def fine_unit(t: str, pos: int) -> bool:

@@ -22,6 +22,7 @@ from sim.preferences.text import (
     calendar_days,
     conditions,
     config,
+    corrections,
     dialogue,
     email_thread,
     icalendar,
@@ -431,6 +432,7 @@ def normalise_text(text: str) -> str:
     t = rx.sub(r"廿", "二十", t) if "廿" in t else t
     t = rx.sub(r"卅", "三十", t) if "卅" in t else t
     t = email_thread.plain_email(t)
+    t = corrections.without_replaced_dates(t)
     t = icalendar.plain_calendar(t)
     t = config.plain_config(t)
     t = pinyin.plain_pinyin(t)
@@ -1639,6 +1641,9 @@ def categories(t: str) -> list[tuple[str, int]]:
                 continue
             if cat == "煤炭矿产" and m.group(0) == "煤" and "煤气" in t[m.start():m.end() + 1]:
                 continue
+            # 食品级内衬, food-grade liner: a grade of the truck's lining, no load
+            if cat == "食品饮料" and rx.match(r"\s*(?:级|[-\s]grade\b)", t[m.end():], re.I):
+                continue
             out.append((cat, m.start()))
             taken.append((m.start(), m.end()))
     seen, res = set(), []
@@ -1697,12 +1702,28 @@ def _place_index() -> tuple[list[tuple[str, PlaceRef]], list[tuple[str, PlaceRef
             sorted(en.items(), key=lambda kv: -len(kv[0])))
 
 
+# a company's name that starts with its city (肇庆通达物流有限公司, Foshan Shunda Logistics Co.,
+# Ltd.), as a signature or a letterhead writes it: the company's, no place of the rule (a
+# min-days-off rule read as a region quota of 肇庆 from its signature)
+_COMPANY_ZH = (r"[^\s\d的在到去往和与及或装卸拉接交给跑把从、,，。;；:：!！?？()（）「」]{0,10}?"
+               r"(?:有限责任公司|股份有限公司|有限公司|分公司|公司|集团)")
+_COMPANY_EN = (r"(?:\s+(?:\([a-z]+\)|[a-z][a-z&.'-]*)){0,4}?,?\s+"
+               r"(?:co\.?,?\s*ltd\b|ltd\b|limited\b|company\b|inc\b|corp(?:oration)?\b)")
+
+
 def places(t: str) -> list[PlaceRef]:
     """Guangdong places in text order, longest name first at each position. A Chinese name is
-    kept as written (with its 市/区/县 when present); an English one maps to the Chinese name."""
+    kept as written (with its 市/区/县 when present); an English one maps to the Chinese name.
+    A company's name that starts with a place is no place (`_COMPANY_ZH`)."""
     zh, en = _place_index()
     out: list[PlaceRef] = []
     used = [False] * len(t)
+    for m in [*rx.finditer(r"(?:" + "|".join(re.escape(n) for n, _ in zh) + r")" + _COMPANY_ZH,
+                           t),
+              *rx.finditer(r"(?i)\b(?:" + "|".join(re.escape(n) for n, _ in en) + r")\b" +
+                           _COMPANY_EN, t)]:
+        for i in range(m.start(), m.end()):
+            used[i] = True
     for name, ref in zh:
         for m in rx.finditer(re.escape(name), t):
             if any(used[m.start():m.end()]):
