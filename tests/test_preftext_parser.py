@@ -2898,3 +2898,18 @@ def test_a_long_haul_cap_limited_to_n_for_the_month(text: str, minutes: int, n: 
     long orders said after its orders (CM17 on the held-out file CM read nothing)."""
     assert_reads_as(text, "monthly_long_haul_cap",
                     {"threshold_minutes": minutes, "max_per_month": n})
+
+
+def test_the_fortieth_blind_file_is_held_out() -> None:
+    """drivers_blind_cn.json (72 rules as notes from the driver's family: relative dates,
+    dialect clock words, numbers of other things beside the rule's) was written blind and
+    measured over 31 days held out (docs/evaluation.md): 59 of 72 read, no driver below the
+    greedy. Its misreads, left for its round."""
+    assert [(d, k) for d, k, _ in misread_rules("drivers_blind_cn.json")] == [
+        ("CN02", "dwell_at_point_on_day"), ("CN03", "min_visit_days"),
+        ("CN04", "min_days_without_orders"), ("CN05", "home_stay_event"),
+        ("CN07", "date_region_avoid"), ("CN07", "max_orders_per_day"),
+        ("CN08", "route_stops_on_day"), ("CN10", "home_by_curfew"),
+        ("CN11", "daily_continuous_rest"), ("CN15", "home_stay_event"),
+        ("CN16", "date_region_avoid"), ("CN18", "min_days_without_orders"),
+        ("CN19", "route_stops_on_day")]
