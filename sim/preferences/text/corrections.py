@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from sim.preferences.text import rx
+from sim.preferences.text import months, rx
 
 _N = r"[\d零〇一二两三四五六七八九十]{1,3}"
 # 12、13号, 3月12号, 3月12日至14日: a day or a list of days, its month optional
@@ -21,8 +21,7 @@ _DAY_ZH = rf"(?:\d{{4}}\s*年\s*)?(?:{_N}\s*月\s*)?{_N}\s*(?:号|日)?"
 _DAYS_ZH = (rf"{_DAY_ZH}(?:\s*(?:、|,|和|及|与|至|到|~|-)\s*{_DAY_ZH})*"
             r"(?:\s*(?:这|那)?[两三几]?天)?")
 _NOT_ZH = r"(?:而)?(?:不是|并非|而非)"
-_MON = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-        r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
+_MON = rf"(?:{months.MONTH_NAMES_EN})\b\.?"
 _D = r"\d{1,2}(?:st|nd|rd|th)?"
 _LIST = rf"{_D}(?:\s*(?:-|to|and|&|,|or)\s*(?:the\s+)?{_D})*"
 # 21-22 March, March 21 and 22, the 21st

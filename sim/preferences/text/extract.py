@@ -27,6 +27,7 @@ from sim.preferences.text import (
     email_thread,
     icalendar,
     markdown,
+    months,
     ocr,
     pinyin,
     rewards,
@@ -1018,8 +1019,7 @@ def durations_min(t: str) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- dates
 _MONTHS_EN = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-_MON_NAMES = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-              r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MON_NAMES = months.MONTH_NAMES_EN
 _MON_ALT = r"(?:" + _MON_NAMES + r")"
 _MON_RE = r"\b(" + _MON_NAMES + r")\b\.?"
 
