@@ -22,8 +22,8 @@ from sim.preferences.text.common import (
     Claim,
     hit,
     min_days,
+    names_a_day,
     span,
-    whole_month_only,
 )
 from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
@@ -72,8 +72,7 @@ class MinDaysWithoutOrders(Kind):
         score = 1.8 + 0.5 * hit(f, MONTH) + 0.3 * hit(f, AT_LEAST)
         if hit(f, OFF_FULL) and not hit(f, MOTION_ALLOWED):  # empty moves allowed: still K13
             score -= 1.0
-        # (a month's bounds or a to-do's due date at its end are no day: 到期：3月31日)
-        if f.coords or f.places or f.categories or (f.dates and not whole_month_only(f)):
+        if f.coords or f.places or f.categories or names_a_day(f):
             score -= 1.0
         if span(f) is not None:
             score -= 1.0

@@ -21,7 +21,7 @@ from sim.preferences.text.common import (
     Claim,
     hit,
     min_days,
-    whole_month_only,
+    names_a_day,
 )
 from sim.preferences.text.evidence import MOTION_ALLOWED
 from sim.preferences.text.extract import Facts
@@ -68,8 +68,7 @@ class MinFullOffDays(Kind):
         if n is None or not (hit(f, OFF_FULL) or hit(f, NO_ORDERS)):
             return None
         score = 1.6 + 0.5 * hit(f, MONTH) + (0.8 if hit(f, OFF_FULL) else -0.5)
-        # (a month's bounds or a to-do's due date at its end are no day: 到期：3月31日)
-        if f.coords or f.places or f.categories or (f.dates and not whole_month_only(f)):
+        if f.coords or f.places or f.categories or names_a_day(f):
             score -= 1.0
         if hit(f, MOTION_ALLOWED):  # empty moves allowed on those days: K13 (§8)
             score -= 1.5

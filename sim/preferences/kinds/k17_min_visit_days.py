@@ -23,7 +23,7 @@ from sim.preferences.text.common import (
     Claim,
     hit,
     int_before,
-    whole_month_only,
+    names_a_day,
 )
 from sim.preferences.text.extract import Facts
 
@@ -108,7 +108,7 @@ class MinVisitDays(Kind):
             if f.radius is not None and hit(f, r"半径|圆心|周围|方圆|附近|以内|之内|radius|"
                                                r"circle|around"):
                 score -= 1.0  # a circle not to enter: K11, its "一次" a count of entries
-        if f.dates and not whole_month_only(f):
+        if names_a_day(f):
             score -= 1.5
         if len(f.coords) >= 2:
             score -= 1.0

@@ -22,8 +22,8 @@ from sim.preferences.text.common import (
     Claim,
     hit,
     int_before,
+    names_a_day,
     rule_place,
-    whole_month_only,
 )
 from sim.preferences.text.extract import Facts
 
@@ -83,7 +83,7 @@ class MinRegionOrderDays(Kind):
                                   r"orders?|jobs?|loads?|cargo|" + PLACE_LOADS)
         if f.coords:
             score -= 1.0
-        if f.dates and not whole_month_only(f):  # a month's bounds or its due date: no day
+        if names_a_day(f):
             score -= 1.5
         if hit(f, REFUSE) and not hit(f, r"至少|接够|不少于|at least|minimum|" + AT_LEAST):
             score -= 1.0

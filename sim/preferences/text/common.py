@@ -287,20 +287,21 @@ def hit_outside_caps(f: Facts, pattern: str) -> bool:
     return rx.search(pattern, low, re.I) is not None
 
 
-def whole_month_only(f: Facts) -> bool:
-    """The only dates are a month's first and last day (本协议有效期内（2026年3月1日至
-    2026年3月31日）, from 1 March 2026 to 31 March 2026), or its last day alone (a to-do's
-    "到期：3月31日", "due 31 Mar"): the rule's validity, no dated rule."""
+def names_a_day(f: Facts) -> bool:
+    """The text dates its rule: it names a day other than its month's bounds. A month's first
+    and last day (本协议有效期内（2026年3月1日至2026年3月31日）, from 1 March 2026 to 31 March
+    2026) or its last day alone (a to-do's "到期：3月31日", "due 31 Mar") are the rule's
+    validity, no dated rule; the monthly quotas lose score only to a day of their own."""
     import calendar
     isos = {d.iso for d in f.dates}
     if not isos:
         return False
     months = {(d.year, d.month) for d in f.dates}
     if len(months) != 1:
-        return False
+        return True
     (y, m), = months
     last = f"{y}-{m:02d}-{calendar.monthrange(y, m)[1]:02d}"
-    return isos in ({f"{y}-{m:02d}-01", last}, {last})
+    return isos not in ({f"{y}-{m:02d}-01", last}, {last})
 
 
 def fmt(minutes: int) -> str:
