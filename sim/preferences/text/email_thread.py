@@ -21,9 +21,9 @@ import re
 
 from sim.preferences.text import rx
 
-_FIELDS = ("发件人", "收件人", "抄送", "发送时间", "发件时间", "from", "to", "cc", "bcc", "sent",
-           "date")
-_FIELD = r"(?i)^[ \t>]*(发件人|收件人|抄送|发送时间|发件时间|From|To|Cc|Bcc|Sent|Date)\s*[:：]"
+_FIELDS = ("发件人", "收件人", "抄送", "发送时间", "发件时间", "From", "To", "Cc", "Bcc", "Sent",
+           "Date")
+_FIELD = r"(?i)^[ \t>]*(" + "|".join(_FIELDS) + r")\s*[:：]"
 _SUBJECT = (r"(?i)^([ \t>]*)(?:主题|Subject)\s*[:：]\s*"
             r"(?:(?:RE|FW|FWD|AW|答复|回复|转发)\s*[:：]\s*)*")
 # the line that opens the quoted thread (after any ">" of its own)
@@ -43,8 +43,7 @@ _A_NUMBER = r"[0-9二两三四五六七八九十百千]"
 
 def is_email(t: str) -> bool:
     """Two different header fields, each at the start of a line."""
-    seen = {m.group(1).lower() for m in rx.finditer(_FIELD, t, re.M)}
-    return len(seen & set(_FIELDS)) >= 2
+    return len({m.group(1).lower() for m in rx.finditer(_FIELD, t, re.M)}) >= 2
 
 
 def _message(lines: list[str]) -> list[str]:
